@@ -1,0 +1,264 @@
+/*
+ * fairway.h - Fairway's C API: the priority core behind priority/fairway.
+ *
+ * This header is plain C and knows nothing of Slurm's headers.  The plugin shim
+ * (plugin/priority_fairway.c) copies what it needs out of slurmctld into the plain
+ * structures below and calls these functions; the fairway CLI and the tests call them
+ * directly.  The implementation is C++; no exception ever crosses this API: every
+ * failure is reported as a fairway_error_t, with details in fairway_last_error().
+ *
+ * Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+ */
+#ifndef FAIRWAY_H
+#define FAIRWAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------- */
+/* Errors                                                                    */
+/* ------------------------------------------------------------------------- */
+
+typedef enum fairway_error {
+	FAIRWAY_OK = 0,
+	FAIRWAY_EINVAL,    /* a NULL pointer, an index out of range, a bad enum value */
+	FAIRWAY_ENOMEM,    /* memory allocation failed */
+	FAIRWAY_ETREE,     /* malformed association tree (unknown parent, cycle, ...) */
+	FAIRWAY_EPARSE,    /* malformed input text (snapshot, setting, state file) */
+	FAIRWAY_EIO,       /* a file could not be read or written */
+	FAIRWAY_EINTERNAL, /* an unexpected failure inside the core (a bug: report it) */
+} fairway_error_t;
+
+/* A static, human-readable description of err ("unknown error" for bad values). */
+const char *fairway_strerror(fairway_error_t err);
+
+/*
+ * Details of the last error returned in the calling thread (e.g. which association
+ * is malformed), or "" when the last call succeeded.  Valid until the next call of a
+ * fairway_ function in the same thread.
+ */
+const char *fairway_last_error(void);
+
+/* Fairway's version string, e.g. "0.1.0". */
+const char *fairway_version(void);
+
+/* Slurm's special values, repeated here so the core needs no Slurm header. */
+#define FAIRWAY_NO_VAL      0xfffffffeU
+#define FAIRWAY_INFINITE    0xffffffffU
+#define FAIRWAY_NICE_OFFSET 0x80000000U
+
+/* ------------------------------------------------------------------------- */
+/* Fair-share                                                                */
+/* ------------------------------------------------------------------------- */
+
+typedef enum fairway_algorithm {
+	FAIRWAY_ALGO_FAIR_TREE = 0,   /* PriorityFlags default since Slurm 19.05 */
+	FAIRWAY_ALGO_CLASSIC,         /* PriorityFlags=NO_FAIR_TREE */
+	FAIRWAY_ALGO_DEPTH_OBLIVIOUS, /* PriorityFlags=DEPTH_OBLIVIOUS */
+} fairway_algorithm_t;
+
+/* One association, as the shim copies it out of assoc_mgr. */
+typedef struct fairway_assoc {
+	uint32_t id;
+	uint32_t parent_id;     /* 0: the root association */
+	const char *account;    /* copied by fairway_fairshare_new() */
+	const char *user;       /* NULL or "": an account association */
+	uint32_t shares_raw;    /* ignored when shares_parent is set */
+	int shares_parent;      /* Fairshare=parent */
+	long double usage_raw;  /* total usage (an account's includes its subtree) */
+} fairway_assoc_t;
+
+/* Bits of fairway_assoc_result_t.set: which fields the algorithm computes for
+ * that association (the others are left as Slurm's multifactor leaves them). */
+#define FAIRWAY_SET_SHARES_NORM 0x01
+#define FAIRWAY_SET_USAGE_NORM  0x02
+#define FAIRWAY_SET_USAGE_EFCTV 0x04
+#define FAIRWAY_SET_LEVEL_FS    0x08
+#define FAIRWAY_SET_FS_FACTOR   0x10
+
+typedef struct fairway_assoc_result {
+	double shares_norm;
+	long double usage_norm;
+	long double usage_efctv;
+	long double level_fs;   /* Fair Tree only; may be +infinity */
+	double fs_factor;
+	unsigned set;           /* FAIRWAY_SET_* */
+} fairway_assoc_result_t;
+
+/* A built association tree and its result buffers (opaque). */
+typedef struct fairway_fairshare fairway_fairshare_t;
+
+/*
+ * Build a tree from count associations (any order).  Indexes in the other calls are
+ * positions in this input array.
+ * Errors: FAIRWAY_EINVAL (NULL out, or assocs NULL with count > 0),
+ *         FAIRWAY_ETREE (unknown parent, cycle, no or two roots, duplicate id,
+ *                        negative or NaN usage; fairway_last_error() names it),
+ *         FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
+ */
+fairway_error_t fairway_fairshare_new(const fairway_assoc_t *assocs, size_t count,
+				      fairway_fairshare_t **out);
+
+/* Free *fs and set it to NULL; a NULL fs or *fs is a no-op. */
+void fairway_fairshare_destroy(fairway_fairshare_t **fs);
+
+/* Number of associations in the tree (0 for NULL). */
+size_t fairway_fairshare_count(const fairway_fairshare_t *fs);
+
+/*
+ * Replace the total raw usage of association `index` between two computations.
+ * Errors: FAIRWAY_EINVAL (NULL fs, index out of range),
+ *         FAIRWAY_ETREE (negative or NaN usage).
+ */
+fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t *fs, size_t index,
+					    long double usage_raw);
+
+/*
+ * Compute normalized shares, usage and the fair-share factor of every association,
+ * exactly as Slurm 22.05's priority/multifactor does for `algo`.  dampening is
+ * FairShareDampeningFactor (classic only; >= 1).  Allocates nothing.
+ * Errors: FAIRWAY_EINVAL (NULL fs, bad algo, dampening < 1), FAIRWAY_EINTERNAL.
+ */
+fairway_error_t fairway_fairshare_compute(fairway_fairshare_t *fs, fairway_algorithm_t algo,
+					  double dampening);
+
+/*
+ * The result for association `index` of the last fairway_fairshare_compute().
+ * Errors: FAIRWAY_EINVAL (NULL argument, index out of range).
+ */
+fairway_error_t fairway_fairshare_result(const fairway_fairshare_t *fs, size_t index,
+					 fairway_assoc_result_t *out);
+
+/*
+ * Classic fair-share factor 2^(-(usage_efctv/shares_norm)/dampening), 0 when
+ * shares_norm <= 0 or usage_efctv is FAIRWAY_NO_VAL (as priority_p_calc_fs_factor).
+ */
+double fairway_classic_fs_factor(long double usage_efctv, long double shares_norm,
+				 double dampening);
+
+/* ------------------------------------------------------------------------- */
+/* Job factors and priority                                                  */
+/* ------------------------------------------------------------------------- */
+
+/* PriorityFlags, with Fairway's own bit values (the shim translates Slurm's). */
+#define FAIRWAY_FLAG_ACCRUE_ALWAYS      0x0001
+#define FAIRWAY_FLAG_SMALL_RELATIVE     0x0002 /* SMALL_RELATIVE_TO_TIME */
+#define FAIRWAY_FLAG_CALCULATE_RUNNING  0x0004
+#define FAIRWAY_FLAG_DEPTH_OBLIVIOUS    0x0008
+#define FAIRWAY_FLAG_NO_FAIR_TREE       0x0010
+#define FAIRWAY_FLAG_INCR_ONLY          0x0020
+#define FAIRWAY_FLAG_MAX_TRES           0x0040
+#define FAIRWAY_FLAG_NO_NORMAL_ASSOC    0x0080
+#define FAIRWAY_FLAG_NO_NORMAL_PART     0x0100
+#define FAIRWAY_FLAG_NO_NORMAL_QOS      0x0200
+#define FAIRWAY_FLAG_NO_NORMAL_TRES     0x0400
+
+/* The Priority* settings of slurm.conf that job priorities depend on. */
+typedef struct fairway_weights {
+	uint32_t age;          /* PriorityWeightAge */
+	uint32_t assoc;        /* PriorityWeightAssoc */
+	uint32_t fairshare;    /* PriorityWeightFairshare */
+	uint32_t job_size;     /* PriorityWeightJobSize */
+	uint32_t partition;    /* PriorityWeightPartition */
+	uint32_t qos;          /* PriorityWeightQOS */
+	uint32_t max_age;      /* PriorityMaxAge, seconds */
+	uint32_t flags;        /* FAIRWAY_FLAG_* */
+	int favor_small;       /* PriorityFavorSmall */
+	const double *tres;    /* PriorityWeightTRES per TRES index, or NULL */
+	size_t tres_count;
+} fairway_weights_t;
+
+/* The cluster size the job-size factor is relative to. */
+typedef struct fairway_cluster {
+	uint32_t cpus;         /* cluster_cpus */
+	uint32_t nodes;        /* node_record_count */
+} fairway_cluster_t;
+
+/* What the job-factor computation reads from a job (copied by the shim). */
+typedef struct fairway_job_input {
+	int has_details;               /* 0: the job has no details: priority 0 */
+	time_t accrue_time;            /* 0: not accruing age */
+	uint32_t total_cpus;           /* 0 until the job has run */
+	uint32_t max_cpus;             /* FAIRWAY_NO_VAL when unset */
+	uint32_t min_cpus;
+	uint32_t min_nodes;
+	uint32_t time_limit;           /* minutes, FAIRWAY_NO_VAL when unset */
+	int has_assoc;
+	double fs_factor;              /* the association's fair-share factor */
+	uint32_t assoc_priority;       /* assoc->priority */
+	double assoc_priority_norm;    /* assoc->usage->priority_norm */
+	int has_part;
+	uint32_t part_priority_job_factor;
+	double part_norm_priority;
+	uint32_t part_max_time;        /* minutes */
+	int has_qos;
+	uint32_t qos_priority;
+	double qos_norm_priority;
+	uint32_t site_factor;          /* biased by FAIRWAY_NICE_OFFSET */
+	uint32_t nice;                 /* biased by FAIRWAY_NICE_OFFSET */
+} fairway_job_input_t;
+
+/* Normalized (then, after fairway_job_priority, weighted) factors of a job. */
+typedef struct fairway_job_factors {
+	double age;
+	double assoc;
+	double fairshare;
+	double job_size;
+	double partition;
+	double qos;
+	uint32_t site;                 /* biased by FAIRWAY_NICE_OFFSET */
+	uint32_t nice;                 /* biased by FAIRWAY_NICE_OFFSET */
+} fairway_job_factors_t;
+
+/*
+ * The normalized factors of a job at time `now`, as multifactor's
+ * set_priority_factors() computes them.
+ * Errors: FAIRWAY_EINVAL (NULL argument).
+ */
+fairway_error_t fairway_job_factors(const fairway_weights_t *w, const fairway_cluster_t *c,
+				    const fairway_job_input_t *job, time_t now,
+				    fairway_job_factors_t *out);
+
+/*
+ * Per-TRES factors of a job (requested, or allocated where known, divided by the
+ * partition's TRES counts unless NO_NORMAL_TRES).  Arrays have w->tres_count
+ * entries; part_tres may be NULL; out is zeroed first.
+ * Errors: FAIRWAY_EINVAL.
+ */
+fairway_error_t fairway_tres_factors(const fairway_weights_t *w, const uint64_t *alloc,
+				     const uint64_t *req, const uint64_t *part_tres,
+				     double *out);
+
+/* Multiply each TRES factor by its weight in place and return their sum (0 when
+ * w->tres is NULL). */
+double fairway_tres_weighted(const fairway_weights_t *w, double *factors);
+
+/*
+ * Weight the factors in place (as multifactor stores them in prio_factors) and
+ * return the job's priority: the weighted sum plus the site factor minus nice,
+ * clamped to [1, 2^32-1].  *clamped (if not NULL) is set when the sum exceeded 32 bits.
+ * tres_weighted is fairway_tres_weighted() of the job's TRES factors (or 0).
+ */
+uint32_t fairway_job_priority(const fairway_weights_t *w, fairway_job_factors_t *f,
+			      double tres_weighted, int *clamped);
+
+/*
+ * The priority of an already-weighted job in one of several partitions: as
+ * fairway_job_priority() but with that partition's factor and TRES sum.
+ */
+uint32_t fairway_job_priority_in_partition(const fairway_weights_t *w,
+					   const fairway_job_factors_t *weighted,
+					   uint32_t part_priority_job_factor,
+					   double part_norm_priority, double part_tres_weighted,
+					   int *clamped);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FAIRWAY_H */

@@ -1,0 +1,135 @@
+// fairway_fairshare.cc - the fair-share part of the C API (fairway.h) over AssocTree and
+// compute_fair_share().  Indexes are positions in the caller's input array, which
+// AssocTree keeps.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <cmath>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "api_guard.h"
+#include "assoc_tree.h"
+#include "fair_share.h"
+#include "fairway.h"
+
+struct fairway_fairshare {
+  fairway::AssocTree tree;
+  fairway::FairShareResult result;
+  bool computed = false;
+};
+
+namespace {
+
+fairway::Algorithm to_algorithm(fairway_algorithm_t algo) {
+  switch (algo) {
+    case FAIRWAY_ALGO_FAIR_TREE:
+      return fairway::Algorithm::kFairTree;
+    case FAIRWAY_ALGO_CLASSIC:
+      return fairway::Algorithm::kClassic;
+    case FAIRWAY_ALGO_DEPTH_OBLIVIOUS:
+      return fairway::Algorithm::kDepthOblivious;
+  }
+  fairway::invalid("unknown fair-share algorithm " + std::to_string(static_cast<int>(algo)));
+}
+
+}  // namespace
+
+extern "C" {
+
+fairway_error_t fairway_fairshare_new(const fairway_assoc_t* assocs, size_t count,
+                                      fairway_fairshare_t** out) {
+  return fairway::guard([&] {
+    if (!out) fairway::invalid("fairway_fairshare_new: NULL out");
+    *out = nullptr;
+    if (!assocs && count) fairway::invalid("fairway_fairshare_new: NULL associations");
+    std::vector<fairway::AssocRecord> records(count);
+    for (size_t i = 0; i < count; i++) {
+      const fairway_assoc_t& a = assocs[i];
+      fairway::AssocRecord& r = records[i];
+      r.id = a.id;
+      r.parent_id = a.parent_id;
+      r.account = a.account ? a.account : "";
+      r.user = a.user ? a.user : "";
+      r.shares_parent = a.shares_parent != 0;
+      r.shares_raw = a.shares_raw;
+      r.usage_raw = a.usage_raw;
+    }
+    try {
+      auto fs = std::make_unique<fairway_fairshare>(
+          fairway_fairshare{fairway::AssocTree::build(std::move(records)), {}, false});
+      fs->result.resize(fs->tree.size());
+      *out = fs.release();
+    } catch (const fairway::TreeError& e) {
+      throw fairway::Error(FAIRWAY_ETREE, e.what());
+    }
+  });
+}
+
+void fairway_fairshare_destroy(fairway_fairshare_t** fs) {
+  if (!fs || !*fs) return;
+  delete *fs;
+  *fs = nullptr;
+}
+
+size_t fairway_fairshare_count(const fairway_fairshare_t* fs) { return fs ? fs->tree.size() : 0; }
+
+fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t* fs, size_t index,
+                                            long double usage_raw) {
+  return fairway::guard([&] {
+    if (!fs) fairway::invalid("fairway_fairshare_set_usage: NULL tree");
+    if (index >= fs->tree.size())
+      fairway::invalid("fairway_fairshare_set_usage: index " + std::to_string(index) +
+                       " out of range");
+    try {
+      fs->tree.set_usage(static_cast<uint32_t>(index), usage_raw);
+    } catch (const fairway::TreeError& e) {
+      throw fairway::Error(FAIRWAY_ETREE, e.what());
+    }
+  });
+}
+
+fairway_error_t fairway_fairshare_compute(fairway_fairshare_t* fs, fairway_algorithm_t algo,
+                                          double dampening) {
+  return fairway::guard([&] {
+    if (!fs) fairway::invalid("fairway_fairshare_compute: NULL tree");
+    if (!(dampening >= 1)) fairway::invalid("FairShareDampeningFactor must be at least 1");
+    fairway::compute_fair_share(fs->tree, to_algorithm(algo), dampening, fs->result);
+    fs->computed = true;
+  });
+}
+
+fairway_error_t fairway_fairshare_result(const fairway_fairshare_t* fs, size_t index,
+                                         fairway_assoc_result_t* out) {
+  return fairway::guard([&] {
+    if (!fs || !out) fairway::invalid("fairway_fairshare_result: NULL argument");
+    if (index >= fs->tree.size())
+      fairway::invalid("fairway_fairshare_result: index " + std::to_string(index) +
+                       " out of range");
+    if (!fs->computed) fairway::invalid("fairway_fairshare_result: nothing computed yet");
+    const fairway::FairShareResult& r = fs->result;
+    out->shares_norm = r.shares_norm[index];
+    out->usage_norm = r.usage_norm[index];
+    out->usage_efctv = r.usage_efctv[index];
+    out->level_fs = r.level_fs[index];
+    out->fs_factor = r.fs_factor[index];
+    out->set = r.set[index];  // FieldMask bits equal FAIRWAY_SET_* bits
+  });
+}
+
+double fairway_classic_fs_factor(long double usage_efctv, long double shares_norm,
+                                 double dampening) {
+  try {
+    return fairway::classic_fs_factor(usage_efctv, shares_norm, dampening);
+  } catch (...) {
+    return 0.0;
+  }
+}
+
+}  // extern "C"
+
+static_assert(fairway::kSharesNorm == FAIRWAY_SET_SHARES_NORM);
+static_assert(fairway::kUsageNorm == FAIRWAY_SET_USAGE_NORM);
+static_assert(fairway::kUsageEfctv == FAIRWAY_SET_USAGE_EFCTV);
+static_assert(fairway::kLevelFs == FAIRWAY_SET_LEVEL_FS);
+static_assert(fairway::kFsFactor == FAIRWAY_SET_FS_FACTOR);

@@ -1,0 +1,825 @@
+/*****************************************************************************\
+ *  priority_fairway.c - priority/fairway: a drop-in replacement for Slurm's
+ *  priority/multifactor plugin.
+ *
+ *  This file is the only code of Fairway that sees Slurm's internal headers.  It
+ *  copies what the core needs out of slurmctld (jobs, associations, settings)
+ *  under Slurm's locks, calls the C API of lib/fairway.h and writes the results
+ *  back where sshare and sprio read them (assoc->usage, job->priority,
+ *  job->prio_factors).
+ *
+ *  Entry points: init, fini and the priority_p_* functions the loader of this
+ *  Slurm version requires (see slurm_priority.c), guarded by
+ *  SLURM_VERSION_NUMBER so the same source builds for later Slurm releases.
+ *
+ *  Documented test hooks (exported; see priority_fairway(8)):
+ *    int priority_fairway_recalc(time_t now)
+ *	With the current association usage (no decay, no new usage), recompute
+ *	the fair-share values of every association and the priority of every
+ *	pending job in job_list, synchronously, taking the same locks as the
+ *	calculation thread.  Returns SLURM_SUCCESS or SLURM_ERROR.
+ *
+ *  Fallback definitions of slurmctld's globals (job_list, cluster_cpus, ...) are
+ *  exported too, as multifactor's are: client commands such as sshare load the
+ *  priority plugin (for priority_g_calc_fs_factor) in processes that do not
+ *  define them.  Inside slurmctld the executable's definitions take precedence.
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/site_factor.h"
+#include "src/common/slurm_mcs.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/slurm_protocol_api.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "fairway.h"
+
+/* Fallbacks for slurmctld's globals, interposed by slurmctld's own (see above). */
+void *acct_db_conn = NULL;
+uint32_t cluster_cpus = NO_VAL;
+List job_list = NULL;
+time_t last_job_update = (time_t) 0;
+int slurmctld_tres_cnt = 0;
+
+const char plugin_name[] = "Priority FAIRWAY plugin";
+const char plugin_type[] = "priority/fairway";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+/* Our special values must be Slurm's (fairway.h does not include Slurm). */
+_Static_assert(FAIRWAY_NO_VAL == NO_VAL, "NO_VAL");
+_Static_assert(FAIRWAY_INFINITE == INFINITE, "INFINITE");
+_Static_assert(FAIRWAY_NICE_OFFSET == NICE_OFFSET, "NICE_OFFSET");
+
+/* Settings read from slurm.conf by _read_settings(). */
+static fairway_weights_t g_weights;
+static double *g_tres_weights = NULL;	/* xmalloc'ed, g_weights.tres */
+static fairway_algorithm_t g_algo = FAIRWAY_ALGO_FAIR_TREE;
+static double g_damp = 1.0;
+static uint32_t g_slurm_flags = 0;	/* slurm_conf.priority_flags */
+static bool g_calc_fairshare = true;	/* false without slurmdbd */
+
+/* The calculation thread. */
+static pthread_t g_calc_thread;
+static bool g_calc_thread_started = false;
+static pthread_mutex_t g_calc_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_calc_cond = PTHREAD_COND_INITIALIZER;
+static bool g_shutdown = false;
+
+extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+
+static uint32_t _translate_flags(uint32_t slurm_flags)
+{
+	uint32_t f = 0;
+
+	if (slurm_flags & PRIORITY_FLAGS_ACCRUE_ALWAYS)
+		f |= FAIRWAY_FLAG_ACCRUE_ALWAYS;
+	if (slurm_flags & PRIORITY_FLAGS_SIZE_RELATIVE)
+		f |= FAIRWAY_FLAG_SMALL_RELATIVE;
+	if (slurm_flags & PRIORITY_FLAGS_CALCULATE_RUNNING)
+		f |= FAIRWAY_FLAG_CALCULATE_RUNNING;
+	if (slurm_flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
+		f |= FAIRWAY_FLAG_DEPTH_OBLIVIOUS;
+	if (!(slurm_flags & PRIORITY_FLAGS_FAIR_TREE))
+		f |= FAIRWAY_FLAG_NO_FAIR_TREE;
+	if (slurm_flags & PRIORITY_FLAGS_INCR_ONLY)
+		f |= FAIRWAY_FLAG_INCR_ONLY;
+	if (slurm_flags & PRIORITY_FLAGS_MAX_TRES)
+		f |= FAIRWAY_FLAG_MAX_TRES;
+	if (slurm_flags & PRIORITY_FLAGS_NO_NORMAL_ASSOC)
+		f |= FAIRWAY_FLAG_NO_NORMAL_ASSOC;
+	if (slurm_flags & PRIORITY_FLAGS_NO_NORMAL_PART)
+		f |= FAIRWAY_FLAG_NO_NORMAL_PART;
+	if (slurm_flags & PRIORITY_FLAGS_NO_NORMAL_QOS)
+		f |= FAIRWAY_FLAG_NO_NORMAL_QOS;
+	if (slurm_flags & PRIORITY_FLAGS_NO_NORMAL_TRES)
+		f |= FAIRWAY_FLAG_NO_NORMAL_TRES;
+	return f;
+}
+
+/* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does. */
+static void _read_settings(void)
+{
+	g_slurm_flags = slurm_conf.priority_flags;
+	g_damp = (double) slurm_conf.fs_dampening_factor;
+	if (g_damp < 1)
+		g_damp = 1;
+
+	memset(&g_weights, 0, sizeof(g_weights));
+	g_weights.age = slurm_conf.priority_weight_age;
+	g_weights.assoc = slurm_conf.priority_weight_assoc;
+	g_weights.fairshare = slurm_conf.priority_weight_fs;
+	g_weights.job_size = slurm_conf.priority_weight_js;
+	g_weights.partition = slurm_conf.priority_weight_part;
+	g_weights.qos = slurm_conf.priority_weight_qos;
+	g_weights.max_age = slurm_conf.priority_max_age;
+	g_weights.favor_small = slurm_conf.priority_favor_small;
+	g_weights.flags = _translate_flags(g_slurm_flags);
+
+	xfree(g_tres_weights);
+	g_tres_weights = slurm_get_tres_weight_array(
+		slurm_conf.priority_weight_tres, slurmctld_tres_cnt, true);
+	g_weights.tres = g_tres_weights;
+	g_weights.tres_count = g_tres_weights ? slurmctld_tres_cnt : 0;
+
+	if (g_weights.flags & FAIRWAY_FLAG_DEPTH_OBLIVIOUS)
+		g_algo = FAIRWAY_ALGO_DEPTH_OBLIVIOUS;
+	else if (g_weights.flags & FAIRWAY_FLAG_NO_FAIR_TREE)
+		g_algo = FAIRWAY_ALGO_CLASSIC;
+	else
+		g_algo = FAIRWAY_ALGO_FAIR_TREE;
+
+	if (!g_calc_fairshare) {
+		g_weights.age = 0;
+		g_weights.fairshare = 0;
+	}
+
+	log_flag(PRIO, "%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
+		 plugin_type, g_weights.age, g_weights.assoc,
+		 g_weights.fairshare, g_weights.job_size, g_weights.partition,
+		 g_weights.qos, g_weights.max_age, g_slurm_flags, g_algo);
+}
+
+/*
+ * The fair-share factor of a job's association, as multifactor's
+ * _get_fairshare_priority(): Fair Tree uses the association's own fs_factor;
+ * classic computes 2^(-UE/S/d) from the association it shares with
+ * (its parent for Fairshare=parent).  Caller holds the assoc read lock.
+ */
+static double _job_fs_factor(job_record_t *job_ptr)
+{
+	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
+	slurmdb_assoc_rec_t *fs_assoc;
+
+	if (!g_calc_fairshare)
+		return 0.0;
+	if (!assoc || !assoc->usage) {
+		error("%s: %pJ has no association, fair-share factor 0",
+		      plugin_type, job_ptr);
+		return 0.0;
+	}
+	fs_assoc = assoc;
+	if ((assoc->shares_raw == SLURMDB_FS_USE_PARENT) &&
+	    assoc->usage->fs_assoc_ptr)
+		fs_assoc = assoc->usage->fs_assoc_ptr;
+
+	if (g_algo == FAIRWAY_ALGO_FAIR_TREE)
+		return assoc->usage->fs_factor;
+
+	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
+		priority_p_set_assoc_usage(fs_assoc);
+	return fairway_classic_fs_factor(fs_assoc->usage->usage_efctv,
+					 fs_assoc->usage->shares_norm, g_damp);
+}
+
+/* Copy what the job-factor computation needs out of a job.  Caller holds the
+ * job lock and the assoc read lock. */
+static void _job_input(job_record_t *job_ptr, fairway_job_input_t *in)
+{
+	struct job_details *details = job_ptr->details;
+
+	memset(in, 0, sizeof(*in));
+	in->has_details = (details != NULL);
+	if (details) {
+		in->accrue_time = details->accrue_time;
+		in->max_cpus = details->max_cpus;
+		in->min_cpus = details->min_cpus;
+		in->min_nodes = details->min_nodes;
+		in->nice = details->nice;
+	} else {
+		in->max_cpus = NO_VAL;
+		in->nice = NICE_OFFSET;
+	}
+	in->total_cpus = job_ptr->total_cpus;
+	in->time_limit = job_ptr->time_limit;
+	if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage) {
+		in->has_assoc = 1;
+		if (g_weights.fairshare)
+			in->fs_factor = _job_fs_factor(job_ptr);
+		in->assoc_priority = job_ptr->assoc_ptr->priority;
+		in->assoc_priority_norm =
+			job_ptr->assoc_ptr->usage->priority_norm;
+	}
+	if (job_ptr->part_ptr) {
+		in->has_part = 1;
+		in->part_priority_job_factor =
+			job_ptr->part_ptr->priority_job_factor;
+		in->part_norm_priority = job_ptr->part_ptr->norm_priority;
+		in->part_max_time = job_ptr->part_ptr->max_time;
+	}
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage) {
+		in->has_qos = 1;
+		in->qos_priority = job_ptr->qos_ptr->priority;
+		in->qos_norm_priority = job_ptr->qos_ptr->usage->norm_priority;
+	}
+	in->site_factor = job_ptr->site_factor;
+}
+
+static void _clear_prio_factors(job_record_t *job_ptr)
+{
+	if (!job_ptr->prio_factors)
+		return;
+	xfree(job_ptr->prio_factors->tres_weights);
+	xfree(job_ptr->prio_factors->priority_tres);
+	memset(job_ptr->prio_factors, 0, sizeof(priority_factors_object_t));
+}
+
+/* Sum of a job's weighted TRES factors in one partition (0 without weights). */
+static double _part_tres_weighted(job_record_t *job_ptr, part_record_t *part_ptr,
+				  double *buf)
+{
+	if (!g_weights.tres)
+		return 0.0;
+	fairway_tres_factors(&g_weights, job_ptr->tres_alloc_cnt,
+			     job_ptr->tres_req_cnt,
+			     part_ptr ? part_ptr->tres_cnt : NULL, buf);
+	return fairway_tres_weighted(&g_weights, buf);
+}
+
+/*
+ * Compute a job's factors and priority at `now`, store the weighted factors in
+ * job_ptr->prio_factors (for sprio) and the per-partition priorities in
+ * job_ptr->priority_array, and return the priority.  Caller holds the job
+ * write lock and the assoc read lock (assoc_locked) or neither assoc lock.
+ */
+static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
+			      bool assoc_locked)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	fairway_cluster_t cluster = { cluster_cpus, node_record_count };
+	fairway_job_input_t in;
+	fairway_job_factors_t f;
+	priority_factors_object_t *pf;
+	double tres_sum = 0.0;
+	uint32_t prio;
+	int clamped = 0;
+
+	if (job_ptr->direct_set_prio && (job_ptr->priority > 0)) {
+		_clear_prio_factors(job_ptr);
+		return job_ptr->priority;
+	}
+	if (!job_ptr->details) {
+		error("%s: %pJ has no details, can't set its priority",
+		      plugin_type, job_ptr);
+		_clear_prio_factors(job_ptr);
+		return 0;
+	}
+
+	if (!assoc_locked)
+		assoc_mgr_lock(&locks);
+	_job_input(job_ptr, &in);
+	if (!assoc_locked)
+		assoc_mgr_unlock(&locks);
+
+	fairway_job_factors(&g_weights, &cluster, &in, now, &f);
+
+	if (!job_ptr->prio_factors)
+		job_ptr->prio_factors =
+			xmalloc(sizeof(priority_factors_object_t));
+	else
+		_clear_prio_factors(job_ptr);
+	pf = job_ptr->prio_factors;
+
+	if (g_weights.tres) {
+		pf->priority_tres = xcalloc(slurmctld_tres_cnt, sizeof(double));
+		pf->tres_weights = xcalloc(slurmctld_tres_cnt, sizeof(double));
+		memcpy(pf->tres_weights, g_weights.tres,
+		       sizeof(double) * slurmctld_tres_cnt);
+		pf->tres_cnt = slurmctld_tres_cnt;
+		tres_sum = _part_tres_weighted(job_ptr, job_ptr->part_ptr,
+					       pf->priority_tres);
+	}
+
+	prio = fairway_job_priority(&g_weights, &f, tres_sum, &clamped);
+	if (clamped)
+		error("%s: %pJ priority exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
+		      plugin_type, job_ptr);
+
+	pf->priority_age = f.age;
+	pf->priority_assoc = f.assoc;
+	pf->priority_fs = f.fairshare;
+	pf->priority_js = f.job_size;
+	pf->priority_part = f.partition;
+	pf->priority_qos = f.qos;
+	pf->priority_site = f.site;
+	pf->nice = f.nice;
+
+	if (job_ptr->part_ptr_list) {
+		part_record_t *part_ptr;
+		ListIterator it;
+		int i = 0;
+
+		if (!job_ptr->priority_array)
+			job_ptr->priority_array = xcalloc(
+				list_count(job_ptr->part_ptr_list) + 1,
+				sizeof(uint32_t));
+		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+		it = list_iterator_create(job_ptr->part_ptr_list);
+		while ((part_ptr = list_next(it))) {
+			double part_tres = 0.0;
+			uint32_t p;
+
+			if (g_weights.tres) {
+				double buf[slurmctld_tres_cnt];
+				part_tres = _part_tres_weighted(job_ptr,
+								part_ptr, buf);
+			}
+			p = fairway_job_priority_in_partition(
+				&g_weights, &f, part_ptr->priority_job_factor,
+				part_ptr->norm_priority, part_tres, &clamped);
+			if (clamped)
+				error("%s: %pJ priority in partition %s exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
+				      plugin_type, job_ptr, part_ptr->name);
+			if (!(g_weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
+			    (job_ptr->priority_array[i] < p))
+				job_ptr->priority_array[i] = p;
+			i++;
+		}
+		list_iterator_destroy(it);
+	}
+	return prio;
+}
+
+/* Recompute one job in the periodic pass (decay_apply_weighted_factors). */
+static int _foreach_job_recalc(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	time_t now = *(time_t *) arg;
+	uint32_t prio;
+
+	/* Held jobs (priority 0) keep 0; only pending jobs unless
+	 * CALCULATE_RUNNING. */
+	if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
+	    (!IS_JOB_PENDING(job_ptr) &&
+	     !(g_weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING)))
+		return 0;
+
+	prio = _job_priority(job_ptr, now, true);
+	if (!(g_weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
+	    (job_ptr->priority < prio)) {
+		job_ptr->priority = prio;
+		last_job_update = time(NULL);
+	}
+	return 0;
+}
+
+/*
+ * Recompute the fair-share values of every association from its current raw
+ * usage and write them back into assoc->usage.  Caller holds the assoc write
+ * lock.  On a malformed tree nothing is written and the reason is logged.
+ */
+static int _recalc_fairshare(void)
+{
+	slurmdb_assoc_rec_t **ptrs = NULL, *assoc;
+	fairway_assoc_t *in = NULL;
+	fairway_fairshare_t *fs = NULL;
+	fairway_error_t err;
+	ListIterator it;
+	size_t n = 0, cap;
+	int rc = SLURM_ERROR;
+
+	if (!assoc_mgr_assoc_list || !assoc_mgr_root_assoc)
+		return SLURM_SUCCESS;
+
+	cap = list_count(assoc_mgr_assoc_list);
+	ptrs = xcalloc(cap + 1, sizeof(*ptrs));
+	in = xcalloc(cap + 1, sizeof(*in));
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(it)) && (n < cap)) {
+		if (!assoc->usage)
+			continue;
+		ptrs[n] = assoc;
+		in[n].id = assoc->id;
+		in[n].parent_id = (assoc == assoc_mgr_root_assoc) ?
+			0 : assoc->parent_id;
+		in[n].account = assoc->acct;
+		in[n].user = assoc->user;
+		in[n].shares_parent =
+			(assoc->shares_raw == SLURMDB_FS_USE_PARENT);
+		in[n].shares_raw = in[n].shares_parent ? 0 : assoc->shares_raw;
+		in[n].usage_raw = assoc->usage->usage_raw;
+		n++;
+	}
+	list_iterator_destroy(it);
+
+	if ((err = fairway_fairshare_new(in, n, &fs)) != FAIRWAY_OK) {
+		error("%s: association tree rejected, fair-share values left unchanged: %s: %s",
+		      plugin_type, fairway_strerror(err), fairway_last_error());
+		goto fail;
+	}
+	if ((err = fairway_fairshare_compute(fs, g_algo, g_damp)) !=
+	    FAIRWAY_OK) {
+		error("%s: fair-share calculation failed: %s: %s",
+		      plugin_type, fairway_strerror(err), fairway_last_error());
+		goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		fairway_assoc_result_t r;
+		slurmdb_assoc_usage_t *u = ptrs[i]->usage;
+
+		if (fairway_fairshare_result(fs, i, &r) != FAIRWAY_OK)
+			continue;
+		if (r.set & FAIRWAY_SET_SHARES_NORM)
+			u->shares_norm = r.shares_norm;
+		if (r.set & FAIRWAY_SET_USAGE_NORM)
+			u->usage_norm = r.usage_norm;
+		if (r.set & FAIRWAY_SET_USAGE_EFCTV)
+			u->usage_efctv = r.usage_efctv;
+		if (r.set & FAIRWAY_SET_LEVEL_FS)
+			u->level_fs = r.level_fs;
+		if (r.set & FAIRWAY_SET_FS_FACTOR)
+			u->fs_factor = r.fs_factor;
+	}
+	rc = SLURM_SUCCESS;
+fail:
+	fairway_fairshare_destroy(&fs);
+	xfree(in);
+	xfree(ptrs);
+	return rc;
+}
+
+/*
+ * One recalculation: fair-share under the assoc write lock, then every job's
+ * priority under the job write lock (with the assoc read lock inside it, the
+ * order slurmctld uses).
+ */
+static int _recalc(time_t now)
+{
+	slurmctld_lock_t job_write_lock =
+		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+	assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
+	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	int rc = SLURM_SUCCESS;
+
+	if (g_calc_fairshare) {
+		assoc_mgr_lock(&assoc_write);
+		rc = _recalc_fairshare();
+		assoc_mgr_unlock(&assoc_write);
+	}
+
+	lock_slurmctld(job_write_lock);
+	if (job_list) {
+		assoc_mgr_lock(&assoc_read);
+		list_for_each(job_list, _foreach_job_recalc, &now);
+		assoc_mgr_unlock(&assoc_read);
+	}
+	unlock_slurmctld(job_write_lock);
+	return rc;
+}
+
+extern int priority_fairway_recalc(time_t now)
+{
+	return _recalc(now);
+}
+
+static void *_calc_thread(void *arg)
+{
+	struct timespec next;
+
+	clock_gettime(CLOCK_REALTIME, &next);
+	slurm_mutex_lock(&g_calc_lock);
+	while (!g_shutdown) {
+		slurm_mutex_unlock(&g_calc_lock);
+		_recalc(time(NULL));
+		slurm_mutex_lock(&g_calc_lock);
+
+		next.tv_sec += slurm_conf.priority_calc_period;
+		while (!g_shutdown) {
+			struct timespec now;
+			clock_gettime(CLOCK_REALTIME, &now);
+			if (now.tv_sec >= next.tv_sec)
+				break;
+			pthread_cond_timedwait(&g_calc_cond, &g_calc_lock,
+					       &next);
+		}
+	}
+	slurm_mutex_unlock(&g_calc_lock);
+	return NULL;
+}
+
+extern int init(void)
+{
+	slurmctld_lock_t job_write_lock =
+		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+
+	/* Loaded outside slurmctld (sshare, a test harness): no thread. */
+	if (cluster_cpus == NO_VAL) {
+		_read_settings();
+		debug("%s: loaded outside slurmctld, no calculation thread",
+		      plugin_type);
+		return SLURM_SUCCESS;
+	}
+
+	g_calc_fairshare = true;
+	if (!slurm_with_slurmdbd()) {
+		time_t now = time(NULL);
+
+		if (slurm_conf.priority_weight_age)
+			error("PriorityWeightAge can only be used with SlurmDBD, ignoring");
+		if (slurm_conf.priority_weight_fs)
+			error("PriorityWeightFairshare can only be used with SlurmDBD, ignoring");
+		g_calc_fairshare = false;
+		_read_settings();
+		lock_slurmctld(job_write_lock);
+		if (job_list)
+			list_for_each(job_list, _foreach_job_recalc, &now);
+		unlock_slurmctld(job_write_lock);
+	} else if (assoc_mgr_root_assoc) {
+		_read_settings();
+		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+		g_shutdown = false;
+		slurm_thread_create(&g_calc_thread, _calc_thread, NULL);
+		g_calc_thread_started = true;
+	} else {
+		/*
+		 * multifactor calls fatal() here when PriorityWeightFairshare
+		 * is set; Fairway never stops slurmctld: it disables the
+		 * fair-share factor and says why.
+		 */
+		if (slurm_conf.priority_weight_fs)
+			error("%s: no association data from the database: the fair-share factor is disabled until slurmctld restarts with a working slurmdbd",
+			      plugin_type);
+		g_calc_fairshare = false;
+		_read_settings();
+	}
+
+	site_factor_plugin_init();
+	info("%s: %s %s loaded (fairway %s, %s)", plugin_type, plugin_name,
+	     SLURM_VERSION_STRING, fairway_version(),
+	     (g_algo == FAIRWAY_ALGO_FAIR_TREE) ? "fair tree" :
+	     (g_algo == FAIRWAY_ALGO_CLASSIC) ? "classic fair-share" :
+	     "depth-oblivious fair-share");
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	slurm_mutex_lock(&g_calc_lock);
+	g_shutdown = true;
+	slurm_cond_signal(&g_calc_cond);
+	slurm_mutex_unlock(&g_calc_lock);
+
+	if (g_calc_thread_started) {
+		pthread_join(g_calc_thread, NULL);
+		g_calc_thread_started = false;
+	}
+	xfree(g_tres_weights);
+	g_weights.tres = NULL;
+	site_factor_plugin_fini();
+	return SLURM_SUCCESS;
+}
+
+extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
+{
+	uint32_t prio;
+
+	/* First, so a new site factor is part of the sum. */
+	site_factor_g_set(job_ptr);
+	prio = _job_priority(job_ptr, time(NULL), false);
+	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
+	       prio);
+	return prio;
+}
+
+extern void priority_p_reconfig(bool assoc_clear)
+{
+	_read_settings();
+	site_factor_g_reconfig();
+	debug2("%s: reconfigured", plugin_type);
+}
+
+/* usage_norm = usage_raw / root usage_raw, at most 1 (multifactor's
+ * set_assoc_usage_norm()). */
+static void _set_usage_norm(slurmdb_assoc_rec_t *assoc)
+{
+	long double root = assoc_mgr_root_assoc->usage->usage_raw;
+
+	if (!root) {
+		assoc->usage->usage_norm = 0L;
+		return;
+	}
+	assoc->usage->usage_norm = assoc->usage->usage_raw / root;
+	if (assoc->usage->usage_norm > 1L)
+		assoc->usage->usage_norm = 1L;
+}
+
+/*
+ * Normalized and effective usage of one association, as multifactor sets them
+ * on demand (sshare, a job's fair-share factor).  Caller holds the assoc lock.
+ */
+extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+{
+	slurmdb_assoc_rec_t *fs_assoc;
+
+	if (!assoc || !assoc->usage || !assoc_mgr_root_assoc) {
+		error("%s: %s called without an association", plugin_type,
+		      __func__);
+		return;
+	}
+	fs_assoc = assoc->usage->fs_assoc_ptr;
+	_set_usage_norm(assoc);
+	if (!fs_assoc) {
+		/* The root association: its effective usage is its own. */
+		assoc->usage->usage_efctv = assoc->usage->usage_norm;
+	} else if (fs_assoc == assoc_mgr_root_assoc) {
+		assoc->usage->usage_efctv = assoc->usage->usage_norm;
+	} else if (assoc->shares_raw == SLURMDB_FS_USE_PARENT) {
+		assoc->usage->usage_efctv = fs_assoc->usage->usage_efctv;
+	} else if (g_algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
+		/* Depth-oblivious effective usage depends on the whole path
+		 * and is written by every periodic calculation; keep it. */
+	} else {
+		long double ua = assoc->usage->usage_norm;
+		long double ue_parent = fs_assoc->usage->usage_efctv;
+		uint32_t s_all = assoc->usage->level_shares;
+
+		if (!s_all)
+			assoc->usage->usage_efctv = ue_parent;
+		else
+			assoc->usage->usage_efctv = ua + (ue_parent - ua) *
+				(assoc->shares_raw / (long double) s_all);
+	}
+}
+
+extern double priority_p_calc_fs_factor(long double usage_efctv,
+					long double shares_norm)
+{
+	return fairway_classic_fs_factor(usage_efctv, shares_norm, g_damp);
+}
+
+static int _find_ptr(void *x, void *key)
+{
+	return x == key;
+}
+
+static int _find_uint32(void *x, void *key)
+{
+	return *(uint32_t *) x == *(uint32_t *) key;
+}
+
+/* Does list (of part_record_t *) hold part_ptr? */
+static bool _part_in_list(List list, part_record_t *part_ptr)
+{
+	return list_find_first(list, _find_ptr, part_ptr) != NULL;
+}
+
+/* Append sprio's records of one job to ret_list (multifactor's _filter_job). */
+static void _append_job_factors(job_record_t *job_ptr,
+				priority_factors_request_msg_t *req_msg,
+				List part_filter, List ret_list)
+{
+	priority_factors_object_t *obj;
+	part_record_t *part_ptr;
+	ListIterator it;
+
+	if (req_msg->job_id_list &&
+	    !list_find_first(req_msg->job_id_list, _find_uint32,
+			     &job_ptr->job_id))
+		return;
+	if (req_msg->uid_list &&
+	    !list_find_first(req_msg->uid_list, _find_uint32,
+			     &job_ptr->user_id))
+		return;
+	/* A job whose partition was deleted has nothing to show. */
+	if (!job_ptr->part_ptr && !job_ptr->part_ptr_list)
+		return;
+
+	if (!job_ptr->part_ptr_list) {
+		if (part_filter && !_part_in_list(part_filter, job_ptr->part_ptr))
+			return;
+		obj = xmalloc(sizeof(*obj));
+		if (job_ptr->direct_set_prio)
+			obj->direct_prio = job_ptr->priority;
+		else
+			slurm_copy_priority_factors_object(obj,
+							   job_ptr->prio_factors);
+		obj->job_id = job_ptr->job_id;
+		obj->partition = job_ptr->part_ptr->name;
+		obj->user_id = job_ptr->user_id;
+		list_append(ret_list, obj);
+		return;
+	}
+
+	it = list_iterator_create(job_ptr->part_ptr_list);
+	while ((part_ptr = list_next(it))) {
+		if (part_filter && !_part_in_list(part_filter, part_ptr))
+			continue;
+		obj = xmalloc(sizeof(*obj));
+		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
+		obj->priority_part =
+			((g_weights.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
+			 part_ptr->priority_job_factor :
+			 part_ptr->norm_priority) * (double) g_weights.partition;
+		obj->job_id = job_ptr->job_id;
+		obj->partition = part_ptr->name;
+		obj->user_id = job_ptr->user_id;
+		if (obj->priority_tres) {
+			fairway_tres_factors(&g_weights,
+					     job_ptr->tres_alloc_cnt,
+					     job_ptr->tres_req_cnt,
+					     part_ptr->tres_cnt,
+					     obj->priority_tres);
+			fairway_tres_weighted(&g_weights, obj->priority_tres);
+		}
+		list_append(ret_list, obj);
+	}
+	list_iterator_destroy(it);
+}
+
+/* May uid see this job's factors under PrivateData=jobs? */
+static bool _may_see_job(job_record_t *job_ptr, uid_t uid)
+{
+	if (!(slurm_conf.private_data & PRIVATE_DATA_JOBS))
+		return true;
+	if ((job_ptr->user_id == uid) || validate_operator(uid))
+		return true;
+	if (slurm_mcs_get_privatedata() == 0)
+		return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
+						    job_ptr->account);
+	return mcs_g_check_mcs_label(uid, job_ptr->mcs_label, false) == 0;
+}
+
+extern List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	slurmctld_lock_t job_read_lock =
+		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+	List ret_list = NULL, part_filter = NULL;
+	time_t now = time(NULL);
+	job_record_t *job_ptr;
+	ListIterator it;
+
+	if (!req_msg)
+		return NULL;
+
+	lock_slurmctld(job_read_lock);
+	if (req_msg->partitions) {
+		char *parts = xstrdup(req_msg->partitions), *save = NULL;
+		part_record_t *part_ptr;
+
+		part_filter = list_create(NULL);
+		for (char *tok = strtok_r(parts, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if ((part_ptr = find_part_record(tok)))
+				list_append(part_filter, part_ptr);
+		xfree(parts);
+	}
+
+	if (job_list && list_count(job_list)) {
+		ret_list = list_create(slurm_destroy_priority_factors_object);
+		it = list_iterator_create(job_list);
+		while ((job_ptr = list_next(it))) {
+			time_t use_time;
+
+			if (!(g_weights.flags &
+			      FAIRWAY_FLAG_CALCULATE_RUNNING) &&
+			    !IS_JOB_PENDING(job_ptr))
+				continue;
+			if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details)
+				continue;
+			/* Not eligible yet. */
+			use_time = (g_weights.flags &
+				    FAIRWAY_FLAG_ACCRUE_ALWAYS) ?
+				job_ptr->details->submit_time :
+				job_ptr->details->begin_time;
+			if (!use_time || (use_time > now))
+				continue;
+			if (job_ptr->priority == 0)	/* held */
+				continue;
+			if (!_may_see_job(job_ptr, uid))
+				continue;
+			_append_job_factors(job_ptr, req_msg, part_filter,
+					    ret_list);
+		}
+		list_iterator_destroy(it);
+		if (!list_count(ret_list))
+			FREE_NULL_LIST(ret_list);
+	}
+	unlock_slurmctld(job_read_lock);
+	FREE_NULL_LIST(part_filter);
+	return ret_list;
+}
+
+extern void priority_p_job_end(job_record_t *job_ptr)
+{
+	log_flag(PRIO, "%s: %s called for %pJ", plugin_type, __func__,
+		 job_ptr);
+}

@@ -1,0 +1,217 @@
+// Job factors and priority against values a live Slurm 22.05 cluster printed
+// (shared/reference/slurm-testbed.md section 2: 4 nodes x 16 CPUs, weights fairshare 10000,
+// age/jobsize/partition/qos 1000, PriorityMaxAge 10 min) and hand-computed edge cases.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "fairway.h"
+
+namespace {
+
+fairway_weights_t site_weights() {
+  fairway_weights_t w{};
+  w.age = 1000;
+  w.fairshare = 10000;
+  w.job_size = 1000;
+  w.partition = 1000;
+  w.qos = 1000;
+  w.max_age = 600;
+  return w;
+}
+
+fairway_job_input_t pending_job(uint32_t cpus, uint32_t nodes, double fs, time_t accrue) {
+  fairway_job_input_t j{};
+  j.has_details = 1;
+  j.accrue_time = accrue;
+  j.max_cpus = FAIRWAY_NO_VAL;
+  j.min_cpus = cpus;
+  j.min_nodes = nodes;
+  j.time_limit = FAIRWAY_NO_VAL;
+  j.has_assoc = 1;
+  j.fs_factor = fs;
+  j.has_part = 1;
+  j.part_priority_job_factor = 1;
+  j.part_norm_priority = 1.0;
+  j.part_max_time = FAIRWAY_INFINITE;
+  j.site_factor = FAIRWAY_NICE_OFFSET;
+  j.nice = FAIRWAY_NICE_OFFSET;
+  return j;
+}
+
+uint32_t priority(const fairway_weights_t& w, const fairway_job_input_t& j, time_t now,
+                  fairway_job_factors_t* out = nullptr) {
+  const fairway_cluster_t c{64, 4};
+  fairway_job_factors_t f;
+  EXPECT_EQ(fairway_job_factors(&w, &c, &j, now, &f), FAIRWAY_OK);
+  const uint32_t p = fairway_job_priority(&w, &f, 0.0, nullptr);
+  if (out) *out = f;
+  return p;
+}
+
+const time_t kNow = 1700000000;
+
+// sprio at 23:28:16: u1 (fs 2/6) 1 CPU/1 node -> 4466, 16 CPUs/2 nodes -> 4708;
+// u5 (fs 6/6) -> 11132 / 11375; u3 (fs 4/6) with --nice=500 -> 7299.
+TEST(JobFactors, ReproducesLiveSprio) {
+  const auto w = site_weights();
+  EXPECT_EQ(priority(w, pending_job(1, 1, 2.0 / 6, kNow), kNow), 4466u);
+  EXPECT_EQ(priority(w, pending_job(16, 2, 2.0 / 6, kNow), kNow), 4708u);
+  EXPECT_EQ(priority(w, pending_job(1, 1, 6.0 / 6, kNow), kNow), 11132u);
+  EXPECT_EQ(priority(w, pending_job(16, 2, 6.0 / 6, kNow), kNow), 11375u);
+  auto nice = pending_job(1, 1, 4.0 / 6, kNow);
+  nice.nice = FAIRWAY_NICE_OFFSET + 500;
+  EXPECT_EQ(priority(w, nice, kNow), 7299u);
+}
+
+// 60 s later with 75 s of age: AGE 125 -> 4591 and 11500.
+TEST(JobFactors, AgeFactorFromLiveSprio) {
+  const auto w = site_weights();
+  fairway_job_factors_t f;
+  EXPECT_EQ(priority(w, pending_job(1, 1, 2.0 / 6, kNow - 75), kNow, &f), 4591u);
+  EXPECT_DOUBLE_EQ(f.age, 125.0);
+  EXPECT_DOUBLE_EQ(f.job_size, 132.8125);  // (1/4 + 1/64) / 2 * 1000
+  EXPECT_EQ(priority(w, pending_job(16, 2, 6.0 / 6, kNow - 75), kNow), 11500u);
+}
+
+TEST(JobFactors, AgeCapsAtMaxAgeAndIgnoresFutureAccrue) {
+  auto w = site_weights();
+  fairway_job_factors_t f;
+  priority(w, pending_job(1, 1, 0, kNow - 10000), kNow, &f);
+  EXPECT_DOUBLE_EQ(f.age, 1000.0);
+  priority(w, pending_job(1, 1, 0, kNow + 50), kNow, &f);
+  EXPECT_DOUBLE_EQ(f.age, 0.0);
+  priority(w, pending_job(1, 1, 0, 0), kNow, &f);  // not accruing
+  EXPECT_DOUBLE_EQ(f.age, 0.0);
+  w.max_age = 0;  // every accruing job has full age
+  priority(w, pending_job(1, 1, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f.age, 1000.0);
+}
+
+TEST(JobFactors, FavorSmall) {
+  auto w = site_weights();
+  w.favor_small = 1;
+  fairway_job_factors_t f;
+  priority(w, pending_job(16, 2, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f.job_size, ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
+  // More nodes than the cluster has: the unsigned difference wraps as in Slurm, then the
+  // factor is clamped to 1.
+  priority(w, pending_job(1, 8, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f.job_size, 1000.0);
+}
+
+TEST(JobFactors, SmallRelativeToTime) {
+  auto w = site_weights();
+  w.flags = FAIRWAY_FLAG_SMALL_RELATIVE;
+  auto j = pending_job(32, 1, 0, kNow);
+  j.time_limit = 60;
+  fairway_job_factors_t f;
+  priority(w, j, kNow, &f);
+  EXPECT_DOUBLE_EQ(f.job_size, 32.0 / 60 / 64 * 1000);
+  j.min_cpus = 2;  // fewer CPUs than one node's average share: the share counts
+  priority(w, j, kNow, &f);
+  EXPECT_DOUBLE_EQ(f.job_size, 16.0 / 60 / 64 * 1000);
+  w.favor_small = 1;
+  priority(w, j, kNow, &f);
+  EXPECT_DOUBLE_EQ(f.job_size, (1.0 - 16.0 / 60 / 64) * 1000);
+}
+
+TEST(JobFactors, PartitionQosAssocNormalization) {
+  auto w = site_weights();
+  w.assoc = 100;
+  auto j = pending_job(1, 1, 0, kNow);
+  j.part_priority_job_factor = 7;
+  j.part_norm_priority = 0.5;
+  j.has_qos = 1;
+  j.qos_priority = 20;
+  j.qos_norm_priority = 0.25;
+  j.assoc_priority = 3;
+  j.assoc_priority_norm = 0.75;
+  fairway_job_factors_t f;
+  priority(w, j, kNow, &f);
+  EXPECT_DOUBLE_EQ(f.partition, 500.0);
+  EXPECT_DOUBLE_EQ(f.qos, 250.0);
+  EXPECT_DOUBLE_EQ(f.assoc, 75.0);
+  w.flags = FAIRWAY_FLAG_NO_NORMAL_PART | FAIRWAY_FLAG_NO_NORMAL_QOS | FAIRWAY_FLAG_NO_NORMAL_ASSOC;
+  priority(w, j, kNow, &f);
+  EXPECT_DOUBLE_EQ(f.partition, 7000.0);
+  EXPECT_DOUBLE_EQ(f.qos, 20000.0);
+  EXPECT_DOUBLE_EQ(f.assoc, 300.0);
+  j.qos_priority = 0;  // a QOS of priority 0 contributes nothing, normalized or not
+  priority(w, j, kNow, &f);
+  EXPECT_DOUBLE_EQ(f.qos, 0.0);
+}
+
+TEST(JobFactors, ClampToOneAndTo32Bits) {
+  fairway_weights_t w{};
+  auto j = pending_job(1, 1, 0, kNow);
+  EXPECT_EQ(priority(w, j, kNow), 1u);  // nothing weighted: clamp to 1, 0 is for held jobs
+  j.nice = FAIRWAY_NICE_OFFSET + 100000;
+  EXPECT_EQ(priority(w, j, kNow), 1u);
+  w.fairshare = 0xffffffffu;
+  w.partition = 0xffffffffu;
+  j = pending_job(1, 1, 1.0, kNow);
+  const fairway_cluster_t c{64, 4};
+  fairway_job_factors_t f;
+  ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
+  int clamped = 0;
+  EXPECT_EQ(fairway_job_priority(&w, &f, 0.0, &clamped), 0xffffffffu);
+  EXPECT_EQ(clamped, 1);
+}
+
+TEST(JobFactors, SiteFactorAndNegativeNice) {
+  auto w = site_weights();
+  auto j = pending_job(1, 1, 2.0 / 6, kNow);
+  j.site_factor = FAIRWAY_NICE_OFFSET + 1000;
+  j.nice = FAIRWAY_NICE_OFFSET - 200;  // privileged negative nice raises priority
+  EXPECT_EQ(priority(w, j, kNow), 4466u + 1000 + 200);
+}
+
+TEST(JobFactors, TresFactorsAndWeights) {
+  const std::vector<double> tw{1000, 0, 0, 0, 2000};
+  fairway_weights_t w{};
+  w.tres = tw.data();
+  w.tres_count = tw.size();
+  const uint64_t req[] = {16, 4000, 0, 2, 16};
+  const uint64_t part[] = {64, 16000, 0, 4, 64};
+  std::vector<double> f(5, -1);
+  ASSERT_EQ(fairway_tres_factors(&w, nullptr, req, part, f.data()), FAIRWAY_OK);
+  EXPECT_DOUBLE_EQ(f[0], 0.25);
+  EXPECT_DOUBLE_EQ(f[2], 0.0);  // zero in the partition: factor stays 0
+  EXPECT_DOUBLE_EQ(fairway_tres_weighted(&w, f.data()), 250.0 + 500.0);
+  // Allocated counts win over requested ones, except NO_CONSUME entries.
+  const uint64_t alloc[] = {32, 0xfffffffffffffffdULL, 0, 2, 32};
+  ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part, f.data()), FAIRWAY_OK);
+  EXPECT_DOUBLE_EQ(f[0], 0.5);
+  EXPECT_DOUBLE_EQ(f[1], 0.25);
+  w.flags = FAIRWAY_FLAG_NO_NORMAL_TRES;
+  ASSERT_EQ(fairway_tres_factors(&w, nullptr, req, part, f.data()), FAIRWAY_OK);
+  EXPECT_DOUBLE_EQ(f[1], 4000.0);
+}
+
+TEST(JobFactors, PerPartitionPriority) {
+  auto w = site_weights();
+  auto j = pending_job(1, 1, 2.0 / 6, kNow);
+  const fairway_cluster_t c{64, 4};
+  fairway_job_factors_t f;
+  ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
+  EXPECT_EQ(fairway_job_priority(&w, &f, 0.0, nullptr), 4466u);
+  // Another partition with half the normalized factor: 500 less.
+  EXPECT_EQ(fairway_job_priority_in_partition(&w, &f, 1, 0.5, 0.0, nullptr), 3966u);
+  w.flags = FAIRWAY_FLAG_NO_NORMAL_PART;
+  EXPECT_EQ(fairway_job_priority_in_partition(&w, &f, 3, 0.5, 0.0, nullptr), 6466u);
+}
+
+TEST(JobFactors, NoDetailsMeansNeutralNice) {
+  auto w = site_weights();
+  auto j = pending_job(1, 1, 0, kNow);
+  j.has_details = 0;
+  j.nice = 12345;
+  const fairway_cluster_t c{64, 4};
+  fairway_job_factors_t f;
+  ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
+  EXPECT_EQ(f.nice, FAIRWAY_NICE_OFFSET);
+}
+
+}  // namespace
