@@ -8,6 +8,8 @@
 
 #include "api_guard.h"
 #include "job_factors.h"
+#include "state_file.h"
+#include "usage_decay.h"
 
 namespace fairway {
 
@@ -94,6 +96,64 @@ uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
       *w, *weighted, part_priority_job_factor, part_norm_priority, part_tres_weighted, &c);
   if (clamped) *clamped = c;
   return p;
+}
+
+double fairway_decay_factor(double half_life_seconds) {
+  return fairway::decay_factor(half_life_seconds);
+}
+
+double fairway_period_decay(double decay_factor, double seconds) {
+  return fairway::period_decay(decay_factor, seconds);
+}
+
+time_t fairway_next_reset(fairway_reset_period_t period, time_t last_reset, time_t now) {
+  return fairway::next_reset(static_cast<fairway::ResetPeriod>(period), last_reset, now);
+}
+
+fairway_error_t fairway_job_charge(const fairway_job_times_t* job, time_t start_period,
+                                   time_t end_period, int at_end, double decay_factor,
+                                   double billable_tres, double usage_factor,
+                                   fairway_job_charge_t* out) {
+  return fairway::guard([&] {
+    if (!job || !out) fairway::invalid("fairway_job_charge: NULL argument");
+    fairway::JobTimes t;
+    t.start_time = job->start_time;
+    t.end_time = job->end_time;
+    t.end_time_exp = job->end_time_exp;
+    t.time_limit = job->time_limit;
+    t.finished = job->finished != 0;
+    const fairway::JobCharge c = fairway::job_charge(t, start_period, end_period, at_end != 0,
+                                                     decay_factor, billable_tres, usage_factor);
+    out->run_delta = c.run_delta;
+    out->run_decay = c.run_decay;
+    out->run_nodecay = c.run_nodecay;
+    out->real_decay = c.real_decay;
+    out->real_nodecay = c.real_nodecay;
+    out->tres_time_delta = c.tres_time_delta;
+  });
+}
+
+fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found,
+                                         time_t* last_ran, time_t* last_reset) {
+  return fairway::guard([&] {
+    if (!path || !found || !last_ran || !last_reset)
+      fairway::invalid("fairway_decay_state_read: NULL argument");
+    *found = 0;
+    *last_ran = 0;
+    *last_reset = 0;
+    if (auto s = fairway::read_decay_state(path, now)) {
+      *found = 1;
+      *last_ran = s->last_ran;
+      *last_reset = s->last_reset;
+    }
+  });
+}
+
+fairway_error_t fairway_decay_state_write(const char* path, time_t last_ran, time_t last_reset) {
+  return fairway::guard([&] {
+    if (!path) fairway::invalid("fairway_decay_state_write: NULL path");
+    fairway::write_decay_state(path, fairway::DecayState{last_ran, last_reset});
+  });
 }
 
 }  // extern "C"

@@ -257,6 +257,77 @@ uint32_t fairway_job_priority_in_partition(const fairway_weights_t *w,
 					   double part_norm_priority, double part_tres_weighted,
 					   int *clamped);
 
+/* ------------------------------------------------------------------------- */
+/* Usage accrual, decay and the decay state file                             */
+/* ------------------------------------------------------------------------- */
+
+/* Per-second decay factor for PriorityDecayHalfLife (seconds): 1 - 0.693/h as Slurm
+ * approximates it; 1 (no decay) when half_life_seconds <= 0. */
+double fairway_decay_factor(double half_life_seconds);
+
+/* decay_factor^seconds, at least DBL_MIN: what stored usage is multiplied by. */
+double fairway_period_decay(double decay_factor, double seconds);
+
+/* PriorityUsageResetPeriod, numbered as Slurm's PRIORITY_RESET_*. */
+typedef enum fairway_reset_period {
+	FAIRWAY_RESET_NONE = 0,
+	FAIRWAY_RESET_NOW,
+	FAIRWAY_RESET_DAILY,
+	FAIRWAY_RESET_WEEKLY,
+	FAIRWAY_RESET_MONTHLY,
+	FAIRWAY_RESET_QUARTERLY,
+	FAIRWAY_RESET_YEARLY,
+} fairway_reset_period_t;
+
+/* The next usage reset after last_reset (local time); 0 for NONE/NOW. */
+time_t fairway_next_reset(fairway_reset_period_t period, time_t last_reset, time_t now);
+
+typedef struct fairway_job_times {
+	time_t start_time;
+	time_t end_time;
+	time_t end_time_exp;
+	uint32_t time_limit;     /* minutes */
+	int finished;            /* finished, completing or resizing */
+} fairway_job_times_t;
+
+typedef struct fairway_job_charge {
+	double run_delta;        /* seconds that count */
+	double run_decay;        /* decayed seconds x UsageFactor (grp_used_wall) */
+	double run_nodecay;      /* seconds x UsageFactor (QOS with NoDecay) */
+	double real_decay;       /* billable TRES x decayed seconds x UsageFactor (usage_raw) */
+	double real_nodecay;     /* billable TRES x seconds x UsageFactor */
+	uint64_t tres_time_delta; /* seconds to release from grp_used_tres_run_secs */
+} fairway_job_charge_t;
+
+/*
+ * What a job is charged between start_period and end_period (at_end: the job ended,
+ * so its end time caps the stretch), as multifactor's _apply_new_usage computes it.
+ * usage_factor < 0: no QOS UsageFactor.
+ * Errors: FAIRWAY_EINVAL (NULL argument).
+ */
+fairway_error_t fairway_job_charge(const fairway_job_times_t *job, time_t start_period,
+				   time_t end_period, int at_end, double decay_factor,
+				   double billable_tres, double usage_factor,
+				   fairway_job_charge_t *out);
+
+/*
+ * Read the decay state file (StateSaveLocation/priority_last_decay_ran, multifactor's
+ * format).  *found is 0 when the file does not exist (times are then 0).
+ * Errors: FAIRWAY_EINVAL (NULL argument), FAIRWAY_EIO (unreadable),
+ *         FAIRWAY_EPARSE (corrupt: wrong size or implausible times; see
+ *         fairway_last_error()).
+ */
+fairway_error_t fairway_decay_state_read(const char *path, time_t now, int *found,
+					 time_t *last_ran, time_t *last_reset);
+
+/*
+ * Write the decay state file atomically (PATH.new, fsync, PATH.old kept, rename), mode
+ * 0600.  Errors: FAIRWAY_EINVAL, FAIRWAY_EIO (the step that failed is in
+ * fairway_last_error(); the previous file is intact).
+ */
+fairway_error_t fairway_decay_state_write(const char *path, time_t last_ran,
+					  time_t last_reset);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,11 @@
  *	the fair-share values of every association and the priority of every
  *	pending job in job_list, synchronously, taking the same locks as the
  *	calculation thread.  Returns SLURM_SUCCESS or SLURM_ERROR.
+ *    int priority_fairway_cycle(time_t now)
+ *	One full calculation period ending at `now`, synchronously: usage
+ *	reset if due, decay of stored usage, running jobs' new usage charged,
+ *	fair-share and every pending job's priority recomputed, the state file
+ *	written -- what the calculation thread does every PriorityCalcPeriod.
  *
  *  Fallback definitions of slurmctld's globals (job_list, cluster_cpus, ...) are
  *  exported too, as multifactor's are: client commands such as sshare load the
@@ -29,6 +34,8 @@
 \*****************************************************************************/
 
 #include <math.h>
+#include <inttypes.h>
+#include <sys/prctl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -59,6 +66,7 @@ uint32_t cluster_cpus = NO_VAL;
 List job_list = NULL;
 time_t last_job_update = (time_t) 0;
 int slurmctld_tres_cnt = 0;
+uint16_t accounting_enforce = 0;
 
 const char plugin_name[] = "Priority FAIRWAY plugin";
 const char plugin_type[] = "priority/fairway";
@@ -77,12 +85,24 @@ static double g_damp = 1.0;
 static uint32_t g_slurm_flags = 0;	/* slurm_conf.priority_flags */
 static bool g_calc_fairshare = true;	/* false without slurmdbd */
 
-/* The calculation thread. */
+/*
+ * The calculation ("decay") thread and the state of the periods.  g_calc_lock
+ * serializes periods (the thread, priority_fairway_cycle) and protects the
+ * fields below; g_last_ran is also read by priority_p_job_end under the job
+ * write lock, as multifactor reads its g_last_ran.
+ */
 static pthread_t g_calc_thread;
 static bool g_calc_thread_started = false;
 static pthread_mutex_t g_calc_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_calc_cond = PTHREAD_COND_INITIALIZER;
 static bool g_shutdown = false;
+static bool g_reconfig = false;		/* re-read decay settings next period */
+static bool g_state_loaded = false;	/* state file read (first period) */
+static time_t g_last_ran = 0;		/* end of the last completed period */
+static time_t g_last_reset = 0;
+static time_t g_next_reset = 0;
+static uint16_t g_reset_period = PRIORITY_RESET_NONE;
+static double g_decay_factor = 1.0;	/* per second */
 
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
 
@@ -358,11 +378,11 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 	return prio;
 }
 
-/* Recompute one job in the periodic pass (decay_apply_weighted_factors). */
-static int _foreach_job_recalc(void *x, void *arg)
+/* Recompute one job in the periodic pass (multifactor's
+ * decay_apply_weighted_factors).  Caller holds the job write lock, and the
+ * assoc read lock if assoc_locked. */
+static void _recalc_job(job_record_t *job_ptr, time_t now, bool assoc_locked)
 {
-	job_record_t *job_ptr = x;
-	time_t now = *(time_t *) arg;
 	uint32_t prio;
 
 	/* Held jobs (priority 0) keep 0; only pending jobs unless
@@ -370,14 +390,19 @@ static int _foreach_job_recalc(void *x, void *arg)
 	if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
 	    (!IS_JOB_PENDING(job_ptr) &&
 	     !(g_weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING)))
-		return 0;
+		return;
 
-	prio = _job_priority(job_ptr, now, true);
+	prio = _job_priority(job_ptr, now, assoc_locked);
 	if (!(g_weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
 	    (job_ptr->priority < prio)) {
 		job_ptr->priority = prio;
 		last_job_update = time(NULL);
 	}
+}
+
+static int _foreach_job_recalc(void *x, void *arg)
+{
+	_recalc_job(x, *(time_t *) arg, true);
 	return 0;
 }
 
@@ -385,8 +410,12 @@ static int _foreach_job_recalc(void *x, void *arg)
  * Recompute the fair-share values of every association from its current raw
  * usage and write them back into assoc->usage.  Caller holds the assoc write
  * lock.  On a malformed tree nothing is written and the reason is logged.
+ *
+ * users_lazy: classic multifactor computes only the accounts in the period and
+ * marks users' effective usage NO_VAL, to be computed on demand (by a job's
+ * fair-share factor or sshare) from the usage of that moment; do the same.
  */
-static int _recalc_fairshare(void)
+static int _recalc_fairshare(bool users_lazy)
 {
 	slurmdb_assoc_rec_t **ptrs = NULL, *assoc;
 	fairway_assoc_t *in = NULL;
@@ -435,6 +464,10 @@ static int _recalc_fairshare(void)
 		fairway_assoc_result_t r;
 		slurmdb_assoc_usage_t *u = ptrs[i]->usage;
 
+		if (users_lazy && ptrs[i]->user) {
+			u->usage_efctv = (long double) NO_VAL;
+			continue;
+		}
 		if (fairway_fairshare_result(fs, i, &r) != FAIRWAY_OK)
 			continue;
 		if (r.set & FAIRWAY_SET_SHARES_NORM)
@@ -456,24 +489,429 @@ fail:
 	return rc;
 }
 
+/* ------------------------------------------------------------------------- */
+/* Usage accrual (multifactor's _apply_new_usage and its helpers)            */
+/* ------------------------------------------------------------------------- */
+
+/* Add decayed TRES usage to a QOS or association and release TRES run seconds
+ * reserved at job start (only when limits are enforced, as Slurm does). */
+static void _charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
+			 const long double *tres_usage,
+			 const uint64_t *tres_run_delta, uint32_t job_id,
+			 const char *what, const char *name, uint32_t id)
+{
+	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
+		return;
+	for (int i = 0; i < slurmctld_tres_cnt; i++) {
+		if (i == TRES_ARRAY_ENERGY)
+			continue;
+		if (tres_usage)
+			usage_tres_raw[i] += tres_usage[i];
+		if (tres_run_delta[i] > run_secs[i]) {
+			error("%s: job %u: %s %s(%u) TRES %s grp_used_tres_run_secs underflow, tried to remove %"PRIu64" seconds when only %"PRIu64" remained.",
+			      plugin_type, job_id, what, name ? name : "",
+			      id, assoc_mgr_tres_name_array[i],
+			      tres_run_delta[i], run_secs[i]);
+			run_secs[i] = 0;
+		} else
+			run_secs[i] -= tres_run_delta[i];
+	}
+}
+
+static void _charge_qos(slurmdb_qos_rec_t *qos, const fairway_job_charge_t *c,
+			const long double *tres_decay,
+			const long double *tres_nodecay,
+			const uint64_t *tres_run_delta, uint32_t job_id)
+{
+	if (!qos || !qos->usage)
+		return;
+	if (qos->flags & QOS_FLAG_NO_DECAY) {
+		qos->usage->grp_used_wall += c->run_nodecay;
+		qos->usage->usage_raw += (long double) c->real_nodecay;
+		_charge_tres(qos->usage->usage_tres_raw,
+			     qos->usage->grp_used_tres_run_secs, tres_nodecay,
+			     tres_run_delta, job_id, "QOS", qos->name, qos->id);
+	} else {
+		qos->usage->grp_used_wall += c->run_decay;
+		qos->usage->usage_raw += (long double) c->real_decay;
+		_charge_tres(qos->usage->usage_tres_raw,
+			     qos->usage->grp_used_tres_run_secs, tres_decay,
+			     tres_run_delta, job_id, "QOS", qos->name, qos->id);
+	}
+}
+
 /*
- * One recalculation: fair-share under the assoc write lock, then every job's
- * priority under the job write lock (with the assoc read lock inside it, the
- * order slurmctld uses).
+ * Charge a job's usage between start_period and end_period to its QOS, its
+ * partition's QOS and its association and every ancestor up to root.  at_end:
+ * the job ended; charge once and mark it done (end_time_exp = NO_VAL).  Caller
+ * holds the job write lock.  Returns false when there is nothing to do.
  */
-static int _recalc(time_t now)
+static bool _apply_new_usage(job_record_t *job_ptr, time_t start_period,
+			     time_t end_period, bool at_end)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
+	uint64_t tres_run_delta[cnt];
+	long double tres_decay[cnt], tres_nodecay[cnt];
+	fairway_job_times_t times;
+	fairway_job_charge_t c;
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_qos_rec_t *qos;
+	double usage_factor = -1.0, billable;
+
+	/* The job's end was charged already. */
+	if (job_ptr->end_time_exp == (time_t) NO_VAL)
+		return false;
+
+	memset(&times, 0, sizeof(times));
+	times.start_time = job_ptr->start_time;
+	times.end_time = job_ptr->end_time;
+	times.end_time_exp = job_ptr->end_time_exp;
+	times.time_limit = job_ptr->time_limit;
+	times.finished = IS_JOB_FINISHED(job_ptr) ||
+		IS_JOB_COMPLETING(job_ptr) || IS_JOB_RESIZING(job_ptr);
+	if (job_ptr->start_time > start_period)
+		start_period = job_ptr->start_time;
+	if (at_end)
+		job_ptr->end_time_exp = (time_t) NO_VAL;
+
+	memset(tres_run_delta, 0, sizeof(tres_run_delta));
+	memset(tres_decay, 0, sizeof(tres_decay));
+	memset(tres_nodecay, 0, sizeof(tres_nodecay));
+
+	assoc_mgr_lock(&locks);
+	billable = calc_job_billable_tres(job_ptr, start_period, true);
+	qos = job_ptr->qos_ptr;
+	if (qos && (qos->usage_factor >= 0))
+		usage_factor = qos->usage_factor;
+	fairway_job_charge(&times, start_period, end_period, at_end,
+			   g_decay_factor, billable, usage_factor, &c);
+	if (job_ptr->tres_alloc_cnt) {
+		for (int i = 0; i < slurmctld_tres_cnt; i++) {
+			uint64_t cnt_i = job_ptr->tres_alloc_cnt[i];
+			if (!cnt_i || (cnt_i == NO_CONSUME_VAL64))
+				continue;
+			tres_run_delta[i] = c.tres_time_delta * cnt_i;
+			tres_decay[i] = (long double) c.run_decay *
+				(long double) cnt_i;
+			tres_nodecay[i] = (long double) c.run_nodecay *
+				(long double) cnt_i;
+		}
+	}
+
+	_charge_qos(qos, &c, tres_decay, tres_nodecay, tres_run_delta,
+		    job_ptr->job_id);
+	/* The partition's QOS too, unless it is the job's (usage factor of the
+	 * job's QOS only). */
+	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != qos))
+		_charge_qos(job_ptr->part_ptr->qos_ptr, &c, tres_decay,
+			    tres_nodecay, tres_run_delta, job_ptr->job_id);
+
+	/* Up to and including root: root's usage normalizes everyone's. */
+	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
+	     assoc = assoc->usage->parent_assoc_ptr) {
+		assoc->usage->grp_used_wall += c.run_decay;
+		assoc->usage->usage_raw += (long double) c.real_decay;
+		_charge_tres(assoc->usage->usage_tres_raw,
+			     assoc->usage->grp_used_tres_run_secs, tres_decay,
+			     tres_run_delta, job_ptr->job_id, "assoc",
+			     assoc->acct, assoc->id);
+	}
+	assoc_mgr_unlock(&locks);
+	log_flag(PRIO, "%s: %pJ charged %f (%g s x %f billable TRES)",
+		 plugin_type, job_ptr, c.real_decay, c.run_delta, billable);
+	return true;
+}
+
+/* Charge a running job for the period (multifactor's decay_apply_new_usage);
+ * false for jobs that are done. */
+static bool _charge_running_job(job_record_t *job_ptr, time_t now)
+{
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return false;
+	if (((g_weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING) ||
+	     !IS_JOB_PENDING(job_ptr)) &&
+	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
+	    job_ptr->assoc_ptr) {
+		if (!_apply_new_usage(job_ptr, g_last_ran, now, false))
+			return false;
+	}
+	return true;
+}
+
+static int _foreach_charge_job(void *x, void *arg)
+{
+	(void) _charge_running_job(x, *(time_t *) arg);
+	return 0;
+}
+
+/*
+ * At start (and reconfigure with assoc_clear), slurmctld reserves every running
+ * job's whole TRES x time limit in grp_used_tres_run_secs; release what was
+ * already used up to the last period (multifactor's _init_grp_used_tres_run_secs).
+ */
+static void _init_grp_used_tres_run_secs(time_t last_ran)
+{
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
+	uint64_t delta[cnt];
+	job_record_t *job_ptr;
+	ListIterator it;
+
+	if (!(slurm_conf.accounting_storage_enforce &
+	      ACCOUNTING_ENFORCE_LIMITS))
+		return;
+	if (!job_list)
+		return;
+
+	lock_slurmctld(job_read_lock);
+	if (!list_count(job_list)) {
+		unlock_slurmctld(job_read_lock);
+		return;
+	}
+	assoc_mgr_lock(&locks);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		double usage_factor = 1.0;
+		slurmdb_assoc_rec_t *assoc;
+
+		if ((job_ptr->end_time_exp == (time_t) NO_VAL) ||
+		    !IS_JOB_RUNNING(job_ptr) ||
+		    (job_ptr->start_time > last_ran) ||
+		    !job_ptr->tres_alloc_cnt)
+			continue;
+		if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0))
+			usage_factor = job_ptr->qos_ptr->usage_factor;
+		usage_factor *= (double) (last_ran - job_ptr->start_time);
+		memset(delta, 0, sizeof(delta));
+		for (int i = 0; i < slurmctld_tres_cnt; i++) {
+			if (job_ptr->tres_alloc_cnt[i] == NO_CONSUME_VAL64)
+				continue;
+			delta[i] = job_ptr->tres_alloc_cnt[i] * usage_factor;
+		}
+		if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage)
+			_charge_tres(NULL, job_ptr->qos_ptr->usage->
+				     grp_used_tres_run_secs, NULL, delta,
+				     job_ptr->job_id, "QOS",
+				     job_ptr->qos_ptr->name,
+				     job_ptr->qos_ptr->id);
+		if (job_ptr->part_ptr && job_ptr->part_ptr->qos_ptr &&
+		    (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr) &&
+		    job_ptr->part_ptr->qos_ptr->usage)
+			_charge_tres(NULL, job_ptr->part_ptr->qos_ptr->usage->
+				     grp_used_tres_run_secs, NULL, delta,
+				     job_ptr->job_id, "QOS",
+				     job_ptr->part_ptr->qos_ptr->name,
+				     job_ptr->part_ptr->qos_ptr->id);
+		for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
+		     assoc = assoc->usage->parent_assoc_ptr)
+			_charge_tres(NULL, assoc->usage->grp_used_tres_run_secs,
+				     NULL, delta, job_ptr->job_id, "assoc",
+				     assoc->acct, assoc->id);
+	}
+	list_iterator_destroy(it);
+	assoc_mgr_unlock(&locks);
+	unlock_slurmctld(job_read_lock);
+}
+
+/* Multiply all stored usage by real_decay (QOS with NoDecay excepted). */
+static void _apply_decay(double real_decay)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_qos_rec_t *qos;
+	ListIterator it;
+
+	if (!g_calc_fairshare || (real_decay == 1))
+		return;
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_assoc_list) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((assoc = list_next(it))) {
+			slurmdb_assoc_usage_t *u = assoc->usage, *leaf;
+			if (!u)
+				continue;
+			u->usage_raw *= real_decay;
+			for (int i = 0; i < slurmctld_tres_cnt; i++)
+				u->usage_tres_raw[i] *= real_decay;
+			u->grp_used_wall *= real_decay;
+			leaf = assoc->leaf_usage;
+			if (leaf && (leaf != u)) {
+				leaf->usage_raw *= real_decay;
+				for (int i = 0; i < slurmctld_tres_cnt; i++)
+					leaf->usage_tres_raw[i] *= real_decay;
+				leaf->grp_used_wall *= real_decay;
+			}
+		}
+		list_iterator_destroy(it);
+	}
+	if (assoc_mgr_qos_list) {
+		it = list_iterator_create(assoc_mgr_qos_list);
+		while ((qos = list_next(it))) {
+			if ((qos->flags & QOS_FLAG_NO_DECAY) || !qos->usage)
+				continue;
+			qos->usage->usage_raw *= real_decay;
+			for (int i = 0; i < slurmctld_tres_cnt; i++)
+				qos->usage->usage_tres_raw[i] *= real_decay;
+			qos->usage->grp_used_wall *= real_decay;
+		}
+		list_iterator_destroy(it);
+	}
+	assoc_mgr_unlock(&locks);
+}
+
+/* PriorityUsageResetPeriod: forget all usage. */
+static void _reset_usage(void)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_qos_rec_t *qos;
+	ListIterator it;
+
+	if (!g_calc_fairshare)
+		return;
+	info("%s: resetting all usage (PriorityUsageResetPeriod)",
+	     plugin_type);
+	assoc_mgr_lock(&locks);
+	if (assoc_mgr_assoc_list) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((assoc = list_next(it))) {
+			if (!assoc->usage)
+				continue;
+			assoc->usage->usage_raw = 0;
+			for (int i = 0; i < slurmctld_tres_cnt; i++)
+				assoc->usage->usage_tres_raw[i] = 0;
+			assoc->usage->grp_used_wall = 0;
+			if (assoc->leaf_usage &&
+			    (assoc->leaf_usage != assoc->usage)) {
+				slurmdb_destroy_assoc_usage(assoc->leaf_usage);
+				assoc->leaf_usage = NULL;
+			}
+		}
+		list_iterator_destroy(it);
+	}
+	if (assoc_mgr_qos_list) {
+		it = list_iterator_create(assoc_mgr_qos_list);
+		while ((qos = list_next(it))) {
+			if (!qos->usage)
+				continue;
+			qos->usage->usage_raw = 0;
+			for (int i = 0; i < slurmctld_tres_cnt; i++)
+				qos->usage->usage_tres_raw[i] = 0;
+			qos->usage->grp_used_wall = 0;
+		}
+		list_iterator_destroy(it);
+	}
+	assoc_mgr_unlock(&locks);
+}
+
+/* ------------------------------------------------------------------------- */
+/* The state file (multifactor's priority_last_decay_ran, same format)        */
+/* ------------------------------------------------------------------------- */
+
+static char *_state_path(const char *suffix)
+{
+	return xstrdup_printf("%s/priority_last_decay_ran%s",
+			      slurm_conf.state_save_location, suffix);
+}
+
+/*
+ * Read when the last period ran.  Missing: 0 (as multifactor: running jobs
+ * are charged from their start).  Corrupt: the previous copy (.old) if it is
+ * sound, else now -- never a crash, and never charging running jobs twice for
+ * time an earlier period already charged.
+ */
+static void _read_state(time_t now)
+{
+	char *path = _state_path(""), *old = _state_path(".old");
+	int found = 0;
+	fairway_error_t err;
+
+	g_last_ran = g_last_reset = 0;
+	lock_state_files();
+	err = fairway_decay_state_read(path, now, &found, &g_last_ran,
+				       &g_last_reset);
+	if (err == FAIRWAY_OK && !found)
+		info("%s: no last decay state (%s) to recover", plugin_type,
+		     path);
+	if (err != FAIRWAY_OK) {
+		error("%s: decay state unusable: %s", plugin_type,
+		      fairway_last_error());
+		err = fairway_decay_state_read(old, now, &found, &g_last_ran,
+					       &g_last_reset);
+		if ((err == FAIRWAY_OK) && found) {
+			error("%s: using the previous decay state %s (last period %ld)",
+			      plugin_type, old, (long) g_last_ran);
+		} else {
+			error("%s: no usable decay state: counting periods from now; usage of running jobs since the last saved period is not charged",
+			      plugin_type);
+			g_last_ran = now;
+			g_last_reset = 0;
+		}
+	}
+	unlock_state_files();
+	log_flag(PRIO, "%s: last period ran at %ld", plugin_type,
+		 (long) g_last_ran);
+	xfree(path);
+	xfree(old);
+}
+
+static void _write_state(void)
+{
+	char *path;
+
+	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null")) {
+		error("%s: can not save priority state information, StateSaveLocation is /dev/null",
+		      plugin_type);
+		return;
+	}
+	path = _state_path("");
+	lock_state_files();
+	if (fairway_decay_state_write(path, g_last_ran, g_last_reset) !=
+	    FAIRWAY_OK)
+		error("%s: can't save decay state: %s", plugin_type,
+		      fairway_last_error());
+	unlock_state_files();
+	xfree(path);
+}
+
+/* Decay settings and the state file, before the first period.  Caller holds
+ * g_calc_lock. */
+static void _load_period_state(time_t now)
+{
+	g_decay_factor = fairway_decay_factor(
+		(double) slurm_conf.priority_decay_hl);
+	g_reset_period = slurm_conf.priority_reset_period;
+	g_next_reset = 0;
+	_read_state(now);
+	if (!g_last_reset)
+		g_last_reset = now;
+	g_state_loaded = true;
+}
+
+/* ------------------------------------------------------------------------- */
+/* One calculation period                                                    */
+/* ------------------------------------------------------------------------- */
+
+/* Classic: charge a job, then weigh it with the usage charged so far (the
+ * charge takes the assoc write lock, so the weighing takes the read lock). */
+static int _foreach_charge_and_weigh(void *x, void *arg)
+{
+	if (_charge_running_job(x, *(time_t *) arg))
+		_recalc_job(x, *(time_t *) arg, false);
+	return 0;
+}
+
+/* Every job's priority, under the job write lock (assoc read lock inside it,
+ * the order slurmctld uses). */
+static void _weigh_all_jobs(time_t now)
 {
 	slurmctld_lock_t job_write_lock =
 		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
-	assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
 	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	int rc = SLURM_SUCCESS;
-
-	if (g_calc_fairshare) {
-		assoc_mgr_lock(&assoc_write);
-		rc = _recalc_fairshare();
-		assoc_mgr_unlock(&assoc_write);
-	}
 
 	lock_slurmctld(job_write_lock);
 	if (job_list) {
@@ -482,24 +920,130 @@ static int _recalc(time_t now)
 		assoc_mgr_unlock(&assoc_read);
 	}
 	unlock_slurmctld(job_write_lock);
+}
+
+/* Fair-share under the assoc write lock. */
+static int _fairshare_locked(bool users_lazy)
+{
+	assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
+	int rc;
+
+	assoc_mgr_lock(&assoc_write);
+	rc = _recalc_fairshare(users_lazy);
+	assoc_mgr_unlock(&assoc_write);
+	return rc;
+}
+
+/*
+ * One period at `now`, in multifactor's order: usage reset if due; (classic)
+ * account fair-share; decay of stored usage; then either (classic) each job
+ * charged and weighed in one pass, or (Fair Tree) all jobs charged, the tree
+ * computed, all jobs weighed; finally the state file.  Caller holds
+ * g_calc_lock.
+ */
+static int _period(time_t now)
+{
+	slurmctld_lock_t job_write_lock =
+		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+	bool fair_tree = (g_algo == FAIRWAY_ALGO_FAIR_TREE);
+	int rc = SLURM_SUCCESS;
+
+	if (!g_state_loaded)
+		_load_period_state(now);
+	if (g_reconfig) {
+		g_reset_period = slurm_conf.priority_reset_period;
+		g_next_reset = 0;
+		g_decay_factor = fairway_decay_factor(
+			(double) slurm_conf.priority_decay_hl);
+		g_reconfig = false;
+	}
+
+	switch (g_reset_period) {
+	case PRIORITY_RESET_NONE:
+		break;
+	case PRIORITY_RESET_NOW:	/* once */
+		_reset_usage();
+		g_reset_period = PRIORITY_RESET_NONE;
+		g_last_reset = now;
+		break;
+	default:
+		if (!g_next_reset)
+			g_next_reset = fairway_next_reset(g_reset_period,
+							  g_last_reset, now);
+		if (g_next_reset && (now >= g_next_reset)) {
+			_reset_usage();
+			g_last_reset = g_next_reset;
+			g_next_reset = fairway_next_reset(g_reset_period,
+							  g_last_reset, now);
+		}
+	}
+
+	if (!fair_tree && g_calc_fairshare)
+		rc = _fairshare_locked(true);
+
+	if (g_last_ran && (difftime(now, g_last_ran) > 0)) {
+		double run_delta = difftime(now, g_last_ran);
+
+		_apply_decay(fairway_period_decay(g_decay_factor, run_delta));
+		lock_slurmctld(job_write_lock);
+		site_factor_g_update();
+		if (!fair_tree && job_list)
+			list_for_each(job_list, _foreach_charge_and_weigh,
+				      &now);
+		unlock_slurmctld(job_write_lock);
+	}
+
+	if (fair_tree) {
+		lock_slurmctld(job_write_lock);
+		if (job_list)
+			list_for_each(job_list, _foreach_charge_job, &now);
+		unlock_slurmctld(job_write_lock);
+		if (g_calc_fairshare)
+			rc = _fairshare_locked(false);
+		_weigh_all_jobs(now);
+	}
+
+	g_last_ran = now;
+	_write_state();
 	return rc;
 }
 
 extern int priority_fairway_recalc(time_t now)
 {
-	return _recalc(now);
+	int rc = SLURM_SUCCESS;
+
+	slurm_mutex_lock(&g_calc_lock);
+	if (g_calc_fairshare)
+		rc = _fairshare_locked(false);
+	_weigh_all_jobs(now);
+	slurm_mutex_unlock(&g_calc_lock);
+	return rc;
+}
+
+extern int priority_fairway_cycle(time_t now)
+{
+	int rc;
+
+	slurm_mutex_lock(&g_calc_lock);
+	rc = _period(now);
+	slurm_mutex_unlock(&g_calc_lock);
+	return rc;
 }
 
 static void *_calc_thread(void *arg)
 {
 	struct timespec next;
+	time_t start = time(NULL);
+
+	(void) prctl(PR_SET_NAME, "fairway", NULL, NULL, NULL);
+	/* Release the TRES run seconds running jobs used before the last
+	 * period (slurmctld reserved their whole time limit at start). */
+	_init_grp_used_tres_run_secs(g_last_ran);
 
 	clock_gettime(CLOCK_REALTIME, &next);
 	slurm_mutex_lock(&g_calc_lock);
 	while (!g_shutdown) {
-		slurm_mutex_unlock(&g_calc_lock);
-		_recalc(time(NULL));
-		slurm_mutex_lock(&g_calc_lock);
+		(void) _period(start);
 
 		next.tv_sec += slurm_conf.priority_calc_period;
 		while (!g_shutdown) {
@@ -510,6 +1054,7 @@ static void *_calc_thread(void *arg)
 			pthread_cond_timedwait(&g_calc_cond, &g_calc_lock,
 					       &next);
 		}
+		start = time(NULL);
 	}
 	slurm_mutex_unlock(&g_calc_lock);
 	return NULL;
@@ -540,11 +1085,18 @@ extern int init(void)
 		_read_settings();
 		lock_slurmctld(job_write_lock);
 		if (job_list)
-			list_for_each(job_list, _foreach_job_recalc, &now);
+			list_for_each(job_list, _foreach_charge_and_weigh,
+				      &now);
 		unlock_slurmctld(job_write_lock);
 	} else if (assoc_mgr_root_assoc) {
 		_read_settings();
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+		/* Before any job can end: priority_p_job_end charges from the
+		 * last period, so it must be known (as multifactor waits for
+		 * its thread to read it). */
+		slurm_mutex_lock(&g_calc_lock);
+		_load_period_state(time(NULL));
+		slurm_mutex_unlock(&g_calc_lock);
 		g_shutdown = false;
 		slurm_thread_create(&g_calc_thread, _calc_thread, NULL);
 		g_calc_thread_started = true;
@@ -602,6 +1154,12 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 extern void priority_p_reconfig(bool assoc_clear)
 {
 	_read_settings();
+	/* Decay half-life and reset period are re-read by the next period. */
+	g_reconfig = true;
+	/* slurmctld reset the TRES run seconds: release what was used up to
+	 * the last period again. */
+	if (assoc_clear)
+		_init_grp_used_tres_run_secs(g_last_ran);
 	site_factor_g_reconfig();
 	debug2("%s: reconfigured", plugin_type);
 }
@@ -818,8 +1376,13 @@ extern List priority_p_get_priority_factors_list(
 	return ret_list;
 }
 
+/* A job ended: charge what it used since the last period.  Caller holds the
+ * job write lock (acct_policy_job_fini). */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
+	if (!job_ptr)
+		return;
 	log_flag(PRIO, "%s: %s called for %pJ", plugin_type, __func__,
 		 job_ptr);
+	(void) _apply_new_usage(job_ptr, g_last_ran, time(NULL), true);
 }

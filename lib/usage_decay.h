@@ -1,0 +1,51 @@
+// usage_decay.h - the arithmetic of usage accrual, half-life decay and usage reset periods,
+// exactly as Slurm 22.05's multifactor decay thread does it (the shim applies the results
+// to associations and QOS under Slurm's locks).
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <cstdint>
+#include <ctime>
+
+namespace fairway {
+
+// Per-second decay factor for PriorityDecayHalfLife in seconds: Slurm's first-order
+// approximation 1 - 0.693/half_life (not exactly 2^(-1/h)); 1 (no decay) for half_life <= 0.
+double decay_factor(double half_life_seconds) noexcept;
+
+// The decay applied to stored usage after `seconds`: decay_factor^seconds, at least DBL_MIN.
+double period_decay(double decay_factor, double seconds) noexcept;
+
+// PriorityUsageResetPeriod values (Slurm's PRIORITY_RESET_* numbering).
+enum class ResetPeriod : uint16_t { kNone = 0, kNow, kDaily, kWeekly, kMonthly, kQuarterly, kYearly };
+
+// When the next usage reset after last_reset happens (local time, as Slurm computes it);
+// 0 for kNone/kNow or an unconvertible time.  Daily and weekly resets skip periods that
+// already passed before `now`.
+time_t next_reset(ResetPeriod period, time_t last_reset, time_t now) noexcept;
+
+// What one job is charged for one stretch of time, before the shim adds it up the tree.
+struct JobCharge {
+  double run_delta = 0;       // seconds of the stretch that count (>= 0)
+  double run_decay = 0;       // seconds, decayed, times the QOS UsageFactor
+  double run_nodecay = 0;     // seconds times the QOS UsageFactor
+  double real_decay = 0;      // billable TRES x decayed seconds x UsageFactor
+  double real_nodecay = 0;    // billable TRES x seconds x UsageFactor
+  uint64_t tres_time_delta = 0;  // seconds to remove from grp_used_tres_run_secs
+};
+
+struct JobTimes {
+  time_t start_time = 0;       // job_ptr->start_time
+  time_t end_time = 0;         // job_ptr->end_time
+  time_t end_time_exp = 0;     // job_ptr->end_time_exp
+  uint32_t time_limit = 0;     // minutes
+  bool finished = false;       // finished, completing or resizing
+};
+
+// The charge of a job between start_period and end_period (the last period and now, or
+// the job's end when at_end).  usage_factor < 0 means "no QOS factor".  Mirrors
+// multifactor's _apply_new_usage() arithmetic, including its double/uint64 conversions.
+JobCharge job_charge(const JobTimes& job, time_t start_period, time_t end_period, bool at_end,
+                     double decay_factor, double billable_tres, double usage_factor) noexcept;
+
+}  // namespace fairway
