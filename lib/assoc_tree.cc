@@ -1,0 +1,265 @@
+// Association tree: validation, flat arrays, level shares and normalized shares.
+// See assoc_tree.h for the contract; Slurm references are to src/common/assoc_mgr.c (22.05).
+#include "assoc_tree.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <utility>
+
+namespace fairway {
+namespace {
+
+std::string describe(uint32_t id, const std::string& account, const std::string& user) {
+  std::string s = "association id " + std::to_string(id) + " (account '" + account + "'";
+  if (!user.empty()) s += ", user '" + user + "'";
+  return s + ")";
+}
+
+[[noreturn]] void fail(const std::string& problem, const AssocRecord& r) {
+  throw TreeError(problem, r.id, r.account, r.user);
+}
+
+bool valid_usage(long double u) { return std::isfinite(u) && u >= 0; }
+
+}  // namespace
+
+TreeError::TreeError(const std::string& problem, uint32_t id, std::string account, std::string user)
+    : std::runtime_error(problem + ": " + describe(id, account, user)),
+      id_(id),
+      account_(std::move(account)),
+      user_(std::move(user)) {}
+
+AssocTree AssocTree::build(std::vector<AssocRecord> records) {
+  const size_t n = records.size();
+  if (n == 0) throw TreeError("no root association: the tree is empty", 0, "", "");
+  if (n >= kNoIndex) fail("too many associations", records.back());
+
+  AssocTree t;
+  t.records_ = std::move(records);
+  const auto& rec = t.records_;
+
+  // Validate values and find the root.
+  t.shares_raw_.resize(n);
+  t.usage_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const AssocRecord& r = rec[i];
+    if (!valid_usage(r.usage_raw)) {
+      fail(std::isnan(r.usage_raw)   ? "usage is NaN"
+           : std::isinf(r.usage_raw) ? "usage is infinite"
+                                     : "usage is negative",
+           r);
+    }
+    t.usage_[i] = r.usage_raw;
+    // Slurm cannot tell a raw value of 0x7FFFFFFF from Fairshare=parent; neither do we.
+    t.shares_raw_[i] = r.shares_parent ? kSharesUseParent : r.shares_raw;
+    if (!r.user.empty()) ++t.user_count_;
+    if (r.parent_id == 0) {
+      if (t.root_ != kNoIndex) fail("second root association (parent 0)", r);
+      t.root_ = i;
+    }
+  }
+  if (t.root_ == kNoIndex) fail("no root association (every association has a parent)", rec[0]);
+
+  // Id lookup.
+  t.by_id_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) t.by_id_[i] = {rec[i].id, i};
+  std::sort(t.by_id_.begin(), t.by_id_.end());
+  for (size_t k = 1; k < n; ++k) {
+    if (t.by_id_[k].first == t.by_id_[k - 1].first) {
+      fail("duplicate association id", rec[std::max(t.by_id_[k].second, t.by_id_[k - 1].second)]);
+    }
+  }
+
+  // Parents.
+  t.parent_.assign(n, kNoIndex);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i == t.root_) continue;
+    const uint32_t p = t.find(rec[i].parent_id);
+    if (p == kNoIndex) fail("unknown parent id " + std::to_string(rec[i].parent_id), rec[i]);
+    if (p == i) fail("cycle: association is its own parent", rec[i]);
+    if (!rec[p].user.empty()) fail("user association has children", rec[p]);
+    t.parent_[i] = p;
+  }
+
+  // Direct children (CSR, input order).
+  t.child_begin_.assign(n + 1, 0);
+  for (uint32_t i = 0; i < n; ++i)
+    if (t.parent_[i] != kNoIndex) ++t.child_begin_[t.parent_[i] + 1];
+  std::partial_sum(t.child_begin_.begin(), t.child_begin_.end(), t.child_begin_.begin());
+  t.child_idx_.resize(n ? n - 1 : 0);
+  {
+    std::vector<uint32_t> fill(t.child_begin_.begin(), t.child_begin_.end() - 1);
+    for (uint32_t i = 0; i < n; ++i)
+      if (t.parent_[i] != kNoIndex) t.child_idx_[fill[t.parent_[i]]++] = i;
+  }
+
+  // Preorder from the root; whatever is not reached sits on a cycle (or hangs below one).
+  t.preorder_.clear();
+  t.preorder_.reserve(n);
+  t.depth_.assign(n, 0);
+  {
+    std::vector<uint32_t> stack{t.root_};
+    while (!stack.empty()) {
+      const uint32_t v = stack.back();
+      stack.pop_back();
+      t.preorder_.push_back(v);
+      const auto ch = t.children(v);
+      for (size_t k = ch.size(); k-- > 0;) {
+        t.depth_[ch[k]] = t.depth_[v] + 1;
+        stack.push_back(ch[k]);
+      }
+    }
+  }
+  if (t.preorder_.size() != n) {
+    std::vector<char> seen(n, 0);
+    for (uint32_t v : t.preorder_) seen[v] = 1;
+    // Report an association that is itself on the cycle: walk up from an unreached one.
+    uint32_t v = 0;
+    while (seen[v]) ++v;
+    std::vector<char> on_path(n, 0);
+    while (!on_path[v]) {
+      on_path[v] = 1;
+      v = t.parent_[v];
+    }
+    fail("cycle in parent links", rec[v]);
+  }
+
+  // Fair-share parent (_find_assoc_parent with direct == false, as _set_assoc_parent_and_user
+  // uses it): the first proper ancestor that is not Fairshare=parent, or the root.
+  t.fs_parent_.assign(n, kNoIndex);
+  for (uint32_t v : t.preorder_) {
+    const uint32_t p = t.parent_[v];
+    if (p == kNoIndex) continue;
+    t.fs_parent_[v] = (p == t.root_ || !t.uses_parent_shares(p)) ? p : t.fs_parent_[p];
+  }
+
+  // Slurm's children_list (CSR keyed by fs parent, input order).
+  t.fs_child_begin_.assign(n + 1, 0);
+  for (uint32_t i = 0; i < n; ++i)
+    if (t.fs_parent_[i] != kNoIndex) ++t.fs_child_begin_[t.fs_parent_[i] + 1];
+  std::partial_sum(t.fs_child_begin_.begin(), t.fs_child_begin_.end(), t.fs_child_begin_.begin());
+  t.fs_child_idx_.resize(n - 1);
+  t.fs_pos_.assign(n, 0);
+  {
+    std::vector<uint32_t> fill(t.fs_child_begin_.begin(), t.fs_child_begin_.end() - 1);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t f = t.fs_parent_[i];
+      if (f == kNoIndex) continue;
+      t.fs_pos_[i] = fill[f] - t.fs_child_begin_[f];
+      t.fs_child_idx_[fill[f]++] = i;
+    }
+  }
+
+  // level_shares (_get_children_level_shares / _set_children_level_shares): the sum over the
+  // children_list, where a Fairshare=parent child contributes the sum of its own children_list
+  // (empty unless it is the root's) instead of its raw shares. uint32_t like Slurm: wraps.
+  {
+    std::vector<uint32_t> child_sum(n, 0);
+    for (size_t k = n; k-- > 0;) {  // reverse preorder: fs children before fs parents
+      const uint32_t v = t.preorder_[k];
+      uint32_t sum = 0;
+      for (uint32_t c : t.fs_children(v))
+        sum += t.uses_parent_shares(c) ? child_sum[c] : t.shares_raw_[c];
+      child_sum[v] = sum;
+    }
+    t.level_shares_.assign(n, kNoVal);  // slurmdb_create_assoc_usage() default; stays for root
+    for (uint32_t i = 0; i < n; ++i)
+      if (t.fs_parent_[i] != kNoIndex) t.level_shares_[i] = child_sum[t.fs_parent_[i]];
+  }
+
+  // Normalized shares, both flavours (assoc_mgr_normalize_assoc_shares picks one by flag).
+  t.shares_norm_ft_.assign(n, 0.0);
+  t.shares_norm_classic_.assign(n, 0.0);
+  for (uint32_t v : t.preorder_) {
+    // Fair Tree: own raw / own level shares; Fairshare=parent takes its fs parent's values.
+    const uint32_t fs =
+        (t.uses_parent_shares(v) && t.fs_parent_[v] != kNoIndex) ? t.fs_parent_[v] : v;
+    if (t.level_shares_[fs] != 0)
+      t.shares_norm_ft_[v] =
+          static_cast<double>(t.shares_raw_[fs]) / static_cast<double>(t.level_shares_[fs]);
+
+    // Classic: Fairshare=parent copies the fs parent's value (already computed: preorder, the
+    // order assoc_mgr normalizes in since its list is hierarchical); otherwise the product of
+    // raw/level over the path, skipping Fairshare=parent ancestors, multiplied bottom-up.
+    if (t.uses_parent_shares(v) && t.fs_parent_[v] != kNoIndex) {
+      t.shares_norm_classic_[v] = t.shares_norm_classic_[t.fs_parent_[v]];
+      continue;
+    }
+    double s = 1.0;
+    for (uint32_t a = v; t.parent_[a] != kNoIndex; a = t.parent_[a]) {
+      if (t.uses_parent_shares(a)) continue;
+      if (t.level_shares_[a] == 0)
+        s = 0;
+      else
+        s *= static_cast<double>(t.shares_raw_[a]) / static_cast<double>(t.level_shares_[a]);
+    }
+    t.shares_norm_classic_[v] = s;
+  }
+  return t;
+}
+
+uint32_t AssocTree::find(uint32_t id) const {
+  auto it = std::lower_bound(by_id_.begin(), by_id_.end(), std::make_pair(id, uint32_t{0}));
+  return (it != by_id_.end() && it->first == id) ? it->second : kNoIndex;
+}
+
+void AssocTree::set_usage(uint32_t i, long double usage_raw) {
+  if (i >= usage_.size()) throw std::out_of_range("association index out of range");
+  if (!valid_usage(usage_raw)) {
+    fail(std::isnan(usage_raw)   ? "usage is NaN"
+         : std::isinf(usage_raw) ? "usage is infinite"
+                                 : "usage is negative",
+         records_[i]);
+  }
+  usage_[i] = usage_raw;
+}
+
+void accumulate_direct_usage(std::vector<AssocRecord>& records) {
+  const AssocTree t = AssocTree::build(records);  // validates (and copies: snapshots only)
+  std::vector<long double> total(records.size());
+  const auto order = t.preorder();
+  for (size_t k = order.size(); k-- > 0;) {
+    const uint32_t v = order[k];
+    long double sum = records[v].usage_raw;
+    for (uint32_t c : t.children(v)) sum += total[c];
+    total[v] = sum;
+  }
+  for (size_t i = 0; i < records.size(); ++i) records[i].usage_raw = total[i];
+}
+
+std::vector<uint32_t> hierarchical_order(const AssocTree& t) {
+  std::vector<uint32_t> out;
+  out.reserve(t.size());
+  std::vector<uint32_t> kids;
+  // Depth-first; children sorted like slurmdb's _sort_children_list (users first, then strcmp of
+  // the name), stable.
+  std::vector<uint32_t> stack{t.root()};
+  while (!stack.empty()) {
+    const uint32_t v = stack.back();
+    stack.pop_back();
+    out.push_back(v);
+    const auto ch = t.children(v);
+    kids.assign(ch.begin(), ch.end());
+    std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
+      const bool ua = t.is_user(a), ub = t.is_user(b);
+      if (ua != ub) return ua;
+      const std::string& na = ua ? t.record(a).user : t.record(a).account;
+      const std::string& nb = ub ? t.record(b).user : t.record(b).account;
+      return std::strcmp(na.c_str(), nb.c_str()) < 0;
+    });
+    for (size_t k = kids.size(); k-- > 0;) stack.push_back(kids[k]);
+  }
+  return out;
+}
+
+void sort_hierarchical(std::vector<AssocRecord>& records) {
+  const std::vector<uint32_t> order = hierarchical_order(AssocTree::build(records));
+  std::vector<AssocRecord> sorted;
+  sorted.reserve(records.size());
+  for (uint32_t v : order) sorted.push_back(std::move(records[v]));
+  records = std::move(sorted);
+}
+
+}  // namespace fairway

@@ -1,0 +1,147 @@
+// Association tree of Fairway: Slurm's association hierarchy as flat arrays.
+//
+// Contract: AssocTree::build() takes the associations as slurmctld's assoc_mgr holds them and
+// derives, once, everything that only depends on the tree's shape and raw shares:
+//   * the direct parent (Slurm's parent_assoc_ptr) and depth of every association,
+//   * the "fair-share parent" (Slurm's fs_assoc_ptr): the first proper ancestor that is not
+//     Fairshare=parent, or the root; the fair-share algorithms work on the tree of fs parents,
+//     where the children of a Fairshare=parent account are hoisted to that ancestor,
+//   * the fair-share children of every association (Slurm's usage->children_list), in input
+//     order, because assoc_mgr appends each association to its fs parent's children_list while
+//     iterating assoc_mgr_assoc_list (_set_assoc_parent_and_user) and the order matters for ties,
+//   * level_shares (sum of the raw shares in the fs parent's children_list, uint32_t arithmetic
+//     like Slurm's _get_children_level_shares, including its wrap-around on overflow),
+//   * normalized shares as assoc_mgr_normalize_assoc_shares() computes them: within-level for
+//     Fair Tree, product down the path for classic/depth-oblivious.
+// Indexes are positions in the input vector. Usage can be replaced between calculation periods
+// with set_usage() without rebuilding; nothing allocates after build().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fairway {
+
+// Slurm's SLURMDB_FS_USE_PARENT: the value shares_raw holds for Fairshare=parent.
+inline constexpr uint32_t kSharesUseParent = 0x7FFFFFFF;
+// Slurm's NO_VAL (32-bit "unset"), used for level_shares of the root and level_fs markers.
+inline constexpr uint32_t kNoVal = 0xFFFFFFFE;
+// "No association" in index arrays.
+inline constexpr uint32_t kNoIndex = UINT32_MAX;
+
+struct AssocRecord {
+  uint32_t id = 0;
+  uint32_t parent_id = 0;  // 0 = none: this is the root association
+  std::string account;
+  std::string user;            // empty: an account association
+  bool shares_parent = false;  // Fairshare=parent (SLURMDB_FS_USE_PARENT)
+  uint32_t shares_raw = 1;     // ignored when shares_parent; kSharesUseParent also means "parent"
+  // TOTAL usage as slurmctld keeps it (an account's includes its subtree, and can exceed the
+  // sum of its children: usage of deleted children stays with the parent).
+  long double usage_raw = 0;
+};
+
+// A malformed tree or usage value; names the offending association.
+class TreeError : public std::runtime_error {
+ public:
+  TreeError(const std::string& problem, uint32_t id, std::string account, std::string user);
+  uint32_t id() const noexcept { return id_; }
+  const std::string& account() const noexcept { return account_; }
+  const std::string& user() const noexcept { return user_; }
+
+ private:
+  uint32_t id_;
+  std::string account_;
+  std::string user_;
+};
+
+class AssocTree {
+ public:
+  // Validates and builds. Throws TreeError for: no association / no root, two roots, duplicate
+  // id, unknown parent, a cycle (including an association that is its own parent), a user
+  // association with children, usage that is NaN, infinite or negative.
+  // Cost: O(A log A) for the id lookup plus O(A * depth) for the classic normalized shares,
+  // which Slurm multiplies bottom-up (leaf factor first); we keep that order so that the
+  // double rounding is the same (a top-down product would differ in the last bit).
+  static AssocTree build(std::vector<AssocRecord> records);
+
+  size_t size() const noexcept { return records_.size(); }
+  uint32_t root() const noexcept { return root_; }
+  const AssocRecord& record(uint32_t i) const { return records_[i]; }
+  bool is_user(uint32_t i) const { return !records_[i].user.empty(); }
+  // Fairshare=parent (either flag or the raw marker value).
+  bool uses_parent_shares(uint32_t i) const { return shares_raw_[i] == kSharesUseParent; }
+  // Raw shares as Slurm stores them: kSharesUseParent for Fairshare=parent.
+  uint32_t shares_raw(uint32_t i) const { return shares_raw_[i]; }
+  uint32_t parent(uint32_t i) const { return parent_[i]; }        // kNoIndex for the root
+  uint32_t fs_parent(uint32_t i) const { return fs_parent_[i]; }  // kNoIndex for the root
+  uint32_t depth(uint32_t i) const { return depth_[i]; }          // root: 0
+  // Direct children, in input order.
+  std::span<const uint32_t> children(uint32_t i) const {
+    return {child_idx_.data() + child_begin_[i], child_begin_[i + 1] - child_begin_[i]};
+  }
+  // Slurm's children_list: associations whose fs parent is i, in input order.
+  std::span<const uint32_t> fs_children(uint32_t i) const {
+    return {fs_child_idx_.data() + fs_child_begin_[i], fs_child_begin_[i + 1] - fs_child_begin_[i]};
+  }
+  // All children_lists back to back (fs_children(i) starts at fs_child_offset(i)).
+  std::span<const uint32_t> fs_child_array() const { return fs_child_idx_; }
+  uint32_t fs_child_offset(uint32_t i) const { return fs_child_begin_[i]; }
+  // Position of i in its fs parent's children_list (0 for the root).
+  uint32_t fs_position(uint32_t i) const { return fs_pos_[i]; }
+  // All associations, parents before children (depth-first, children in input order).
+  std::span<const uint32_t> preorder() const { return preorder_; }
+  // Slurm's usage->level_shares: kNoVal for the root (never set there).
+  uint32_t level_shares(uint32_t i) const { return level_shares_[i]; }
+  // assoc_mgr's shares_norm for Fair Tree (_normalize_assoc_shares_fair_tree).
+  double shares_norm_fair_tree(uint32_t i) const { return shares_norm_ft_[i]; }
+  // assoc_mgr's shares_norm for classic / depth-oblivious (_normalize_assoc_shares_traditional).
+  double shares_norm_classic(uint32_t i) const { return shares_norm_classic_[i]; }
+  // Number of user associations (Slurm's g_user_assoc_count).
+  uint32_t user_count() const noexcept { return user_count_; }
+  // Index of the association with this id, or kNoIndex. O(log A).
+  uint32_t find(uint32_t id) const;
+
+  long double usage_raw(uint32_t i) const { return usage_[i]; }
+  std::span<const long double> usage_raw() const { return usage_; }
+  // Replace the total raw usage of association i. Throws TreeError for NaN, infinite or negative
+  // usage and std::out_of_range for a bad index. Allocation-free.
+  void set_usage(uint32_t i, long double usage_raw);
+
+ private:
+  AssocTree() = default;
+
+  std::vector<AssocRecord> records_;
+  std::vector<uint32_t> shares_raw_;
+  std::vector<uint32_t> parent_, fs_parent_, depth_;
+  std::vector<uint32_t> child_begin_, child_idx_;
+  std::vector<uint32_t> fs_child_begin_, fs_child_idx_, fs_pos_;
+  std::vector<uint32_t> preorder_;
+  std::vector<uint32_t> level_shares_;
+  std::vector<double> shares_norm_ft_, shares_norm_classic_;
+  std::vector<long double> usage_;
+  std::vector<std::pair<uint32_t, uint32_t>> by_id_;  // (id, index), sorted by id
+  uint32_t root_ = kNoIndex;
+  uint32_t user_count_ = 0;
+};
+
+// For snapshots, where usage is charged directly to each association: replaces every record's
+// usage_raw by its total, i.e. its own usage plus its children's totals (summed in input order,
+// as long double). Validates the tree like AssocTree::build (throws TreeError).
+void accumulate_direct_usage(std::vector<AssocRecord>& records);
+
+// Reorders records the way Slurm sorts assoc_mgr_assoc_list (slurmdb_sort_hierarchical_assoc_list)
+// and therefore sshare prints them: depth-first from the root; among the children of one parent,
+// users before accounts, then by name (user name or account name, strcmp order), input order for
+// equal keys. Use it to give a tree built from unsorted data Slurm's children_list order.
+// Throws TreeError like AssocTree::build.
+void sort_hierarchical(std::vector<AssocRecord>& records);
+
+// The same order as indexes into a built tree (sshare's row order).
+std::vector<uint32_t> hierarchical_order(const AssocTree& tree);
+
+}  // namespace fairway

@@ -1,0 +1,86 @@
+// Fair-share algorithms of Slurm 22.05's priority/multifactor, bit for bit.
+//
+// compute_fair_share() fills, for every association of an AssocTree, the five values Slurm keeps
+// in assoc->usage (shares_norm, usage_norm, usage_efctv, level_fs, fs_factor) with Slurm's own
+// floating types and order of operations, so results are identical to the last bit:
+//   * Fair Tree (fair_tree.c: _apply_priority_fs, _calc_tree_fs, _calc_assoc_fs),
+//   * classic (priority_multifactor.c: _set_children_usage_efctv, priority_p_set_assoc_usage,
+//     _set_usage_efctv, priority_p_calc_fs_factor),
+//   * depth-oblivious (_depth_oblivious_set_usage_efctv).
+// `set` records which of the fields multifactor itself stores on that association; the others
+// hold the value an untouched Slurm association has (slurmdb_create_assoc_usage defaults:
+// usage_norm = NO_VAL, usage_efctv = 0, level_fs = 0, fs_factor = 0), except fs_factor under
+// classic/depth-oblivious, see FairShareResult.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "assoc_tree.h"
+
+namespace fairway {
+
+enum class Algorithm { kFairTree, kClassic, kDepthOblivious };
+
+enum FieldMask : uint8_t {
+  kSharesNorm = 1,
+  kUsageNorm = 2,
+  kUsageEfctv = 4,
+  kLevelFs = 8,
+  kFsFactor = 16,
+};
+
+struct FairShareResult {  // one entry per association, indexed like the tree
+  std::vector<double> shares_norm;
+  std::vector<long double> usage_norm, usage_efctv, level_fs;
+  // Fair Tree: the rank-based factor of users (set), 0 for accounts (not set).
+  // Classic/depth-oblivious: multifactor never stores fs_factor on an association; it computes
+  // priority_p_calc_fs_factor() on demand. We hold that on-demand value (never marked set):
+  // for a user, the factor its jobs get (a Fairshare=parent user uses its fs parent's usage and
+  // shares, as _get_fairshare_priority does); for accounts and the root, the same formula on
+  // their own values. (sshare recomputes its FairShare column from double-rounded values; see
+  // sshare_format.h.)
+  std::vector<double> fs_factor;
+  std::vector<uint8_t> set;  // FieldMask bits: which fields multifactor writes for that association
+
+  // Internal workspace of compute_fair_share (sibling order per level and the traversal stack),
+  // kept here so that repeated calls on the same tree do not allocate. Unspecified contents.
+  struct Frame {
+    uint32_t begin, end, next;
+    bool account_tied;
+    long double prev_level_fs;
+  };
+  std::vector<uint32_t> work_order;
+  std::vector<long double> work_sum;
+  std::vector<Frame> work_stack;
+
+  // Sizes every vector for n associations (allocates only if the size changes).
+  void resize(size_t n);
+};
+
+// Computes the fair-share values of every association. dampening_factor is
+// FairShareDampeningFactor (classic and depth-oblivious only; Slurm's uint16_t, so use integral
+// values >= 1 to match it). Throws std::invalid_argument for dampening < 1 or NaN.
+// O(A log A) (Fair Tree sorts each level), allocation-free when `out` is already sized.
+void compute_fair_share(const AssocTree& tree, Algorithm algorithm, double dampening_factor,
+                        FairShareResult& out);
+
+// PriorityFlags to algorithm: DEPTH_OBLIVIOUS wins (Slurm's read_config turns it into
+// NO_FAIR_TREE as well), then NO_FAIR_TREE, else Fair Tree (the default since 19.05).
+Algorithm algorithm_from_flags(bool no_fair_tree, bool depth_oblivious);
+
+// priority_p_calc_fs_factor(): 2^(-(usage_efctv/shares_norm)/dampening) computed with Slurm's
+// types (long double quotient, converted to double for pow()); 0 when shares_norm <= 0 or
+// usage_efctv is NO_VAL (within Slurm's fuzzy epsilon 1e-5).
+double classic_fs_factor(long double usage_efctv, long double shares_norm, double dampening_factor);
+
+const char* algorithm_name(Algorithm a);  // "fair_tree", "classic", "depth_oblivious"
+
+namespace detail {
+// The algorithms behind compute_fair_share (out already sized and validated).
+void compute_fair_tree(const AssocTree& tree, FairShareResult& out);
+void compute_classic(const AssocTree& tree, bool depth_oblivious, double dampening_factor,
+                     FairShareResult& out);
+}  // namespace detail
+
+}  // namespace fairway

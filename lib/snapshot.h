@@ -1,0 +1,65 @@
+// Snapshot files: an association tree with usage, as JSON, version 1.
+//
+//   {"fairway_snapshot": 1, "algorithm": "fair_tree" | "classic" | "depth_oblivious",
+//    "dampening_factor": 1,
+//    "associations": [
+//      {"id": 1, "parent": null, "account": "root", "user": null, "shares": 1, "usage": 0},
+//      {"id": 211, "parent": 21, "account": "b", "user": "u1", "shares": 1, "usage": 20.0},
+//      {"id": 51, "parent": 5, "account": "hta", "user": null, "shares": "parent", "usage": 0}]}
+//
+// All keys are required and no others are allowed. "usage" is the raw usage charged directly to
+// that association (an account's own usage, e.g. left by deleted children); totals are derived
+// with accumulate_direct_usage(). It is a JSON number, or a string holding a C floating literal
+// (decimal or hex, e.g. "0x1.8p+3") for long double values a double cannot hold exactly.
+// "shares" is an integer in [0, 4294967294] other than 2147483647 (Slurm's own marker for
+// Fairshare=parent: write "parent"), or "parent". "dampening_factor" is an integer in [1, 65535]
+// (Slurm's uint16_t FairShareDampeningFactor). The order of "associations" is the order of
+// Slurm's association list (it decides children_list order, which matters for Fair Tree ties).
+// Files are untrusted: size and nesting depth are limited, every error is a SnapshotError with
+// a one-line message naming the problem and, where there is one, the association.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assoc_tree.h"
+#include "fair_share.h"
+
+namespace fairway {
+
+class SnapshotError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Snapshot {
+  Algorithm algorithm = Algorithm::kFairTree;
+  double dampening_factor = 1;
+  std::vector<AssocRecord> associations;  // usage_raw = usage charged directly (as in the file)
+};
+
+inline constexpr int kSnapshotVersion = 1;
+inline constexpr size_t kMaxSnapshotBytes = size_t{1} << 30;  // 1 GiB
+
+// Parses and validates, including the tree's shape (unknown parent, cycle, roots, duplicate ids,
+// user with children). Throws SnapshotError.
+Snapshot parse_snapshot(std::string_view json_text);
+// Reads a file (at most kMaxSnapshotBytes) and parses it. Throws SnapshotError.
+Snapshot read_snapshot_file(const std::string& path);
+
+// Serializes (one association per line). Usage is written as a number when the long double is
+// a double exactly, else as a hex string, so parse_snapshot(write_snapshot(s)) == s.
+std::string write_snapshot(const Snapshot& snapshot);
+
+// The tree of a snapshot, with total usage (accumulate_direct_usage). Throws SnapshotError.
+AssocTree snapshot_tree(const Snapshot& snapshot);
+
+// A snapshot of a built tree (whose usage is total usage): direct usage = total minus the
+// children's totals, clamped at 0 (rounding); so the totals read back can differ from the tree's
+// in the last bits where an account's total is not the exact sum of its parts.
+Snapshot snapshot_from_tree(const AssocTree& tree, Algorithm algorithm, double dampening_factor);
+
+}  // namespace fairway

@@ -1,0 +1,187 @@
+// sshare -a -l -P output and its JSON form (see sshare_format.h).
+#include "sshare_format.h"
+
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+
+#ifndef FMT_HEADER_ONLY
+#define FMT_HEADER_ONLY
+#endif
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fairway {
+namespace {
+
+constexpr uint32_t kInfinite = 0xFFFFFFFF;
+constexpr uint64_t kNoVal64 = 0xFFFFFFFFFFFFFFFE;
+constexpr uint64_t kInfinite64 = 0xFFFFFFFFFFFFFFFF;
+
+// print_fields_double() prints nothing for these "unset" markers.
+std::optional<double> shown(double v) {
+  if (v == static_cast<double>(kNoVal64) || v == static_cast<double>(kInfinite64) ||
+      v == static_cast<double>(kNoVal) || v == static_cast<double>(kInfinite))
+    return std::nullopt;
+  return v;
+}
+
+// assoc_mgr_get_shares: share->usage_raw = (uint64_t)assoc->usage->usage_raw. Out of range is
+// undefined in C; gcc on x86-64 (Debian's sshare/slurmctld) yields 0 there, so do we.
+std::optional<uint64_t> raw_usage(long double u) {
+  constexpr long double two64 = 18446744073709551616.0L;
+  const uint64_t v = (u >= 0 && u < two64) ? static_cast<uint64_t>(u) : 0;
+  if (v == kNoVal64 || v == kInfinite64) return std::nullopt;  // print_fields_uint64
+  return v;
+}
+
+struct Row {
+  std::string account_column;  // indented
+  const AssocRecord* rec;
+  bool parent_shares;
+  std::optional<uint32_t> raw_shares;  // nullopt: empty, unless parent_shares
+  std::optional<double> norm_shares, norm_usage, effective_usage, fairshare, level_fs;
+  std::optional<uint64_t> raw_usage;
+};
+
+std::vector<Row> make_rows(const AssocTree& t, const FairShareResult& r, Algorithm algo,
+                           const SshareOptions& opt) {
+  if (r.shares_norm.size() != t.size() || r.usage_norm.size() != t.size() ||
+      r.usage_efctv.size() != t.size() || r.level_fs.size() != t.size() ||
+      r.fs_factor.size() != t.size())
+    throw std::invalid_argument("fair-share result does not match the tree");
+  const bool fair_tree = algo == Algorithm::kFairTree;
+  std::vector<Row> rows;
+  rows.reserve(t.size());
+
+  // slurmdb_tree_name_get(): account names seen so far -> (first, last) indentation.
+  std::unordered_map<std::string, std::pair<size_t, size_t>> seen;
+
+  for (uint32_t i : hierarchical_order(t)) {
+    const AssocRecord& rec = t.record(i);
+    const bool user = t.is_user(i);
+    const bool is_root = i == t.root();
+    Row row{};
+    row.rec = &rec;
+
+    // Account column. Users are looked up as "|user" (never found), with their account as
+    // parent; accounts by name, with the direct parent's account (none for the root).
+    const std::string* parent_name =
+        user ? &rec.account : (is_root ? nullptr : &t.record(t.parent(i)).account);
+    auto found = user ? seen.end() : seen.find(rec.account);
+    if (parent_name && found != seen.end()) {
+      row.account_column = std::string(found->second.first, ' ') + rec.account;
+    } else {
+      size_t spaces = 0;
+      if (parent_name) {
+        auto p = seen.find(*parent_name);
+        if (p != seen.end()) spaces = p->second.second + 1;
+      }
+      row.account_column = std::string(spaces, ' ') + (user ? *parent_name : rec.account);
+      if (!user) {
+        auto [it, inserted] = seen.try_emplace(rec.account, spaces, spaces);
+        if (!inserted) it->second.second = spaces;
+      }
+    }
+
+    // assoc_mgr_get_shares: the root's shares_raw is reported as NO_VAL.
+    const uint32_t shares_raw = is_root ? kNoVal : t.shares_raw(i);
+    row.parent_shares = shares_raw == kSharesUseParent;
+    if (!row.parent_shares && shares_raw != kNoVal && shares_raw != kInfinite)
+      row.raw_shares = shares_raw;
+    row.norm_shares = shown(r.shares_norm[i]);
+    row.raw_usage = raw_usage(t.usage_raw(i));
+    const double usage_norm = static_cast<double>(r.usage_norm[i]);
+    const double usage_efctv = static_cast<double>(r.usage_efctv[i]);
+    row.norm_usage = shown(usage_norm);
+    row.effective_usage = shown(usage_efctv);
+    if (fair_tree) {
+      if (user) row.fairshare = shown(r.fs_factor[i]);
+      if (!row.parent_shares) row.level_fs = shown(static_cast<double>(r.level_fs[i]));
+    } else {
+      row.fairshare = shown(classic_fs_factor(static_cast<long double>(usage_efctv),
+                                              static_cast<long double>(r.shares_norm[i]),
+                                              opt.dampening_factor));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string num(const std::optional<double>& v) { return v ? fmt::format("{:f}", *v) : ""; }
+
+}  // namespace
+
+std::string format_sshare(const AssocTree& t, const FairShareResult& r, Algorithm algo,
+                          const SshareOptions& opt) {
+  const bool fair_tree = algo == Algorithm::kFairTree;
+  std::string tres_run;
+  for (const std::string& name : opt.tres_names)
+    tres_run += fmt::format("{}{}=0", tres_run.empty() ? "" : ",", name);
+
+  std::string out;
+  auto line = [&](const std::vector<std::string>& fields) {
+    for (size_t k = 0; k < fields.size(); ++k) {
+      out += fields[k];
+      if (opt.parsable_trailing || k + 1 < fields.size()) out += '|';
+    }
+    out += '\n';
+  };
+  if (opt.header) {
+    std::vector<std::string> h = {"Account",  "User",      "RawShares",    "NormShares",
+                                  "RawUsage", "NormUsage", "EffectvUsage", "FairShare"};
+    if (fair_tree) h.push_back("LevelFS");
+    h.push_back("GrpTRESMins");
+    h.push_back("TRESRunMins");
+    line(h);
+  }
+  for (const Row& row : make_rows(t, r, algo, opt)) {
+    std::vector<std::string> f;
+    f.reserve(11);
+    f.push_back(row.account_column);
+    f.push_back(row.rec->user);
+    f.push_back(row.parent_shares ? "parent"
+                : row.raw_shares  ? std::to_string(*row.raw_shares)
+                                  : "");
+    f.push_back(num(row.norm_shares));
+    f.push_back(row.raw_usage ? std::to_string(*row.raw_usage) : "");
+    f.push_back(num(row.norm_usage));
+    f.push_back(num(row.effective_usage));
+    f.push_back(num(row.fairshare));
+    if (fair_tree) f.push_back(num(row.level_fs));
+    f.push_back("");  // GrpTRESMins: no limits
+    f.push_back(tres_run);
+    line(f);
+  }
+  return out;
+}
+
+std::string format_sshare_json(const AssocTree& t, const FairShareResult& r, Algorithm algo,
+                               const SshareOptions& opt) {
+  using json = nlohmann::ordered_json;  // keep the documented key order
+  auto value = [](const std::optional<double>& v) -> json {
+    if (!v || std::isnan(*v)) return nullptr;
+    if (std::isinf(*v)) return *v > 0 ? "inf" : "-inf";
+    return *v;
+  };
+  json arr = json::array();
+  for (const Row& row : make_rows(t, r, algo, opt)) {
+    json o;
+    o["account"] = row.rec->account;
+    o["user"] = row.rec->user.empty() ? json(nullptr) : json(row.rec->user);
+    o["raw_shares"] = row.parent_shares ? json("parent")
+                      : row.raw_shares  ? json(*row.raw_shares)
+                                        : json(nullptr);
+    o["norm_shares"] = value(row.norm_shares);
+    o["raw_usage"] = row.raw_usage ? json(*row.raw_usage) : json(nullptr);
+    o["norm_usage"] = value(row.norm_usage);
+    o["effective_usage"] = value(row.effective_usage);
+    o["fairshare"] = value(row.fairshare);
+    o["level_fs"] = value(row.level_fs);
+    arr.push_back(std::move(o));
+  }
+  return arr.dump() + "\n";
+}
+
+}  // namespace fairway

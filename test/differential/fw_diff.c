@@ -1,0 +1,889 @@
+/*****************************************************************************\
+ *  fw_diff.c - differential test: Slurm's own priority_multifactor.so and
+ *  priority/fairway on the same scenario, in one process, every number compared.
+ *
+ *  The program plays slurmctld: it defines the globals and the few functions
+ *  only slurmctld has (locks, find_part_record, ...; linked with -rdynamic so
+ *  both plugins bind to them), loads multifactor through Slurm's own plugin
+ *  loader (priority_g_init) and priority/fairway with dlopen, builds an
+ *  association tree in assoc_mgr, QOS, partitions and a job list from a seeded
+ *  random scenario (or a site tree of the seeds), runs one calculation with
+ *  each plugin and compares every association's shares_norm, usage_norm,
+ *  usage_efctv, level_fs and fs_factor (as sshare reads them) and every job's
+ *  priority, priority_array and prio_factors (as sprio reads them).
+ *
+ *  Usage: fw_diff [-v] [-p PLUGIN.so] [-n COUNT] [-s FIRST_SEED] [--sites]
+ *	Runs COUNT random scenarios from FIRST_SEED (each in a forked child so
+ *	that assoc_mgr starts clean), plus the seeds' site trees with --sites.
+ *	The last line is "N scenarios, M mismatches".
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <dlfcn.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+/* ---- what slurmctld would provide ---- */
+void *acct_db_conn = NULL;
+uint32_t cluster_cpus = NO_VAL;	/* NO_VAL at init: no calculation threads */
+List job_list = NULL;
+time_t last_job_update = 0;
+int slurmctld_tres_cnt = 0;
+uint16_t accounting_enforce = 0;
+uint16_t running_cache = RUNNING_CACHE_STATE_NOTRUNNING;
+
+#define MAX_PARTS 3
+static part_record_t g_parts[MAX_PARTS];
+static int g_nparts;
+
+void lock_slurmctld(slurmctld_lock_t l) { (void) l; }
+void unlock_slurmctld(slurmctld_lock_t l) { (void) l; }
+void lock_state_files(void) {}
+void unlock_state_files(void) {}
+bool validate_operator(uid_t uid) { return uid == 0; }
+part_record_t *find_part_record(char *name)
+{
+	for (int i = 0; i < g_nparts; i++)
+		if (name && !xstrcmp(name, g_parts[i].name))
+			return &g_parts[i];
+	return NULL;
+}
+double calc_job_billable_tres(job_record_t *job_ptr, time_t start_time,
+			      bool assoc_mgr_locked)
+{
+	return job_ptr->total_cpus;
+}
+
+/* ---- a small deterministic random generator (scenarios are reproducible
+ * from their seed on any machine) ---- */
+static uint64_t g_rng;
+static uint32_t _rand(void)
+{
+	g_rng ^= g_rng << 13;
+	g_rng ^= g_rng >> 7;
+	g_rng ^= g_rng << 17;
+	return (uint32_t) (g_rng >> 11);
+}
+static uint32_t _pick(uint32_t n) { return n ? _rand() % n : 0; }
+static bool _chance(int percent) { return (int) _pick(100) < percent; }
+
+/* ---- scenario ---- */
+#define MAX_ASSOCS 4096
+typedef struct {
+	uint32_t id, parent;
+	char acct[32], user[32];
+	uint32_t shares;	/* SLURMDB_FS_USE_PARENT for parent */
+	long double usage;	/* own usage; parents get the subtree's sum */
+} sc_assoc_t;
+
+typedef struct {
+	char name[64];
+	char flags[256];
+	uint32_t w_age, w_assoc, w_fs, w_js, w_part, w_qos;
+	char w_tres[128];
+	uint32_t max_age, damp;
+	bool favor_small;
+	int nassoc;
+	sc_assoc_t a[MAX_ASSOCS];
+	int njobs;
+} scenario_t;
+
+static int g_verbose;
+
+static void _add(scenario_t *s, uint32_t id, uint32_t parent, const char *acct,
+		 const char *user, uint32_t shares, long double usage)
+{
+	sc_assoc_t *a = &s->a[s->nassoc++];
+	a->id = id;
+	a->parent = parent;
+	snprintf(a->acct, sizeof(a->acct), "%s", acct);
+	snprintf(a->user, sizeof(a->user), "%s", user ? user : "");
+	a->shares = shares;
+	a->usage = usage;
+}
+
+/* Random subtree below account `parent` (id), depth levels left. */
+static uint32_t g_next_id;
+static int g_user_no;
+static void _gen_subtree(scenario_t *s, uint32_t parent, const char *pacct,
+			 int depth, int max_assocs, long double usage_scale,
+			 bool tie_usage)
+{
+	int nchildren = 1 + _pick(depth > 1 ? 4 : 5);
+	long double tie_value = (long double) _pick(1000);
+	uint32_t tie_shares = 1 + _pick(50);
+
+	for (int c = 0; c < nchildren && s->nassoc < max_assocs; c++) {
+		bool user = (depth <= 1) || _chance(35);
+		uint32_t shares;
+		long double usage;
+
+		if (_chance(8))
+			shares = 0;
+		else if (_chance(10))
+			shares = SLURMDB_FS_USE_PARENT;
+		else if (tie_usage)
+			shares = tie_shares;
+		else
+			shares = 1 + _pick(100);
+		if (tie_usage)
+			usage = tie_value;
+		else if (_chance(20))
+			usage = 0;
+		else if (_chance(5))
+			usage = 1e15L * (1 + _pick(1000));
+		else
+			usage = usage_scale * (long double) _pick(100000) / 7;
+		if (user) {
+			char name[32];
+			snprintf(name, sizeof(name), "u%d", g_user_no++);
+			_add(s, g_next_id++, parent, pacct, name, shares,
+			     usage);
+		} else {
+			char acct[32];
+			uint32_t id = g_next_id++;
+			snprintf(acct, sizeof(acct), "a%u", id);
+			_add(s, id, parent, acct, NULL, shares, 0);
+			_gen_subtree(s, id, acct, depth - 1, max_assocs,
+				     usage_scale, _chance(15));
+		}
+	}
+}
+
+static const char *g_flag_names[] = {
+	"ACCRUE_ALWAYS", "SMALL_RELATIVE_TO_TIME", "CALCULATE_RUNNING",
+	"INCR_ONLY", "MAX_TRES", "NO_NORMAL_ASSOC", "NO_NORMAL_PART",
+	"NO_NORMAL_QOS", "NO_NORMAL_TRES",
+};
+static const uint32_t g_weights[] = { 0, 1, 1000, 1000, 10000, 30000,
+				      60000, 70000, 1000000, 10000000 };
+
+static void _gen_random(scenario_t *s, uint32_t seed)
+{
+	int algo = _pick(3);
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "seed %u", seed);
+	g_next_id = 2;
+	g_user_no = 1;
+	s->flags[0] = 0;
+	if (algo == 1)
+		strcat(s->flags, "NO_FAIR_TREE");
+	else if (algo == 2)
+		strcat(s->flags, "DEPTH_OBLIVIOUS");
+	for (size_t i = 0; i < sizeof(g_flag_names) / sizeof(g_flag_names[0]);
+	     i++) {
+		if (!_chance(15))
+			continue;
+		if (s->flags[0])
+			strcat(s->flags, ",");
+		strcat(s->flags, g_flag_names[i]);
+	}
+#define W() g_weights[_pick(sizeof(g_weights) / sizeof(g_weights[0]))]
+	s->w_age = W();
+	s->w_assoc = _chance(30) ? W() : 0;
+	s->w_fs = W();
+	s->w_js = W();
+	s->w_part = W();
+	s->w_qos = W();
+	if (_chance(30))
+		snprintf(s->w_tres, sizeof(s->w_tres), "CPU=%u,Mem=%u",
+			 W(), W());
+	s->max_age = _chance(20) ? 0 : 60 * (1 + _pick(10000));
+	s->damp = 1 + _pick(5);
+	s->favor_small = _chance(30);
+
+	_add(s, 1, 0, "root", NULL, 1, 0);
+	if (_chance(30))	/* a user directly under root */
+		_add(s, g_next_id++, 1, "root", "root", 1,
+		     (long double) _pick(5000));
+	_gen_subtree(s, 1, "root", 1 + _pick(6), 40 + _pick(400),
+		     _chance(50) ? 1.0L : 1000.0L, _chance(10));
+	s->njobs = 20 + _pick(200);
+}
+
+/* The seeds' site trees (shared/seeds): DKRZ, BMRC, Limoges, and the live
+ * cluster of shared/reference/slurm-testbed.md section 2. */
+static int _gen_site(scenario_t *s, int which)
+{
+	memset(s, 0, sizeof(*s));
+	s->w_age = 1000;
+	s->w_fs = 10000;
+	s->w_js = 1000;
+	s->w_part = 1000;
+	s->w_qos = 1000;
+	s->max_age = 600;
+	s->damp = 1;
+	s->njobs = 60;
+	_add(s, 1, 0, "root", NULL, 1, 0);
+	switch (which) {
+	case 0:	/* live testbed cluster: A(40){B(30):u1, C(10):u2,u3} D(60){E(25):u4, F(35):u5} */
+		snprintf(s->name, sizeof(s->name), "site: testbed A-F");
+		_add(s, 2, 1, "a", NULL, 40, 0);
+		_add(s, 21, 2, "b", NULL, 30, 0);
+		_add(s, 211, 21, "b", "u1", 1, 1256.73L);
+		_add(s, 22, 2, "c", NULL, 10, 0);
+		_add(s, 221, 22, "c", "u2", 1, 199.49L);
+		_add(s, 222, 22, "c", "u3", 1, 89.91L);
+		_add(s, 3, 1, "d", NULL, 60, 0);
+		_add(s, 31, 3, "e", NULL, 25, 0);
+		_add(s, 311, 31, "e", "u4", 1, 1104.63L);
+		_add(s, 32, 3, "f", NULL, 35, 0);
+		_add(s, 321, 32, "f", "u5", 1, 135.75L);
+		_add(s, 4, 1, "root", "root", 1, 4917.10L);
+		return 1;
+	case 1:	/* DKRZ: two levels of projects, CPU-seconds usage */
+		snprintf(s->name, sizeof(s->name), "site: DKRZ");
+		s->w_fs = 1000;
+		s->w_age = 1000;
+		s->w_qos = 1000;
+		_add(s, 2, 1, "bm0146", NULL, 10, 0);
+		_add(s, 21, 2, "bm0146", "k202101", 1, 3.2e6L);
+		_add(s, 22, 2, "bm0146", "k202102", 1, 0);
+		_add(s, 3, 1, "bb1153", NULL, 25, 0);
+		_add(s, 31, 3, "bb1153", "b381001", 1, 9.7e6L);
+		_add(s, 32, 3, "bb1153", "b381002", 1, 1.1e6L);
+		_add(s, 33, 3, "bb1153", "b381003", 1, 1.1e6L);
+		_add(s, 4, 1, "mh0033", NULL, 65, 0);
+		_add(s, 41, 4, "mh0033", "m300001", 1, 2.5e7L);
+		return 1;
+	case 2:	/* BMRC: group / group.prj.high, .prj, .prj.low (parent) */
+		snprintf(s->name, sizeof(s->name), "site: BMRC");
+		s->w_age = 10000000;
+		s->w_fs = 100000000;
+		s->flags[0] = 0;
+		for (int g = 0; g < 3; g++) {
+			uint32_t gid = 10 + g * 10;
+			char grp[16], sub[32];
+			snprintf(grp, sizeof(grp), "grp%d", g);
+			_add(s, gid, 1, grp, NULL, 100 * (g + 1), 0);
+			snprintf(sub, sizeof(sub), "%s.prj.high", grp);
+			_add(s, gid + 1, gid, sub, NULL, 50, 0);
+			_add(s, gid * 100 + 1, gid + 1, sub, "alice", SLURMDB_FS_USE_PARENT, 4000.0L * g);
+			snprintf(sub, sizeof(sub), "%s.prj", grp);
+			_add(s, gid + 2, gid, sub, NULL, 30, 0);
+			_add(s, gid * 100 + 2, gid + 2, sub, "bob", SLURMDB_FS_USE_PARENT, 100.0L * (g + 3));
+			_add(s, gid * 100 + 3, gid + 2, sub, "carol", SLURMDB_FS_USE_PARENT, 0);
+			snprintf(sub, sizeof(sub), "%s.prj.low", grp);
+			_add(s, gid + 3, gid, sub, NULL, 20, 0);
+			_add(s, gid * 100 + 4, gid + 3, sub, "dave", 1, 777.0L);
+		}
+		return 1;
+	case 3:	/* Limoges: three levels, partition + fair-share only */
+		snprintf(s->name, sizeof(s->name), "site: Limoges");
+		s->w_age = 0;
+		s->w_js = 0;
+		s->w_qos = 0;
+		s->w_part = 30000;
+		s->w_fs = 70000;
+		_add(s, 2, 1, "xlim", NULL, 60, 0);
+		_add(s, 21, 2, "xlim-gc", NULL, 40, 0);
+		_add(s, 211, 21, "xlim-gc", "pierre", 1, 5000);
+		_add(s, 212, 21, "xlim-gc", "marie", 2, 200);
+		_add(s, 22, 2, "xlim-rf", NULL, 60, 0);
+		_add(s, 221, 22, "xlim-rf", "jean", 1, 0);
+		_add(s, 3, 1, "ircer", NULL, 40, 0);
+		_add(s, 31, 3, "ircer-ms", NULL, 1, 0);
+		_add(s, 311, 31, "ircer-ms", "luc", 1, 12000);
+		_add(s, 312, 31, "ircer-ms", "anne", 1, 12000);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- building Slurm's state ---- */
+static char *g_conf_path;
+static char *g_state_dir;
+
+static void _write_conf(const scenario_t *s)
+{
+	FILE *f;
+	char dir[] = "/tmp/fw_diff.XXXXXX";
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		exit(2);
+	}
+	g_state_dir = xstrdup(dir);
+	g_conf_path = xstrdup_printf("%s/slurm.conf", dir);
+	if (!(f = fopen(g_conf_path, "w"))) {
+		perror(g_conf_path);
+		exit(2);
+	}
+	fprintf(f, "ClusterName=fwdiff\nSlurmctldHost=localhost\n"
+		"StateSaveLocation=%s\n"
+		"PluginDir=/usr/lib/x86_64-linux-gnu/slurm-wlm\n"
+		"PriorityType=priority/multifactor\n"
+		"AccountingStorageType=accounting_storage/none\n"
+		"AccountingStorageTRES=cpu,mem,energy,node,billing\n"
+		"PriorityWeightAge=%u\nPriorityWeightAssoc=%u\n"
+		"PriorityWeightFairshare=%u\nPriorityWeightJobSize=%u\n"
+		"PriorityWeightPartition=%u\nPriorityWeightQOS=%u\n"
+		"PriorityMaxAge=%u\nFairShareDampeningFactor=%u\n"
+		"PriorityFavorSmall=%s\n",
+		dir, s->w_age, s->w_assoc, s->w_fs, s->w_js, s->w_part,
+		s->w_qos, (unsigned) (s->max_age / 60), s->damp,
+		s->favor_small ? "YES" : "NO");
+	if (s->flags[0])
+		fprintf(f, "PriorityFlags=%s\n", s->flags);
+	if (s->w_tres[0])
+		fprintf(f, "PriorityWeightTRES=%s\n", s->w_tres);
+	fprintf(f, "NodeName=n[1-4] CPUs=16 RealMemory=4000\n");
+	fclose(f);
+}
+
+static void _setup_assoc_mgr(scenario_t *s)
+{
+	slurmdb_update_object_t update;
+	assoc_init_args_t args;
+	const char *tres_types[] = { "cpu", "mem", "energy", "node", "billing" };
+
+	assoc_mgr_assoc_list = list_create(slurmdb_destroy_assoc_rec);
+	assoc_mgr_user_list = list_create(slurmdb_destroy_user_rec);
+	assoc_mgr_qos_list = list_create(slurmdb_destroy_qos_rec);
+	memset(&args, 0, sizeof(args));
+	args.running_cache = &running_cache;
+	running_cache = RUNNING_CACHE_STATE_RUNNING;
+	assoc_mgr_init(NULL, &args, SLURM_SUCCESS);
+
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_ADD_TRES;
+	update.objects = list_create(slurmdb_destroy_tres_rec);
+	for (int i = 0; i < 5; i++) {
+		slurmdb_tres_rec_t *t = xmalloc(sizeof(*t));
+		t->id = i + 1;
+		t->type = xstrdup(tres_types[i]);
+		list_append(update.objects, t);
+	}
+	if (assoc_mgr_update_tres(&update, false))
+		fatal("assoc_mgr_update_tres failed");
+	FREE_NULL_LIST(update.objects);
+	slurmctld_tres_cnt = g_tres_count;
+
+	/* An account's usage is its subtree's (what slurmctld accumulates);
+	 * sometimes more, as when a deleted child's usage moved up. */
+	for (int i = s->nassoc - 1; i > 0; i--)
+		for (int j = 0; j < s->nassoc; j++)
+			if (s->a[j].id == s->a[i].parent) {
+				s->a[j].usage += s->a[i].usage;
+				break;
+			}
+
+	update.type = SLURMDB_ADD_ASSOC;
+	update.objects = list_create(slurmdb_destroy_assoc_rec);
+	for (int i = 0; i < s->nassoc; i++) {
+		slurmdb_assoc_rec_t *a = xmalloc(sizeof(*a));
+		slurmdb_init_assoc_rec(a, 0);
+		a->cluster = xstrdup(slurm_conf.cluster_name);
+		a->usage = slurmdb_create_assoc_usage(g_tres_count);
+		a->id = s->a[i].id;
+		a->parent_id = s->a[i].parent;
+		a->shares_raw = s->a[i].shares;
+		a->acct = xstrdup(s->a[i].acct);
+		if (s->a[i].user[0]) {
+			a->user = xstrdup(s->a[i].user);
+			a->uid = 1000 + i;
+		}
+		a->usage->usage_raw = s->a[i].usage;
+		list_append(update.objects, a);
+	}
+	if (assoc_mgr_update_assocs(&update, false))
+		fatal("assoc_mgr_update_assocs failed");
+	FREE_NULL_LIST(update.objects);
+}
+
+#define MAX_QOS 3
+static slurmdb_qos_rec_t *g_qos[MAX_QOS];
+
+static void _setup_parts_qos(void)
+{
+	uint32_t max_factor = 0, max_prio = 0;
+
+	g_nparts = 1 + _pick(MAX_PARTS);
+	for (int i = 0; i < g_nparts; i++) {
+		part_record_t *p = &g_parts[i];
+		memset(p, 0, sizeof(*p));
+		p->name = xstrdup_printf("p%d", i);
+		p->priority_job_factor = _chance(15) ? 0 : 1 + _pick(100);
+		p->priority_tier = _pick(3);
+		p->max_time = _chance(50) ? INFINITE : 60 * (1 + _pick(48));
+		p->tres_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+		p->tres_cnt[TRES_ARRAY_CPU] = 64;
+		p->tres_cnt[TRES_ARRAY_MEM] = 16000;
+		p->tres_cnt[TRES_ARRAY_NODE] = 4;
+		p->tres_cnt[TRES_ARRAY_BILLING] = 64;
+		if (p->priority_job_factor > max_factor)
+			max_factor = p->priority_job_factor;
+	}
+	/* slurmctld normalizes partition factors by the largest. */
+	for (int i = 0; i < g_nparts; i++)
+		g_parts[i].norm_priority = max_factor ?
+			(double) g_parts[i].priority_job_factor / max_factor :
+			0.0;
+
+	for (int i = 0; i < MAX_QOS; i++) {
+		slurmdb_qos_rec_t *q = xmalloc(sizeof(*q));
+		slurmdb_init_qos_rec(q, 0, NO_VAL);
+		q->id = i + 1;
+		q->name = xstrdup_printf("q%d", i);
+		q->priority = _chance(30) ? 0 : _pick(1000);
+		q->usage = slurmdb_create_qos_usage(g_tres_count);
+		q->usage_factor = 1.0;
+		if (q->priority > max_prio)
+			max_prio = q->priority;
+		list_append(assoc_mgr_qos_list, q);
+		g_qos[i] = q;
+	}
+	for (int i = 0; i < MAX_QOS; i++)
+		g_qos[i]->usage->norm_priority = max_prio ?
+			(double) g_qos[i]->priority / max_prio : 0.0;
+}
+
+static slurmdb_assoc_rec_t *_find_assoc(uint32_t id)
+{
+	slurmdb_assoc_rec_t *a;
+	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((a = list_next(it)) && (a->id != id))
+		;
+	list_iterator_destroy(it);
+	return a;
+}
+
+static void _setup_jobs(scenario_t *s, time_t now)
+{
+	int users[MAX_ASSOCS], nusers = 0;
+
+	for (int i = 0; i < s->nassoc; i++)
+		if (s->a[i].user[0])
+			users[nusers++] = i;
+	job_list = list_create(NULL);
+	for (int n = 0; n < s->njobs && nusers; n++) {
+		job_record_t *j = xmalloc(sizeof(*j));
+		sc_assoc_t *sa = &s->a[users[_pick(nusers)]];
+		int part = _pick(g_nparts);
+
+		j->magic = JOB_MAGIC;
+		j->job_id = 100 + n;
+		j->job_state = JOB_PENDING;
+		j->assoc_id = sa->id;
+		j->assoc_ptr = _find_assoc(sa->id);
+		j->account = xstrdup(sa->acct);
+		j->user_id = 1000 + n % 7;
+		j->part_ptr = &g_parts[part];
+		j->partition = xstrdup(g_parts[part].name);
+		if ((g_nparts > 1) && _chance(20)) {
+			j->part_ptr_list = list_create(NULL);
+			for (int p = 0; p < g_nparts; p++)
+				list_append(j->part_ptr_list, &g_parts[p]);
+		}
+		j->priority = _chance(8) ? 0 : 1;	/* 0: held */
+		if (_chance(5)) {			/* set by an admin */
+			j->priority = 1 + _pick(100000);
+			j->direct_set_prio = 1;
+		}
+		j->site_factor = NICE_OFFSET;
+		j->time_limit = _chance(30) ? NO_VAL : 1 + _pick(2880);
+		if (_chance(70))
+			j->qos_ptr = g_qos[_pick(MAX_QOS)];
+		j->details = xmalloc(sizeof(*j->details));
+		j->details->min_cpus = 1 + _pick(64);
+		j->details->max_cpus = _chance(20) ? j->details->min_cpus :
+			NO_VAL;
+		j->details->min_nodes = 1 + _pick(4);
+		j->details->nice = NICE_OFFSET +
+			(_chance(20) ? (int) _pick(2000) - 500 : 0);
+		j->details->submit_time = now - _pick(100000);
+		j->details->begin_time = j->details->submit_time;
+		j->details->accrue_time = _chance(10) ? 0 :
+			now - _pick(200000) + (_chance(5) ? 5000 : 0);
+		j->tres_req_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+		j->tres_req_cnt[TRES_ARRAY_CPU] = j->details->min_cpus;
+		j->tres_req_cnt[TRES_ARRAY_MEM] = 100 * (1 + _pick(100));
+		j->tres_req_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
+		list_append(job_list, j);
+	}
+}
+
+/* ---- running one plugin and capturing its results ---- */
+typedef struct {
+	double shares_norm, fs_factor;
+	long double usage_norm, usage_efctv, level_fs;
+} assoc_out_t;
+
+typedef struct {
+	uint32_t priority;
+	uint32_t prio_array[MAX_PARTS + 1];
+	bool has_factors;
+	priority_factors_object_t f;
+	double tres[8];
+} job_out_t;
+
+typedef struct {
+	assoc_out_t *a;
+	job_out_t *j;
+	int na, nj;
+} result_t;
+
+static void _capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
+{
+	slurmdb_assoc_rec_t *a;
+	job_record_t *j;
+	ListIterator it;
+	int i = 0;
+
+	r->na = list_count(assoc_mgr_assoc_list);
+	r->a = xcalloc(r->na, sizeof(*r->a));
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((a = list_next(it))) {
+		/* What sshare reads: users' effective usage is computed on
+		 * demand when the period left it at NO_VAL. */
+		if (a->user && fuzzy_equal(a->usage->usage_efctv, NO_VAL))
+			set_assoc_usage(a);
+		r->a[i].shares_norm = a->usage->shares_norm;
+		r->a[i].usage_norm = a->usage->usage_norm;
+		r->a[i].usage_efctv = a->usage->usage_efctv;
+		r->a[i].level_fs = a->usage->level_fs;
+		r->a[i].fs_factor = a->usage->fs_factor;
+		i++;
+	}
+	list_iterator_destroy(it);
+
+	r->nj = list_count(job_list);
+	r->j = xcalloc(r->nj, sizeof(*r->j));
+	i = 0;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		job_out_t *o = &r->j[i++];
+		o->priority = j->priority;
+		if (j->priority_array && j->part_ptr_list)
+			memcpy(o->prio_array, j->priority_array,
+			       sizeof(uint32_t) * list_count(j->part_ptr_list));
+		if (j->prio_factors) {
+			o->has_factors = true;
+			o->f = *j->prio_factors;
+			if (j->prio_factors->priority_tres)
+				memcpy(o->tres, j->prio_factors->priority_tres,
+				       sizeof(double) * slurmctld_tres_cnt);
+			o->f.priority_tres = NULL;
+			o->f.tres_weights = NULL;
+		}
+	}
+	list_iterator_destroy(it);
+}
+
+/* Forget every computed value so the second plugin starts from the same
+ * state as the first. */
+static void _reset_state(void)
+{
+	slurmdb_assoc_rec_t *a;
+	job_record_t *j;
+	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+
+	while ((a = list_next(it))) {
+		a->usage->usage_norm = (long double) NO_VAL;
+		a->usage->usage_efctv = 0;
+		a->usage->level_fs = 0;
+		a->usage->fs_factor = 0;
+	}
+	list_iterator_destroy(it);
+	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		if (!j->direct_set_prio && j->priority)
+			j->priority = 1;
+		if (j->prio_factors) {
+			xfree(j->prio_factors->priority_tres);
+			xfree(j->prio_factors->tres_weights);
+			xfree(j->prio_factors);
+		}
+		xfree(j->priority_array);
+	}
+	list_iterator_destroy(it);
+}
+
+/* The classic branch of multifactor's decay thread, with its static helper
+ * done through the exported priority_p_set_assoc_usage: accounts top-down,
+ * users left for on-demand computation, then every job weighed. */
+static void _mf_classic_children(List children,
+				 void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
+{
+	slurmdb_assoc_rec_t *a;
+	ListIterator it;
+
+	if (!children)
+		return;
+	it = list_iterator_create(children);
+	while ((a = list_next(it))) {
+		if (a->user) {
+			a->usage->usage_efctv = (long double) NO_VAL;
+			continue;
+		}
+		set_assoc_usage(a);
+		_mf_classic_children(a->usage->children_list, set_assoc_usage);
+	}
+	list_iterator_destroy(it);
+}
+
+/*
+ * Depth-oblivious multifactor reads its siblings' usage_norm, which for users
+ * (computed on demand) and for siblings later in the list still hold the
+ * previous period's values: its result depends on history.  Fairway computes
+ * every value from the current usage, which is where multifactor arrives once
+ * usage stops changing.  To compare the algorithms, bring multifactor to that
+ * state first: one pass over every association sets every usage_norm.
+ * (Documented in doc/differences.md.)
+ */
+static void _mf_settle(List children,
+		       void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
+{
+	slurmdb_assoc_rec_t *a;
+	ListIterator it;
+
+	if (!children)
+		return;
+	it = list_iterator_create(children);
+	while ((a = list_next(it))) {
+		set_assoc_usage(a);
+		_mf_settle(a->usage->children_list, set_assoc_usage);
+	}
+	list_iterator_destroy(it);
+}
+
+/* ---- comparing ---- */
+static int g_mismatches;
+static const char *g_scenario;
+
+static bool _same(long double a, long double b)
+{
+	if (isnan(a) || isnan(b))
+		return isnan(a) && isnan(b);
+	if (isinf(a) || isinf(b))
+		return a == b;
+	if (a == b)
+		return true;
+	return fabsl(a - b) <= 1e-9L * fmaxl(fabsl(a), fabsl(b));
+}
+
+static void _mismatch(const char *what, int idx, const char *field,
+		      long double mf, long double fw)
+{
+	g_mismatches++;
+	if (g_mismatches <= 20)
+		printf("MISMATCH %s: %s %d %s: multifactor %.17Lg fairway %.17Lg\n",
+		       g_scenario, what, idx, field, mf, fw);
+}
+
+#define CMP(what, i, field, x, y) \
+	do { if (!_same((x), (y))) _mismatch(what, i, field, (x), (y)); } while (0)
+#define CMPI(what, i, field, x, y) \
+	do { if ((x) != (y)) _mismatch(what, i, field, (x), (y)); } while (0)
+
+static void _compare(const result_t *mf, const result_t *fw)
+{
+	for (int i = 0; i < mf->na; i++) {
+		CMP("assoc", i, "shares_norm", mf->a[i].shares_norm, fw->a[i].shares_norm);
+		CMP("assoc", i, "usage_norm", mf->a[i].usage_norm, fw->a[i].usage_norm);
+		CMP("assoc", i, "usage_efctv", mf->a[i].usage_efctv, fw->a[i].usage_efctv);
+		CMP("assoc", i, "level_fs", mf->a[i].level_fs, fw->a[i].level_fs);
+		CMP("assoc", i, "fs_factor", mf->a[i].fs_factor, fw->a[i].fs_factor);
+	}
+	for (int i = 0; i < mf->nj; i++) {
+		const job_out_t *a = &mf->j[i], *b = &fw->j[i];
+		CMPI("job", i, "priority", a->priority, b->priority);
+		for (int p = 0; p <= MAX_PARTS; p++)
+			CMPI("job", i, "priority_array", a->prio_array[p], b->prio_array[p]);
+		CMPI("job", i, "has_factors", a->has_factors, b->has_factors);
+		if (!a->has_factors || !b->has_factors)
+			continue;
+		CMP("job", i, "age", a->f.priority_age, b->f.priority_age);
+		CMP("job", i, "assoc", a->f.priority_assoc, b->f.priority_assoc);
+		CMP("job", i, "fs", a->f.priority_fs, b->f.priority_fs);
+		CMP("job", i, "js", a->f.priority_js, b->f.priority_js);
+		CMP("job", i, "part", a->f.priority_part, b->f.priority_part);
+		CMP("job", i, "qos", a->f.priority_qos, b->f.priority_qos);
+		CMPI("job", i, "site", a->f.priority_site, b->f.priority_site);
+		CMPI("job", i, "nice", a->f.nice, b->f.nice);
+		CMPI("job", i, "tres_cnt", a->f.tres_cnt, b->f.tres_cnt);
+		for (int t = 0; t < slurmctld_tres_cnt && t < 8; t++)
+			CMP("job", i, "tres", a->tres[t], b->tres[t]);
+	}
+}
+
+/* ---- one scenario (in its own process) ---- */
+static const char *g_plugin_path;
+
+static int _run_scenario(scenario_t *s, uint32_t seed)
+{
+	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
+	void (*mf_fair_tree_decay)(List, time_t);
+	int (*mf_weigh)(job_record_t *, time_t *);
+	void (*mf_set_assoc_usage)(slurmdb_assoc_rec_t *);
+	int (*fw_init)(void), (*fw_fini)(void), (*fw_recalc)(time_t);
+	void (*fw_reconfig)(bool);
+	void (*fw_set_assoc_usage)(slurmdb_assoc_rec_t *);
+	void *mf, *fw;
+	result_t r_mf, r_fw;
+	time_t now = 1700000000;
+	bool classic;
+
+	logopt.stderr_level = g_verbose ? LOG_LEVEL_INFO : LOG_LEVEL_ERROR;
+	log_init("fw_diff", logopt, 0, NULL);
+	_write_conf(s);
+	if (slurm_conf_init(g_conf_path) != SLURM_SUCCESS)
+		fatal("slurm_conf_init(%s) failed", g_conf_path);
+	node_record_count = 4;
+	_setup_assoc_mgr(s);
+	g_rng = seed * 2654435761ULL + 7;
+	_setup_parts_qos();
+	_setup_jobs(s, now);
+	classic = !(slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE);
+
+	/* multifactor, through Slurm's loader, outside slurmctld (no thread),
+	 * then set up as slurmctld would (cluster_cpus, reconfig). */
+	if (priority_g_init() != SLURM_SUCCESS)
+		fatal("cannot load priority/multifactor");
+	cluster_cpus = 64;
+	priority_g_reconfig(false);
+	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	if (!(mf = dlopen("/usr/lib/x86_64-linux-gnu/slurm-wlm/priority_multifactor.so",
+			  RTLD_LAZY | RTLD_NOLOAD)))
+		fatal("dlopen NOLOAD multifactor: %s", dlerror());
+	mf_fair_tree_decay = dlsym(mf, "fair_tree_decay");
+	mf_weigh = dlsym(mf, "decay_apply_weighted_factors");
+	mf_set_assoc_usage = dlsym(mf, "priority_p_set_assoc_usage");
+	if (!mf_fair_tree_decay || !mf_weigh || !mf_set_assoc_usage)
+		fatal("multifactor lacks fair_tree_decay/decay_apply_weighted_factors");
+
+	if (slurm_conf.priority_flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
+		_mf_settle(assoc_mgr_root_assoc->usage->children_list,
+			   mf_set_assoc_usage);
+	if (classic) {
+		_mf_classic_children(assoc_mgr_root_assoc->usage->children_list,
+				     mf_set_assoc_usage);
+		list_for_each(job_list, (ListForF) mf_weigh, &now);
+	} else {
+		mf_fair_tree_decay(job_list, now);
+	}
+	_capture(&r_mf, mf_set_assoc_usage);
+	_reset_state();
+
+	/* priority/fairway, the same way. */
+	cluster_cpus = NO_VAL;
+	if (!(fw = dlopen(g_plugin_path, RTLD_LAZY | RTLD_LOCAL)))
+		fatal("dlopen %s: %s", g_plugin_path, dlerror());
+	fw_init = dlsym(fw, "init");
+	fw_fini = dlsym(fw, "fini");
+	fw_reconfig = dlsym(fw, "priority_p_reconfig");
+	fw_recalc = dlsym(fw, "priority_fairway_recalc");
+	fw_set_assoc_usage = dlsym(fw, "priority_p_set_assoc_usage");
+	if (!fw_init || !fw_fini || !fw_reconfig || !fw_recalc ||
+	    !fw_set_assoc_usage)
+		fatal("%s lacks init/fini/priority_p_reconfig/priority_fairway_recalc",
+		      g_plugin_path);
+	if (fw_init() != SLURM_SUCCESS)
+		fatal("fairway init failed");
+	cluster_cpus = 64;
+	fw_reconfig(false);
+	if (fw_recalc(now) != SLURM_SUCCESS)
+		printf("NOTE %s: priority_fairway_recalc reported an error\n",
+		       g_scenario);
+	_capture(&r_fw, fw_set_assoc_usage);
+	fw_fini();
+
+	_compare(&r_mf, &r_fw);
+	if (g_verbose)
+		printf("%s: %d associations, %d jobs, flags '%s': %d mismatches\n",
+		       g_scenario, r_mf.na, r_mf.nj, s->flags, g_mismatches);
+	priority_g_fini();
+	unlink(g_conf_path);
+	rmdir(g_state_dir);
+	return g_mismatches ? 1 : 0;
+}
+
+static int _fork_scenario(scenario_t *s, uint32_t seed)
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	if ((pid = fork()) < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		g_scenario = s->name;
+		exit(_run_scenario(s, seed));
+	}
+	if (waitpid(pid, &status, 0) < 0) {
+		perror("waitpid");
+		exit(2);
+	}
+	if (WIFEXITED(status) && (WEXITSTATUS(status) <= 1))
+		return WEXITSTATUS(status);
+	printf("ERROR %s: the scenario process died (status 0x%x)\n", s->name,
+	       status);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	static scenario_t s;
+	uint32_t first = 1, count = 100;
+	bool sites = false;
+	int failed = 0, total = 0, opt;
+	static const struct option longopts[] = {
+		{ "sites", no_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 } };
+
+	g_plugin_path = getenv("FAIRWAY_PLUGIN");
+	while ((opt = getopt_long(argc, argv, "vp:n:s:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'v': g_verbose = 1; break;
+		case 'p': g_plugin_path = optarg; break;
+		case 'n': count = strtoul(optarg, NULL, 10); break;
+		case 's': first = strtoul(optarg, NULL, 10); break;
+		case 'S': sites = true; break;
+		default:
+			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	if (!g_plugin_path) {
+		fprintf(stderr, "fw_diff: no plugin: pass -p priority_fairway.so or set FAIRWAY_PLUGIN\n");
+		return 2;
+	}
+	for (int w = 0; sites && _gen_site(&s, w); w++) {
+		total++;
+		failed += _fork_scenario(&s, 1000000 + w);
+	}
+	for (uint32_t seed = first; seed < first + count; seed++) {
+		g_rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+		_gen_random(&s, seed);
+		total++;
+		failed += _fork_scenario(&s, seed);
+	}
+	printf("%d scenarios, %d mismatches\n", total, failed);
+	return failed ? 1 : 0;
+}

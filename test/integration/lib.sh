@@ -1,0 +1,141 @@
+# shellcheck shell=bash disable=SC2034,SC2317
+# test/integration/lib.sh — shared helpers for the live-Slurm integration tests.
+# Source it from a test script:  . "$(dirname "$0")/lib.sh"
+#
+# It gives:
+#   tb_start [testbed start options]   start a testbed in a fresh mktemp dir under
+#                                      ${TMPDIR:-/tmp}; sets TB_DIR and exports SLURM_CONF.
+#                                      An EXIT trap stops it and removes the dir, even when
+#                                      the test fails or aborts (FW_KEEP_TESTBED=1 keeps it).
+#   pass NAME / fail NAME WHY           record a result ("PASS: NAME" / "FAIL: NAME: WHY")
+#   check NAME CMD...                   pass if CMD succeeds, else fail with its output
+#   assert_eq NAME EXPECTED ACTUAL, assert_ne NAME A B, assert_match NAME REGEX TEXT
+#   wait_for SECONDS CMD...             poll CMD every 0.2 s until it succeeds (bounded)
+#   daemon_pids                         PIDs from the testbed's pid files
+#   tmpfile                             mktemp file, removed on exit
+#   finish                              print "N passed, M failed" and exit (1 if any failed)
+#
+# A test that aborts (set -e, a missing tool) still ends with the summary line and a
+# non-zero exit: the EXIT trap counts the abort as a failure.
+
+FW_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+TESTBED=$FW_ROOT/scripts/testbed
+EXAMPLE_ACCOUNTS=$FW_ROOT/scripts/example-accounts
+TEST_NAME=$(basename "$0" .sh)
+PASSED=0
+FAILED=0
+TB_DIR=""
+_TMPFILES=()
+_FINISHED=0
+_T0=$SECONDS
+
+log() { echo "[$TEST_NAME +$((SECONDS - _T0))s] $*"; }
+
+pass() { PASSED=$((PASSED + 1)); echo "PASS: $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL: $1: ${2:-failed}"; }
+
+check() { # name command...
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "'$*' failed: $(head -c 300 <<<"$out" | tr '\n' ' ')"
+	fi
+}
+
+assert_eq() { # name expected actual
+	if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "expected '$2', got '$3'"; fi
+}
+
+assert_ne() { # name a b
+	if [ "$2" != "$3" ]; then pass "$1"; else fail "$1" "both are '$2'"; fi
+}
+
+assert_match() { # name extended-regex text
+	if grep -Eq -- "$2" <<<"$3"; then pass "$1"; else fail "$1" "'$(head -c 200 <<<"$3")' does not match /$2/"; fi
+}
+
+wait_for() { # seconds command... -> 0 as soon as the command succeeds, 1 on timeout
+	local end=$((SECONDS + $1))
+	shift
+	while ((SECONDS < end)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	"$@" >/dev/null 2>&1
+}
+
+# Temporarily relax -e so a failing command can be inspected by the caller.
+try() { set +e; "$@"; local rc=$?; set -e; return $rc; }
+
+tb_start() {
+	TB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/fw-it.XXXXXX")
+	log "starting testbed in $TB_DIR ($*)"
+	local t0=$SECONDS
+	if ! "$TESTBED" start "$TB_DIR" "$@"; then
+		fail "testbed start" "scripts/testbed start $TB_DIR $* failed (logs: $TB_DIR/log)"
+		finish
+	fi
+	eval "$("$TESTBED" env "$TB_DIR")"
+	pass "testbed start ($((SECONDS - t0))s)"
+}
+
+tmpfile() { # creates a file removed on exit; its name goes to the variable named by $1
+	local f
+	f=$(mktemp "${TMPDIR:-/tmp}/fw-it-tmp.XXXXXX")
+	_TMPFILES+=("$f")
+	printf -v "$1" '%s' "$f"
+}
+
+# PIDs of every daemon of the testbed, from its pid files.
+daemon_pids() {
+	local f
+	for f in "$TB_DIR"/run/*.pid; do
+		[ -s "$f" ] && tr -dc '0-9\n' <"$f"
+	done
+}
+
+alive() { # pid: running and not a zombie
+	[ -d "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+
+_cleanup() {
+	local rc=$?
+	set +e
+	[ ${#_TMPFILES[@]} -eq 0 ] || rm -f "${_TMPFILES[@]}"
+	if [ "$_FINISHED" = 0 ]; then
+		fail "$TEST_NAME" "aborted with exit code $rc (line ${_ERR_LINE:-?} of $0)"
+	fi
+	if [ -n "$TB_DIR" ] && [ -d "$TB_DIR" ]; then
+		if [ "$FAILED" -gt 0 ] && [ -f "$TB_DIR/log/slurmctld.log" ]; then
+			echo "--- last lines of $TB_DIR/log/slurmctld.log ---"
+			tail -n 15 "$TB_DIR/log/slurmctld.log"
+			echo "---"
+		fi
+		"$TESTBED" stop "$TB_DIR" >/dev/null 2>&1
+		if [ "${FW_KEEP_TESTBED:-0}" = 1 ]; then
+			echo "kept testbed dir $TB_DIR (FW_KEEP_TESTBED=1)"
+		else
+			rm -rf "$TB_DIR"
+		fi
+	fi
+	if [ "$_FINISHED" = 0 ]; then
+		echo "$PASSED passed, $FAILED failed"
+		exit 1
+	fi
+}
+trap '_ERR_LINE=$LINENO' ERR
+trap _cleanup EXIT
+trap 'exit 130' INT TERM
+
+finish() {
+	_FINISHED=1
+	log "done in $((SECONDS - _T0))s"
+	# stop the testbed before the summary line so that it really is the last line
+	_cleanup
+	TB_DIR=""
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ] && exit 0
+	exit 1
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2317  # (helper functions are called through wait_for)
+# The testbed itself: a live cluster with Slurm's own priority/multifactor comes up with 4
+# idle nodes, runs a job as an ordinary user, records it in accounting, and `stop` leaves
+# no daemon of it behind.
+set -euo pipefail
+# shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+tb_start --priority-type priority/multifactor
+# shellcheck disable=SC1091
+. "$TB_DIR/etc/testbed.env"
+
+assert_eq "4 idle nodes" "n1 idle n2 idle n3 idle n4 idle" \
+	"$(sinfo -h -N -o '%N %T' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+check "status says all daemons up" "$TESTBED" status "$TB_DIR"
+assert_eq "PriorityType in use" "priority/multifactor" \
+	"$(scontrol show config | awk -F' = ' '/^PriorityType /{print $2}')"
+assert_eq "64 CPUs (fake 16 per node)" 64 "$(sinfo -h -o '%C' | awk -F/ '{print $4}')"
+
+# A second start on the same DIR must refuse, not start a second set of daemons.
+if out=$(try "$TESTBED" start "$TB_DIR" 2>&1); then
+	fail "start refuses a running testbed" "it succeeded: $out"
+else
+	assert_match "start refuses a running testbed" "already running" "$out"
+fi
+
+check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
+check "example accounts are idempotent" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
+assert_match "Fairshare=parent user exists" "^bloggs\.prj\.high\|fw_u1\|parent$" \
+	"$(sacctmgr -n -P show assoc format=account,user,fairshare)"
+
+# A job as an ordinary user: it must run, finish, write its output as that user and show
+# up in sacct.
+out_file=$TB_DIR/work/job-%j.out
+jobid=$(sbatch --parsable --uid=fw_u3 -A chem.theory -n2 -t 1 -D "$TB_DIR/work" \
+	-o "$out_file" --wrap 'id -un; sleep 2')
+log "submitted job $jobid as fw_u3"
+job_state() { squeue -h -j "$jobid" -o %T 2>/dev/null; }
+seen_running() { [ "$(job_state)" = RUNNING ] || [ -s "${out_file/\%j/$jobid}" ]; }
+job_gone() { [ -z "$(job_state)" ] || [ "$(job_state)" = COMPLETED ]; }
+if wait_for 20 seen_running; then pass "job runs"; else fail "job runs" "state '$(job_state)'"; fi
+if wait_for 30 job_gone; then pass "job completes"; else fail "job completes" "state '$(job_state)'"; fi
+assert_eq "job ran as fw_u3" fw_u3 "$(head -n1 "${out_file/\%j/$jobid}" 2>/dev/null || true)"
+sacct_line() { sacct -n -P -X -j "$jobid" -o jobid,user,account,state,exitcode 2>/dev/null; }
+wait_for 15 sh -c "sacct -n -P -X -j $jobid -o state | grep -qx COMPLETED" || true
+assert_eq "sacct shows the job" "$jobid|fw_u3|chem.theory|COMPLETED|0:0" "$(sacct_line)"
+
+# stop: every daemon gone (by PID), and a second stop is harmless
+pids=$(daemon_pids | tr '\n' ' ')
+assert_eq "pid files for all daemons" $((NODES + 4)) "$(wc -w <<<"$pids")"
+check "stop" "$TESTBED" stop "$TB_DIR"
+left=""
+for p in $pids; do alive "$p" && left="$left $p($(cat "/proc/$p/comm" 2>/dev/null))"; done
+assert_eq "no daemon survives stop" "" "$left"
+check "stop again is harmless" "$TESTBED" stop "$TB_DIR"
+if try "$TESTBED" status "$TB_DIR" >/dev/null; then
+	fail "status after stop" "exit 0 although everything is down"
+else
+	pass "status after stop exits non-zero"
+fi
+
+finish

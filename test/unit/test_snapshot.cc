@@ -1,0 +1,241 @@
+// Snapshot reader/writer: valid files, strict rejection of everything else, round trips.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "snapshot.h"
+#include "test_data.h"
+
+namespace fairway {
+namespace {
+
+const char* kValid = R"({"fairway_snapshot": 1, "algorithm": "classic", "dampening_factor": 2,
+ "associations": [
+  {"id": 1, "parent": null, "account": "root", "user": null, "shares": 1, "usage": 0},
+  {"id": 5, "parent": 1, "account": "hta", "user": null, "shares": "parent", "usage": 3.5},
+  {"id": 21, "parent": 1, "account": "b", "user": null, "shares": 30, "usage": 0},
+  {"id": 211, "parent": 21, "account": "b", "user": "u1", "shares": 1, "usage": 20.0},
+  {"id": 51, "parent": 5, "account": "hta", "user": "u2", "shares": 4294967294, "usage": "0x1.8p+3"}]})";
+
+TEST(Snapshot, ParsesAllFields) {
+  const Snapshot s = parse_snapshot(kValid);
+  EXPECT_EQ(s.algorithm, Algorithm::kClassic);
+  EXPECT_EQ(s.dampening_factor, 2.0);
+  ASSERT_EQ(s.associations.size(), 5u);
+  const AssocRecord& root = s.associations[0];
+  EXPECT_EQ(root.id, 1u);
+  EXPECT_EQ(root.parent_id, 0u);
+  EXPECT_EQ(root.account, "root");
+  EXPECT_TRUE(root.user.empty());
+  EXPECT_TRUE(s.associations[1].shares_parent);
+  EXPECT_EQ(s.associations[1].usage_raw, 3.5L);
+  EXPECT_EQ(s.associations[3].user, "u1");
+  EXPECT_EQ(s.associations[3].usage_raw, 20.0L);
+  EXPECT_EQ(s.associations[4].shares_raw, 4294967294u);
+  EXPECT_EQ(s.associations[4].usage_raw, 12.0L);  // hex string
+}
+
+TEST(Snapshot, TreeHasTotals) {
+  const AssocTree t = snapshot_tree(parse_snapshot(kValid));
+  EXPECT_EQ(t.usage_raw(t.root()), 3.5L + 20 + 12);
+  EXPECT_EQ(t.usage_raw(t.find(5)), 15.5L);  // own 3.5 + child 12
+  EXPECT_EQ(t.usage_raw(t.find(21)), 20.0L);
+}
+
+TEST(Snapshot, AllFixturesParse) {
+  for (const char* name :
+       {"test24_1", "test24_3", "test24_4", "testbed_2328", "seed002_classic", "seed002_damp3",
+        "dkrz_000", "parent_levels", "zero_usage", "deep6", "huge_usage", "ties", "single_user"}) {
+    SCOPED_TRACE(name);
+    const Snapshot s =
+        read_snapshot_file(test::data_path(std::string("snapshots/") + name + ".json"));
+    EXPECT_GT(s.associations.size(), 1u);
+    EXPECT_NO_THROW((void)snapshot_tree(s));
+  }
+  EXPECT_EQ(read_snapshot_file(test::data_path("snapshots/seed002_damp3.json")).dampening_factor,
+            3);
+}
+
+TEST(Snapshot, RoundTripIsExact) {
+  Snapshot s = parse_snapshot(kValid);
+  s.associations[3].usage_raw = 1.0L / 3.0L;  // not a double: written as a hex string
+  s.associations[2].usage_raw = 0.1;          // a double: written as a number
+  s.algorithm = Algorithm::kDepthOblivious;
+  const std::string text = write_snapshot(s);
+  EXPECT_NE(text.find("\"0x"), std::string::npos);
+  EXPECT_NE(text.find("\"shares\": \"parent\""), std::string::npos);
+  const Snapshot back = parse_snapshot(text);
+  EXPECT_EQ(back.algorithm, Algorithm::kDepthOblivious);
+  EXPECT_EQ(back.dampening_factor, 2.0);
+  ASSERT_EQ(back.associations.size(), s.associations.size());
+  for (size_t i = 0; i < s.associations.size(); ++i) {
+    const AssocRecord &a = s.associations[i], &b = back.associations[i];
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_EQ(a.parent_id, b.parent_id);
+    EXPECT_EQ(a.account, b.account);
+    EXPECT_EQ(a.user, b.user);
+    EXPECT_EQ(a.shares_parent, b.shares_parent);
+    if (!a.shares_parent) {
+      EXPECT_EQ(a.shares_raw, b.shares_raw);
+    }
+    EXPECT_EQ(a.usage_raw, b.usage_raw);
+  }
+}
+
+TEST(Snapshot, FromTreeRecoversDirectUsage) {
+  const Snapshot s = parse_snapshot(kValid);
+  const Snapshot back = snapshot_from_tree(snapshot_tree(s), s.algorithm, s.dampening_factor);
+  for (size_t i = 0; i < s.associations.size(); ++i)
+    EXPECT_EQ(back.associations[i].usage_raw, s.associations[i].usage_raw) << i;
+}
+
+std::string with_assoc(const std::string& assoc) {
+  return R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1,
+ "associations": [{"id": 1, "parent": null, "account": "root", "user": null, "shares": 1, "usage": 0},
+ )" + assoc +
+         "]}";
+}
+
+struct Bad {
+  std::string json;
+  std::string fragment;  // expected in the message
+};
+
+TEST(Snapshot, RejectsMalformedInput) {
+  const std::string ok_assoc =
+      R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1})";
+  const std::vector<Bad> bad = {
+      {"{", "invalid JSON"},
+      {"[]", "top level must be an object"},
+      {R"({"fairway_snapshot": 2, "algorithm": "fair_tree", "dampening_factor": 1, "associations": []})",
+       "unsupported version 2"},
+      {R"({"algorithm": "fair_tree", "dampening_factor": 1, "associations": []})",
+       "missing key \"fairway_snapshot\""},
+      {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1})",
+       "missing key \"associations\""},
+      {R"({"fairway_snapshot": 1, "algorithm": "fairtree", "dampening_factor": 1, "associations": []})",
+       "unknown \"algorithm\""},
+      {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 0, "associations": []})",
+       "\"dampening_factor\" is 0"},
+      {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 70000, "associations": []})",
+       "\"dampening_factor\" is 70000"},
+      {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1, "associations": {}})",
+       "\"associations\" must be an array"},
+      {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1, "associations": [], "x": 1})",
+       "unknown key \"x\""},
+      {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1, "associations": []})",
+       "no root"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": -1, "usage": 1})"),
+       "associations[1] (id 5): \"shares\" is -1"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 4294967295, "usage": 1})"),
+       "(id 5): \"shares\" is 4294967295"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 2147483647, "usage": 1})"),
+       "Fairshare=parent marker"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1.5, "usage": 1})"),
+       "(id 5): \"shares\" must be an integer"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": "Parent", "usage": 1})"),
+       "(id 5): \"shares\" must be an integer or \"parent\""},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": -3})"),
+       "(id 5): \"usage\" is negative"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": -0.5})"),
+       "(id 5): \"usage\" is negative"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": "nan"})"),
+       "(id 5): \"usage\" is NaN"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": "inf"})"),
+       "(id 5): \"usage\" is infinite"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": "1e99999"})"),
+       "(id 5): \"usage\" is infinite"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1e400})"),
+       "invalid JSON"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": "12abc"})"),
+       "(id 5): \"usage\" is not a number"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": true})"),
+       "(id 5): \"usage\" must be a number"},
+      {with_assoc(R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1})"),
+       "(id 5): missing key \"usage\""},
+      {with_assoc(R"({"id": 5, "parent": 1, "account": "a", "user": "u", "usage": 1})"),
+       "(id 5): missing key \"shares\""},
+      {with_assoc(R"({"parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1})"),
+       "associations[1]: missing key \"id\""},
+      {with_assoc(
+           R"({"id": 0, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1})"),
+       "associations[1]: \"id\" is 0"},
+      {with_assoc(
+           R"({"id": "5", "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1})"),
+       "\"id\" must be an integer"},
+      {with_assoc(R"({"id": 5, "parent": 1, "account": "", "user": "u", "shares": 1, "usage": 1})"),
+       "(id 5): \"account\" must not be empty"},
+      {with_assoc(R"({"id": 5, "parent": 1, "account": "a", "user": "", "shares": 1, "usage": 1})"),
+       "(id 5): \"user\" (null for an account) must not be empty"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a\n", "user": "u", "shares": 1, "usage": 1})"),
+       "control character"},
+      {with_assoc(R"({"id": 5, "parent": 1, "account": 7, "user": "u", "shares": 1, "usage": 1})"),
+       "(id 5): \"account\" must be a string"},
+      {with_assoc(
+           R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1, "qos": 1})"),
+       "(id 5): unknown key \"qos\""},
+      {with_assoc("[1]"), "associations[1] must be an object"},
+      {with_assoc(
+           R"({"id": 5, "parent": 9, "account": "a", "user": "u", "shares": 1, "usage": 1})"),
+       "unknown parent id 9: association id 5"},
+      {with_assoc(
+           R"({"id": 1, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1})"),
+       "association id 1"},
+      {with_assoc(
+           ok_assoc + "," +
+           R"({"id": 6, "parent": 5, "account": "a", "user": null, "shares": 1, "usage": 1})"),
+       "user association has children: association id 5"},
+      {with_assoc(
+           R"({"id": 5, "parent": 6, "account": "a", "user": null, "shares": 1, "usage": 1},)"
+           R"({"id": 6, "parent": 5, "account": "b", "user": null, "shares": 1, "usage": 1})"),
+       "cycle"},
+      {with_assoc(
+           R"({"id": 5, "parent": null, "account": "r2", "user": null, "shares": 1, "usage": 1})"),
+       "second root"},
+      {with_assoc(std::string(100, '[') + std::string(100, ']')), "nested deeper than"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.fragment);
+    try {
+      (void)parse_snapshot(b.json);
+      ADD_FAILURE() << "accepted: " << b.json;
+    } catch (const SnapshotError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(b.fragment), std::string::npos) << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << "multi-line message: " << msg;
+    }
+  }
+}
+
+TEST(Snapshot, DeeplyNestedInputIsRejectedEarly) {
+  // A million levels would blow a recursive parser's stack or a recursive destructor.
+  const std::string bomb = std::string(1000000, '[') + std::string(1000000, ']');
+  EXPECT_THROW((void)parse_snapshot(bomb), SnapshotError);
+}
+
+TEST(Snapshot, MissingFile) {
+  try {
+    (void)read_snapshot_file(test::data_path("snapshots/does-not-exist.json"));
+    FAIL();
+  } catch (const SnapshotError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace fairway
