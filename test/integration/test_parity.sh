@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2317  # (helper functions are called through wait_for)
+# The switch a site makes: the same cluster, the same usage and the same pending jobs under
+# priority/multifactor, then priority/fairway, then multifactor again.  `sshare -a -l -P`,
+# `sprio -l` and the priorities in squeue must be identical, and RawUsage must not change.
+#
+# To make the three captures comparable without timing noise, usage does not decay
+# (PriorityDecayHalfLife=0), the age weight is 0 (age grows between captures), no job runs
+# while the captures are taken (the queued jobs wait in partitions that are DOWN in
+# slurm.conf, so they stay pending across restarts), and
+# each capture follows a slurmctld restart: both plugins run a full calculation period when
+# they start, so the captures never wait for PriorityCalcPeriod.
+#
+# Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required).
+set -euo pipefail
+# shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+if [ -z "${FAIRWAY_PLUGIN_DIR:-}" ] || [ ! -f "$FAIRWAY_PLUGIN_DIR/priority_fairway.so" ]; then
+	fail "plugin found" "FAIRWAY_PLUGIN_DIR must hold priority_fairway.so (got '${FAIRWAY_PLUGIN_DIR:-}')"
+	finish
+fi
+
+extra="" && tmpfile extra
+cat >"$extra" <<'EOF'
+PriorityDecayHalfLife=0
+PriorityUsageResetPeriod=NONE
+PriorityWeightAge=0
+PriorityWeightFairshare=100000
+PriorityWeightJobSize=1000
+PriorityWeightPartition=1000
+PriorityWeightQOS=1000
+PartitionName=hold Nodes=ALL State=DOWN PriorityJobFactor=2
+PartitionName=hold2 Nodes=ALL State=DOWN PriorityJobFactor=5
+EOF
+tb_start --priority-type priority/multifactor --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
+# shellcheck disable=SC1091
+. "$TB_DIR/etc/testbed.env"
+check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
+
+submit() { # user account sbatch-options...
+	local u=$1 a=$2
+	shift 2
+	sbatch --parsable --uid="$u" -A "$a" -D "$TB_DIR/work" -o /dev/null "$@"
+}
+
+# Usage: short jobs of several users; each is charged when it ends (priority_p_job_end).
+submit fw_u1 bloggs.prj -n8 -t 2 --wrap 'sleep 6' >/dev/null
+submit fw_u1 bloggs.prj -n8 -t 2 --wrap 'sleep 6' >/dev/null
+submit fw_u2 bloggs.prj.low -n3 -t 2 --wrap 'sleep 4' >/dev/null
+submit fw_u3 chem.theory -n16 -t 2 --wrap 'sleep 8' >/dev/null
+submit fw_u5 chem.lab -n1 -t 2 --wrap 'sleep 3' >/dev/null
+submit fw_u6 chem.lab -N2 -n5 -t 2 --wrap 'sleep 5' >/dev/null
+queue_empty() { [ -z "$(squeue -h -o %i)" ]; }
+if wait_for 60 queue_empty; then pass "usage jobs finished"; else fail "usage jobs finished" "$(squeue -h -o '%i %T' | tr '\n' ';')"; fi
+
+# Pending jobs that stay pending: their partitions are down (one job in two partitions
+# gets one priority per partition).
+for ua in fw_u1:bloggs.prj fw_u1:bloggs.prj.high fw_u2:bloggs.prj fw_u2:bloggs.prj.low \
+	fw_u3:chem.theory fw_u4:chem.theory fw_u5:chem.lab fw_u6:chem.lab; do
+	submit "${ua%%:*}" "${ua#*:}" -p hold -n1 -t 5 --wrap 'sleep 1' >/dev/null
+	submit "${ua%%:*}" "${ua#*:}" -p hold2 -N3 -n24 -t 5 --wrap 'sleep 1' >/dev/null
+done
+submit fw_u4 chem.theory -p hold -n2 -t 5 --nice=300 --wrap 'sleep 1' >/dev/null
+submit fw_u6 chem.lab -p hold,hold2 -n4 -t 5 --wrap 'sleep 1' >/dev/null
+held=$(submit fw_u5 chem.lab -p hold -n1 -t 5 -H --wrap 'sleep 1')
+
+# Switch plugins with a restart, wait until the first calculation period has run.
+switch_to() { # priority type
+	"$TESTBED" restart-ctld "$TB_DIR" --priority-type "$1" >/dev/null
+	sprio_ready() { [ "$(sprio -h -o '%i' 2>/dev/null | wc -l)" -ge 19 ]; }
+	if ! wait_for 30 sprio_ready; then
+		fail "sprio lists the pending jobs under $1" "$(sprio -h 2>&1 | wc -l) lines"
+	fi
+	sleep 3	# the period runs right after the thread starts; let it finish
+}
+capture() { # file-prefix
+	sshare -a -l -P >"$1.sshare"
+	sprio -l -h | sort -n >"$1.sprio"
+	squeue -h -o '%i %Q %u %a' | sort -n >"$1.squeue"
+}
+dir=$TB_DIR/parity
+mkdir -p "$dir"
+
+switch_to priority/multifactor
+capture "$dir/mf1"
+switch_to priority/fairway
+assert_eq "priority/fairway in use" priority/fairway \
+	"$(scontrol show config | awk -F' = ' '/^PriorityType /{print $2}')"
+capture "$dir/fw"
+switch_to priority/multifactor
+capture "$dir/mf2"
+
+log "multifactor sshare:"
+sed 's/^/    /' "$dir/mf1.sshare"
+log "multifactor sprio:"
+sed 's/^/    /' "$dir/mf1.sprio"
+
+same() { # name file-a file-b
+	if diff -u "$2" "$3" >"$dir/diff.out"; then
+		pass "$1"
+	else
+		fail "$1" "$(head -c 1500 "$dir/diff.out")"
+	fi
+}
+nonempty() { [ -s "$1" ] && [ "$(wc -l <"$1")" -gt 1 ]; }
+check "sshare captured" nonempty "$dir/mf1.sshare"
+check "sprio captured" nonempty "$dir/mf1.sprio"
+# The capture is worth something only if fair-share differs between users.
+assert_ne "fair-share factors differ between users" 1 \
+	"$(awk -F'|' 'NR > 1 && $2 != "" { print $8 }' "$dir/mf1.sshare" | sort -u | wc -l)"
+same "sshare -a -l: multifactor = fairway" "$dir/mf1.sshare" "$dir/fw.sshare"
+same "sprio -l: multifactor = fairway" "$dir/mf1.sprio" "$dir/fw.sprio"
+same "squeue priorities: multifactor = fairway" "$dir/mf1.squeue" "$dir/fw.squeue"
+same "sshare after switching back to multifactor" "$dir/mf1.sshare" "$dir/mf2.sshare"
+same "sprio after switching back to multifactor" "$dir/mf1.sprio" "$dir/mf2.sprio"
+assert_eq "held job keeps priority 0 under fairway" 0 \
+	"$(awk -v j="$held" '$1 == j { print $2 }' "$dir/fw.squeue")"
+check "slurmctld still answers" scontrol ping
+
+finish
