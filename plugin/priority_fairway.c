@@ -1065,6 +1065,9 @@ extern int init(void)
 	slurmctld_lock_t job_write_lock =
 		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 
+	g_calc_fairshare = true;
+	g_shutdown = false;
+
 	/* Loaded outside slurmctld (sshare, a test harness): no thread. */
 	if (cluster_cpus == NO_VAL) {
 		_read_settings();
@@ -1073,7 +1076,6 @@ extern int init(void)
 		return SLURM_SUCCESS;
 	}
 
-	g_calc_fairshare = true;
 	if (!slurm_with_slurmdbd()) {
 		time_t now = time(NULL);
 
@@ -1089,8 +1091,12 @@ extern int init(void)
 				      &now);
 		unlock_slurmctld(job_write_lock);
 	} else if (assoc_mgr_root_assoc) {
+		assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
+
 		_read_settings();
+		assoc_mgr_lock(&assoc_write);
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+		assoc_mgr_unlock(&assoc_write);
 		/* Before any job can end: priority_p_job_end charges from the
 		 * last period, so it must be known (as multifactor waits for
 		 * its thread to read it). */
@@ -1135,6 +1141,12 @@ extern int fini(void)
 	}
 	xfree(g_tres_weights);
 	g_weights.tres = NULL;
+	/* A later init (the plugin reloaded) starts from the state file again. */
+	slurm_mutex_lock(&g_calc_lock);
+	g_state_loaded = false;
+	g_last_ran = g_last_reset = g_next_reset = 0;
+	g_reconfig = false;
+	slurm_mutex_unlock(&g_calc_lock);
 	site_factor_plugin_fini();
 	return SLURM_SUCCESS;
 }

@@ -1,0 +1,408 @@
+// The plugin shim (plugin/priority_fairway.c) against a mocked Slurm API: what it asks of
+// Slurm (locks, in which order, always released), how each entry point behaves with NULL
+// pointers, held jobs, administrator-set priorities, and what it writes where.  No
+// libslurmfull, no daemon: fake_slurm.c plays slurmctld and reports to a GoogleMock object.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <ctime>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fake_slurm.h"
+
+using ::testing::_;
+using ::testing::AnyNumber;
+using ::testing::HasSubstr;
+using ::testing::InSequence;
+using ::testing::NiceMock;
+using ::testing::Return;
+
+namespace {
+
+constexpr uint32_t kParent = 0x7fffffff;  // SLURMDB_FS_USE_PARENT
+constexpr int R = FAKE_READ_LOCK, W = FAKE_WRITE_LOCK, N = FAKE_NO_LOCK;
+constexpr int kLogError = 2;  // Slurm's LOG_LEVEL_ERROR (QUIET 0, FATAL 1, ERROR 2)
+
+class MockSlurm {
+ public:
+  MOCK_METHOD(void, CtldLock, (int job, int node, int part));
+  MOCK_METHOD(void, CtldUnlock, (int job, int node, int part));
+  MOCK_METHOD(void, AssocLock, (int assoc, int qos, int tres));
+  MOCK_METHOD(void, AssocUnlock, (int assoc, int qos, int tres));
+  MOCK_METHOD(bool, WithSlurmdbd, ());
+  MOCK_METHOD(bool, ValidateOperator, (unsigned uid));
+  MOCK_METHOD(bool, IsCoord, (unsigned uid, std::string account));
+  MOCK_METHOD(void, Log, (int level, std::string msg));
+  MOCK_METHOD(void, Violation, (std::string what));
+};
+
+MockSlurm* g_mock;
+
+fake_hooks_t hooks_for(MockSlurm* m) {
+  fake_hooks_t h{};
+  h.ctx = m;
+  h.ctld_lock = [](void* c, int j, int n, int p) { static_cast<MockSlurm*>(c)->CtldLock(j, n, p); };
+  h.ctld_unlock = [](void* c, int j, int n, int p) {
+    static_cast<MockSlurm*>(c)->CtldUnlock(j, n, p);
+  };
+  h.assoc_lock = [](void* c, int a, int q, int t) { static_cast<MockSlurm*>(c)->AssocLock(a, q, t); };
+  h.assoc_unlock = [](void* c, int a, int q, int t) {
+    static_cast<MockSlurm*>(c)->AssocUnlock(a, q, t);
+  };
+  h.with_slurmdbd = [](void* c) -> int { return static_cast<MockSlurm*>(c)->WithSlurmdbd(); };
+  h.validate_operator = [](void* c, unsigned u) -> int {
+    return static_cast<MockSlurm*>(c)->ValidateOperator(u);
+  };
+  h.is_coord = [](void* c, unsigned u, const char* a) -> int {
+    return static_cast<MockSlurm*>(c)->IsCoord(u, a ? a : "");
+  };
+  h.log = [](void* c, int l, const char* m) { static_cast<MockSlurm*>(c)->Log(l, m); };
+  h.violation = [](void* c, const char* w) { static_cast<MockSlurm*>(c)->Violation(w); };
+  return h;
+}
+
+// A small cluster: root -> a (2 shares; users u1 used 100, u2 nothing) and b (1 share;
+// user u3 used 30), partitions p1/p2, QOS normal/high.  Level fair-share: a 2/3 over
+// 100/130, b 1/3 over 30/130: b ranks above a.
+class ShimTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_mock = &mock_;
+    const fake_hooks_t h = hooks_for(&mock_);
+    fake_reset(&h);
+    // By default locks and logs are allowed; violations never are.
+    EXPECT_CALL(mock_, CtldLock(_, _, _)).Times(AnyNumber());
+    EXPECT_CALL(mock_, CtldUnlock(_, _, _)).Times(AnyNumber());
+    EXPECT_CALL(mock_, AssocLock(_, _, _)).Times(AnyNumber());
+    EXPECT_CALL(mock_, AssocUnlock(_, _, _)).Times(AnyNumber());
+    EXPECT_CALL(mock_, Log(_, _)).Times(AnyNumber());
+    EXPECT_CALL(mock_, Violation(_)).Times(0);
+    ON_CALL(mock_, WithSlurmdbd()).WillByDefault(Return(true));
+    ON_CALL(mock_, ValidateOperator(_)).WillByDefault(Return(false));
+    ON_CALL(mock_, IsCoord(_, _)).WillByDefault(Return(false));
+
+    fake_conf_weights(0, 0, 10000, 1000, 1000, 1000, 600);
+    fake_add_assoc(1, 0, "root", nullptr, 1, 130);
+    fake_add_assoc(2, 1, "a", nullptr, 2, 100);
+    fake_add_assoc(21, 2, "a", "u1", 1, 100);
+    fake_add_assoc(22, 2, "a", "u2", 1, 0);
+    fake_add_assoc(3, 1, "b", nullptr, 1, 30);
+    fake_add_assoc(31, 3, "b", "u3", 1, 30);
+    fake_link_tree();
+    fake_add_part("p1", 1, 1.0);
+    fake_add_part("p2", 1, 1.0);
+    fake_add_qos(1, "normal", 0, 0.0);
+    fake_add_qos(2, "high", 100, 1.0);
+  }
+  void TearDown() override {
+    EXPECT_EQ(fake_locks_held(), 0);
+    fake_call_fini();
+    fake_teardown();
+    g_mock = nullptr;
+  }
+  // Loaded as a test harness loads it: no thread, then set up as in slurmctld.
+  void LoadOutsideSlurmctld() {
+    ASSERT_EQ(fake_call_init(), 0);
+    fake_set_cluster(64, 4);
+    fake_call_reconfig(0);
+  }
+  NiceMock<MockSlurm> mock_;
+};
+
+TEST_F(ShimTest, InitOutsideSlurmctldTakesNoLockAndStartsNoThread) {
+  EXPECT_CALL(mock_, CtldLock(_, _, _)).Times(0);
+  EXPECT_CALL(mock_, AssocLock(_, _, _)).Times(0);
+  EXPECT_CALL(mock_, WithSlurmdbd()).Times(0);
+  ASSERT_EQ(fake_call_init(), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(fake_lock_calls(), 0);  // no calculation thread touched anything
+}
+
+TEST_F(ShimTest, RecalcTakesLocksInSlurmctldOrderAndReleasesThem) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  {
+    InSequence seq;
+    EXPECT_CALL(mock_, AssocLock(W, N, N));  // fair-share: assoc write lock alone
+    EXPECT_CALL(mock_, AssocUnlock(W, N, N));
+    EXPECT_CALL(mock_, CtldLock(W, R, R));  // then the jobs: job write lock...
+    EXPECT_CALL(mock_, AssocLock(R, R, N));  // ...with the assoc read lock inside it
+    EXPECT_CALL(mock_, AssocUnlock(R, R, N));
+    EXPECT_CALL(mock_, CtldUnlock(W, R, R));
+  }
+  EXPECT_EQ(fake_call_recalc(2000), 0);
+  // b's user first (3/3); in a, u2 never ran (infinite level fair-share) before u1.
+  EXPECT_TRUE(std::isinf(static_cast<double>(fake_assoc_level_fs(22))));
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 3.0 / 3);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(22), 2.0 / 3);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(fake_job_factor(100, "fs"), 10000.0 / 3);
+  EXPECT_GT(fake_job_priority(100), 1u);
+}
+
+TEST_F(ShimTest, RecalcLeavesHeldAdminSetAndRunningJobsAlone) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_add_job(101, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_job_set(101, "priority", 0);  // held
+  fake_add_job(102, 31, "p1", "normal", 0, 1, 1, 1003);
+  fake_job_set(102, "priority", 777);
+  fake_job_set(102, "direct_set_prio", 1);
+  fake_add_job(103, 31, "p1", "normal", 1, 4, 1, 1003);  // running
+  fake_job_set(103, "priority", 55);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  EXPECT_GT(fake_job_priority(100), 1u);
+  EXPECT_EQ(fake_job_priority(101), 0u);
+  EXPECT_EQ(fake_job_priority(102), 777u);
+  EXPECT_FALSE(fake_job_has_factors(102));
+  EXPECT_EQ(fake_job_priority(103), 55u);
+  // CALCULATE_RUNNING: running jobs too (after reconfig re-reads the flags).
+  fake_conf_flag_calculate_running(1);
+  fake_call_reconfig(0);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  EXPECT_NE(fake_job_priority(103), 55u);
+}
+
+TEST_F(ShimTest, IncrOnlyNeverLowersAPriority) {
+  fake_conf_flag_incr_only(1);
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_job_set(100, "priority", 4000000);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  EXPECT_EQ(fake_job_priority(100), 4000000u);
+}
+
+TEST_F(ShimTest, SetHandlesMissingPointers) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "high", 0, 16, 2, 1001);
+  const uint32_t full = fake_call_set(100);
+  EXPECT_GT(full, 1u);
+  EXPECT_DOUBLE_EQ(fake_job_factor(100, "qos"), 1000.0);
+
+  fake_job_set(100, "no_qos", 1);
+  EXPECT_LT(fake_call_set(100), full);
+  EXPECT_DOUBLE_EQ(fake_job_factor(100, "qos"), 0.0);
+
+  fake_job_set(100, "no_part", 1);
+  fake_call_set(100);
+  EXPECT_DOUBLE_EQ(fake_job_factor(100, "part"), 0.0);
+
+  // Without an association there is no fair-share (multifactor says nothing either).
+  fake_job_set(100, "no_assoc", 1);
+  fake_call_set(100);
+  EXPECT_DOUBLE_EQ(fake_job_factor(100, "fs"), 0.0);
+}
+
+TEST_F(ShimTest, SetWithoutDetailsReturnsZeroAndSaysWhy) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_job_set(100, "no_details", 1);
+  EXPECT_CALL(mock_, Log(kLogError, HasSubstr("has no details")));
+  EXPECT_EQ(fake_call_set(100), 0u);
+}
+
+TEST_F(ShimTest, SetKeepsAnAdministratorsPriority) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_job_set(100, "priority", 4242);
+  fake_job_set(100, "direct_set_prio", 1);
+  EXPECT_CALL(mock_, AssocLock(_, _, _)).Times(0);  // nothing to compute
+  EXPECT_EQ(fake_call_set(100), 4242u);
+}
+
+TEST_F(ShimTest, SetTakesTheAssocReadLockOnly) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  {
+    InSequence seq;
+    EXPECT_CALL(mock_, AssocLock(R, R, N));
+    EXPECT_CALL(mock_, AssocUnlock(R, R, N));
+  }
+  EXPECT_CALL(mock_, CtldLock(_, _, _)).Times(0);  // slurmctld already holds the job lock
+  fake_call_set(100);
+}
+
+TEST_F(ShimTest, ReconfigRereadsWeights) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 0, 1, 1, 1003);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  const uint32_t before = fake_job_priority(100);
+  fake_conf_weights(0, 0, 20000, 1000, 1000, 1000, 600);
+  fake_call_reconfig(0);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  EXPECT_NEAR(static_cast<double>(fake_job_priority(100)) - before, 10000.0, 1.0);  // u3: 3/3
+}
+
+TEST_F(ShimTest, MalformedTreeIsReportedAndChangesNothing) {
+  LoadOutsideSlurmctld();
+  fake_assoc_poison(21);
+  fake_make_cycle(2, 21);  // a's parent is now its own user: a cycle
+  EXPECT_CALL(mock_, Log(kLogError, HasSubstr("association tree rejected")));
+  EXPECT_NE(fake_call_recalc(2000), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 12345.0);  // untouched
+}
+
+TEST_F(ShimTest, ClassicLeavesLevelFsAndFsFactorUntouched) {
+  fake_conf_classic(1);
+  LoadOutsideSlurmctld();
+  fake_assoc_poison(21);
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 12345.0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_level_fs(21)), 12345.0);
+  // The job's factor is classic 2^(-UE/S): u1 used all of a's usage.
+  EXPECT_GT(fake_job_factor(100, "fs"), 0.0);
+  EXPECT_LT(fake_job_factor(100, "fs"), 10000.0 * 0.5);
+}
+
+TEST_F(ShimTest, SetAssocUsageWithNullAssociationLogsAndReturns) {
+  LoadOutsideSlurmctld();
+  EXPECT_CALL(mock_, Log(kLogError, HasSubstr("without an association")));
+  fake_call_set_assoc_usage(0);
+}
+
+TEST_F(ShimTest, CalcFsFactorIsClassicFormula) {
+  LoadOutsideSlurmctld();
+  EXPECT_DOUBLE_EQ(fake_call_calc_fs_factor(0.5L, 0.5L), 0.5);
+  EXPECT_DOUBLE_EQ(fake_call_calc_fs_factor(0.1L, 0.0L), 0.0);
+}
+
+TEST_F(ShimTest, FactorsListFiltersLikeMultifactor) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_add_job(101, 22, "p2", "normal", 0, 1, 1, 1002);
+  fake_add_job(102, 31, "p1", "normal", 0, 1, 1, 1003);
+  fake_add_job(103, 31, "p1", "normal", 0, 1, 1, 1003);
+  fake_job_set(103, "priority", 0);  // held: never listed
+  fake_add_job(104, 31, "p1", "normal", 1, 1, 1, 1003);  // running: not listed
+  fake_add_job(105, 31, "p1", "normal", 0, 1, 1, 1003);
+  fake_job_set(105, "begin_time", std::time(nullptr) + 3600);  // not eligible yet
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  uint32_t out[16];
+  {
+    InSequence seq;
+    EXPECT_CALL(mock_, CtldLock(R, R, R)).RetiresOnSaturation();  // the job read lock
+    EXPECT_CALL(mock_, CtldUnlock(R, R, R)).RetiresOnSaturation();
+  }
+  ASSERT_EQ(fake_call_factors_list(nullptr, 0, nullptr, 0, nullptr, 0, out, 16), 3);
+  EXPECT_EQ(out[0], 100u);
+  EXPECT_EQ(out[2], 102u);
+  const uint32_t jobs[] = {101, 102};
+  EXPECT_EQ(fake_call_factors_list(jobs, 2, nullptr, 0, nullptr, 0, out, 16), 2);
+  const uint32_t users[] = {1003};
+  EXPECT_EQ(fake_call_factors_list(nullptr, 0, users, 1, nullptr, 0, out, 16), 1);
+  EXPECT_EQ(out[0], 102u);
+  EXPECT_EQ(fake_call_factors_list(nullptr, 0, nullptr, 0, "p2", 0, out, 16), 1);
+  EXPECT_EQ(out[0], 101u);
+  const uint32_t nobody[] = {4242};
+  EXPECT_EQ(fake_call_factors_list(nobody, 1, nullptr, 0, nullptr, 0, out, 16), -1);
+}
+
+TEST_F(ShimTest, FactorsListHonoursPrivateDataJobs) {
+  fake_conf_private_jobs(1);
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_add_job(101, 31, "p1", "normal", 0, 1, 1, 1003);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  uint32_t out[4];
+  EXPECT_CALL(mock_, ValidateOperator(1001)).WillRepeatedly(Return(false));
+  EXPECT_CALL(mock_, IsCoord(1001, "b")).WillOnce(Return(false));
+  ASSERT_EQ(fake_call_factors_list(nullptr, 0, nullptr, 0, nullptr, 1001, out, 4), 1);
+  EXPECT_EQ(out[0], 100u);  // only the user's own job
+  EXPECT_CALL(mock_, ValidateOperator(0)).WillRepeatedly(Return(true));
+  EXPECT_EQ(fake_call_factors_list(nullptr, 0, nullptr, 0, nullptr, 0, out, 4), 2);
+  EXPECT_CALL(mock_, ValidateOperator(1005)).WillRepeatedly(Return(false));
+  EXPECT_CALL(mock_, IsCoord(1005, _)).WillRepeatedly(Return(true));  // account coordinator
+  EXPECT_EQ(fake_call_factors_list(nullptr, 0, nullptr, 0, nullptr, 1005, out, 4), 2);
+}
+
+TEST_F(ShimTest, JobEndChargesUsageUpTheTreeOnce) {
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 2, 4, 1, 1001);  // complete: 4 CPUs
+  fake_job_set(100, "start_time", 1000);
+  fake_job_set(100, "end_time", 1100);
+  {
+    InSequence seq;
+    EXPECT_CALL(mock_, AssocLock(W, W, R));
+    EXPECT_CALL(mock_, AssocUnlock(W, W, R));
+  }
+  fake_call_job_end(100);
+  // no decay configured: 4 CPUs x 100 s to u1, a and root.
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(21)), 100 + 400.0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(2)), 100 + 400.0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(1)), 130 + 400.0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 30.0);
+  fake_call_job_end(100);  // a second end charges nothing
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(1)), 130 + 400.0);
+}
+
+TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("fw-shim-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  fake_conf_state_dir(dir.c_str());
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);  // running since 1000 on 2 CPUs
+  ASSERT_EQ(fake_call_cycle(1000), 0);                   // first period: nothing ran yet
+  ASSERT_EQ(fake_call_cycle(1060), 0);                   // 60 s later
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 30 + 120.0);
+  std::ifstream f(dir / "priority_last_decay_ran", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), {});
+  ASSERT_EQ(bytes.size(), 16u);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[7]), 1060 % 256);  // big-endian last period
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(ShimTest, CorruptStateFileIsReportedNotFatal) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("fw-shim-bad-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "priority_last_decay_ran") << "garbage";
+  fake_conf_state_dir(dir.c_str());
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);
+  EXPECT_CALL(mock_, Log(kLogError, HasSubstr("decay state unusable")));
+  EXPECT_CALL(mock_, Log(kLogError, HasSubstr("no usable decay state")));
+  ASSERT_EQ(fake_call_cycle(2000), 0);
+  // Counting from now: the running job is not charged for time before the restart.
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 30.0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("fw-shim-thr-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  fake_conf_state_dir(dir.c_str());
+  fake_set_cluster(64, 4);  // as in slurmctld: init starts the calculation thread
+  EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(true));
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  ASSERT_EQ(fake_call_init(), 0);
+  // The thread's first period runs at once: wait until it has weighed the job.
+  for (int i = 0; i < 200 && !fake_job_has_factors(100); i++)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(fake_job_has_factors(100));
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(fake_call_fini(), 0);  // PriorityCalcPeriod is 300 s: fini must not wait for it
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_F(ShimTest, WithoutSlurmdbdFairShareIsOffAndSaidSo) {
+  fake_set_cluster(64, 4);
+  EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(false));
+  EXPECT_CALL(mock_, Log(kLogError, HasSubstr("PriorityWeightFairshare can only be used with SlurmDBD")));
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  ASSERT_EQ(fake_call_init(), 0);
+  EXPECT_DOUBLE_EQ(fake_job_factor(100, "fs"), 0.0);
+  EXPECT_GT(fake_job_priority(100), 1u);
+}
+
+}  // namespace
