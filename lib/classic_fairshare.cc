@@ -27,7 +27,26 @@
 
 #include "fair_share.h"
 
-namespace fairway::detail {
+namespace fairway {
+
+long double depth_oblivious_usage_efctv(long double un, double s, long double ue_f, double s_f,
+                                        long double siblings_un) {
+  if (s == 0 || s_f == 0 || ue_f == 0 || un == 0) return un;
+  const long double ratio_p = ue_f / s_f;
+  const long double ratio_s = siblings_un / s_f;
+  const long double ratio_l = (un / s) / ratio_s;
+  long double k;
+  if (ratio_p == 0 || ratio_l == 0 || std::log(ratio_p) * std::log(ratio_l) >= 0) {
+    k = 1;
+  } else {
+    const long double f5 = 5.0L;
+    k = 1 / (1 + powl(f5 * std::log(ratio_p), 2));
+  }
+  const double p = std::pow(static_cast<double>(ratio_l), static_cast<double>(k));
+  return ratio_p * p * s;
+}
+
+namespace detail {
 
 void compute_classic(const AssocTree& t, bool depth_oblivious, double dampening_factor,
                      FairShareResult& out) {
@@ -74,25 +93,8 @@ void compute_classic(const AssocTree& t, bool depth_oblivious, double dampening_
     } else if (t.uses_parent_shares(v)) {
       ue = out.usage_efctv[f];
     } else if (depth_oblivious) {
-      const double s = out.shares_norm[v];
-      const double s_f = out.shares_norm[f];
-      const long double ue_f = out.usage_efctv[f];
-      if (s != 0 && s_f != 0 && ue_f != 0 && un != 0) {
-        const long double ratio_p = ue_f / s_f;
-        const long double ratio_s = out.work_sum[f] / s_f;
-        const long double ratio_l = (un / s) / ratio_s;
-        long double k;
-        if (ratio_p == 0 || ratio_l == 0 || std::log(ratio_p) * std::log(ratio_l) >= 0) {
-          k = 1;
-        } else {
-          const long double f5 = 5.0L;
-          k = 1 / (1 + powl(f5 * std::log(ratio_p), 2));
-        }
-        const double p = std::pow(static_cast<double>(ratio_l), static_cast<double>(k));
-        ue = ratio_p * p * s;
-      } else {
-        ue = un;
-      }
+      ue = depth_oblivious_usage_efctv(un, out.shares_norm[v], out.usage_efctv[f],
+                                       out.shares_norm[f], out.work_sum[f]);
     } else {
       const uint32_t all = t.level_shares(v);
       if (all == 0)
@@ -112,4 +114,5 @@ void compute_classic(const AssocTree& t, bool depth_oblivious, double dampening_
   }
 }
 
-}  // namespace fairway::detail
+}  // namespace detail
+}  // namespace fairway

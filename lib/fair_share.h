@@ -74,7 +74,14 @@ Algorithm algorithm_from_flags(bool no_fair_tree, bool depth_oblivious);
 // usage_efctv is NO_VAL (within Slurm's fuzzy epsilon 1e-5).
 double classic_fs_factor(long double usage_efctv, long double shares_norm, double dampening_factor);
 
-const char* algorithm_name(Algorithm a);  // "fair_tree", "classic", "depth_oblivious"
+const char* algorithm_name(Algorithm a);
+
+// One association's depth-oblivious effective usage (_depth_oblivious_set_usage_efctv): un and
+// s its usage_norm and shares_norm, ue_f and s_f its fs parent's usage_efctv and shares_norm,
+// siblings_un the sum of usage_norm over the parent's children_list (Fairshare=parent ones
+// skipped).  un itself when any of un, s, ue_f, s_f is zero.
+long double depth_oblivious_usage_efctv(long double un, double s, long double ue_f, double s_f,
+                                        long double siblings_un);  // "fair_tree", "classic", "depth_oblivious"
 
 namespace detail {
 // The algorithms behind compute_fair_share (out already sized and validated).

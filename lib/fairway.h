@@ -141,6 +141,17 @@ fairway_error_t fairway_fairshare_result(const fairway_fairshare_t *fs, size_t i
 double fairway_classic_fs_factor(long double usage_efctv, long double shares_norm,
 				 double dampening);
 
+/*
+ * Depth-oblivious effective usage of one association (multifactor's
+ * _depth_oblivious_set_usage_efctv): usage_norm and shares_norm of the association,
+ * usage_efctv and shares_norm of its fair-share parent, and the sum of usage_norm over
+ * the parent's children (Fairshare=parent ones skipped).
+ */
+long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double shares_norm,
+						long double parent_usage_efctv,
+						double parent_shares_norm,
+						long double siblings_usage_norm);
+
 /* ------------------------------------------------------------------------- */
 /* Job factors and priority                                                  */
 /* ------------------------------------------------------------------------- */

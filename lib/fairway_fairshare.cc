@@ -93,7 +93,8 @@ fairway_error_t fairway_fairshare_compute(fairway_fairshare_t* fs, fairway_algor
                                           double dampening) {
   return fairway::guard([&] {
     if (!fs) fairway::invalid("fairway_fairshare_compute: NULL tree");
-    if (!(dampening >= 1)) fairway::invalid("FairShareDampeningFactor must be at least 1");
+    if (!(dampening >= 1) || !std::isfinite(dampening))
+      fairway::invalid("FairShareDampeningFactor must be a finite number, at least 1");
     fairway::compute_fair_share(fs->tree, to_algorithm(algo), dampening, fs->result);
     fs->computed = true;
   });
@@ -124,6 +125,14 @@ double fairway_classic_fs_factor(long double usage_efctv, long double shares_nor
   } catch (...) {
     return 0.0;
   }
+}
+
+long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double shares_norm,
+                                                long double parent_usage_efctv,
+                                                double parent_shares_norm,
+                                                long double siblings_usage_norm) {
+  return fairway::depth_oblivious_usage_efctv(usage_norm, shares_norm, parent_usage_efctv,
+                                              parent_shares_norm, siblings_usage_norm);
 }
 
 }  // extern "C"

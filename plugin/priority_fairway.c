@@ -922,14 +922,46 @@ static void _weigh_all_jobs(time_t now)
 	unlock_slurmctld(job_write_lock);
 }
 
+/*
+ * Depth-oblivious, as multifactor walks it: accounts top-down, each from its
+ * siblings' usage as stored at that moment (so the result depends on the
+ * order and on earlier periods, which Fairway reproduces rather than "fixes");
+ * users marked NO_VAL and computed when needed.  Caller holds the assoc write
+ * lock.
+ */
+static void _depth_oblivious_children(List children)
+{
+	slurmdb_assoc_rec_t *assoc;
+	ListIterator it;
+
+	if (!children)
+		return;
+	it = list_iterator_create(children);
+	while ((assoc = list_next(it))) {
+		if (assoc->user) {
+			assoc->usage->usage_efctv = (long double) NO_VAL;
+			continue;
+		}
+		priority_p_set_assoc_usage(assoc);
+		_depth_oblivious_children(assoc->usage->children_list);
+	}
+	list_iterator_destroy(it);
+}
+
 /* Fair-share under the assoc write lock. */
 static int _fairshare_locked(bool users_lazy)
 {
 	assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
-	int rc;
+	int rc = SLURM_SUCCESS;
 
 	assoc_mgr_lock(&assoc_write);
-	rc = _recalc_fairshare(users_lazy);
+	if (g_algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
+		if (assoc_mgr_root_assoc)
+			_depth_oblivious_children(
+				assoc_mgr_root_assoc->usage->children_list);
+	} else {
+		rc = _recalc_fairshare(users_lazy);
+	}
 	assoc_mgr_unlock(&assoc_write);
 	return rc;
 }
@@ -1214,8 +1246,23 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	} else if (assoc->shares_raw == SLURMDB_FS_USE_PARENT) {
 		assoc->usage->usage_efctv = fs_assoc->usage->usage_efctv;
 	} else if (g_algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
-		/* Depth-oblivious effective usage depends on the whole path
-		 * and is written by every periodic calculation; keep it. */
+		/* From the siblings' usage_norm as stored now, as multifactor
+		 * reads them (users' may be from an earlier period). */
+		long double siblings = 0;
+		slurmdb_assoc_rec_t *sib;
+		ListIterator it;
+
+		if (fs_assoc->usage->children_list) {
+			it = list_iterator_create(fs_assoc->usage->children_list);
+			while ((sib = list_next(it)))
+				if (sib->shares_raw != SLURMDB_FS_USE_PARENT)
+					siblings += sib->usage->usage_norm;
+			list_iterator_destroy(it);
+		}
+		assoc->usage->usage_efctv = fairway_depth_oblivious_usage_efctv(
+			assoc->usage->usage_norm, assoc->usage->shares_norm,
+			fs_assoc->usage->usage_efctv,
+			fs_assoc->usage->shares_norm, siblings);
 	} else {
 		long double ua = assoc->usage->usage_norm;
 		long double ue_parent = fs_assoc->usage->usage_efctv;

@@ -341,7 +341,11 @@ static void _write_conf(const scenario_t *s)
 		"PriorityWeightFairshare=%u\nPriorityWeightJobSize=%u\n"
 		"PriorityWeightPartition=%u\nPriorityWeightQOS=%u\n"
 		"PriorityMaxAge=%u\nFairShareDampeningFactor=%u\n"
-		"PriorityFavorSmall=%s\n",
+		"PriorityFavorSmall=%s\n"
+		/* The decay factor of multifactor lives in its thread, which
+		 * a harness does not run: compare accrual without decay (the
+		 * decay arithmetic is unit-tested in test_usage_decay). */
+		"PriorityDecayHalfLife=0\nPriorityUsageResetPeriod=YEARLY\n",
 		dir, s->w_age, s->w_assoc, s->w_fs, s->w_js, s->w_part,
 		s->w_qos, (unsigned) (s->max_age / 60), s->damp,
 		s->favor_small ? "YES" : "NO");
@@ -449,7 +453,11 @@ static void _setup_parts_qos(void)
 		q->name = xstrdup_printf("q%d", i);
 		q->priority = _chance(30) ? 0 : _pick(1000);
 		q->usage = slurmdb_create_qos_usage(g_tres_count);
-		q->usage_factor = 1.0;
+		q->usage_factor = _chance(20) ? 0.5 * _pick(5) : 1.0;
+		if (_chance(15))
+			q->flags |= QOS_FLAG_NO_DECAY;
+		for (int t = 0; t < g_tres_count; t++)
+			q->usage->grp_used_tres_run_secs[t] = _pick(1u << 30);
 		if (q->priority > max_prio)
 			max_prio = q->priority;
 		list_append(assoc_mgr_qos_list, q);
@@ -469,6 +477,11 @@ static slurmdb_assoc_rec_t *_find_assoc(uint32_t id)
 	list_iterator_destroy(it);
 	return a;
 }
+
+/* Every fourth scenario has no running job and is run with
+ * priority_fairway_recalc; the others with priority_fairway_cycle, which also
+ * charges the running jobs' usage. */
+static bool g_use_recalc;
 
 static void _setup_jobs(scenario_t *s, time_t now)
 {
@@ -521,15 +534,40 @@ static void _setup_jobs(scenario_t *s, time_t now)
 		j->tres_req_cnt[TRES_ARRAY_CPU] = j->details->min_cpus;
 		j->tres_req_cnt[TRES_ARRAY_MEM] = 100 * (1 + _pick(100));
 		j->tres_req_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
+		if (!g_use_recalc && _chance(25)) {
+			/* Running since some time after the last period:
+			 * charged by the period under test. */
+			j->job_state = JOB_RUNNING;
+			j->start_time = now - 1 - _pick(40000);
+			j->total_cpus = j->details->min_cpus;
+			j->end_time_exp = j->start_time +
+				((j->time_limit == NO_VAL) ? 100000 :
+				 (time_t) j->time_limit * 60);
+			j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt,
+						    sizeof(uint64_t));
+			j->tres_alloc_cnt[TRES_ARRAY_CPU] = j->total_cpus;
+			j->tres_alloc_cnt[TRES_ARRAY_MEM] =
+				j->tres_req_cnt[TRES_ARRAY_MEM];
+			j->tres_alloc_cnt[TRES_ARRAY_NODE] =
+				j->details->min_nodes;
+			j->tres_alloc_cnt[TRES_ARRAY_BILLING] = j->total_cpus;
+		}
 		list_append(job_list, j);
 	}
 }
 
 /* ---- running one plugin and capturing its results ---- */
 typedef struct {
-	double shares_norm, fs_factor;
-	long double usage_norm, usage_efctv, level_fs;
+	double shares_norm, fs_factor, grp_used_wall;
+	long double usage_norm, usage_efctv, level_fs, usage_raw;
+	uint64_t run_secs[8];
 } assoc_out_t;
+
+typedef struct {
+	long double usage_raw;
+	double grp_used_wall;
+	uint64_t run_secs[8];
+} qos_out_t;
 
 typedef struct {
 	uint32_t priority;
@@ -542,6 +580,7 @@ typedef struct {
 typedef struct {
 	assoc_out_t *a;
 	job_out_t *j;
+	qos_out_t q[MAX_QOS];
 	int na, nj;
 } result_t;
 
@@ -565,10 +604,20 @@ static void _capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *)
 		r->a[i].usage_efctv = a->usage->usage_efctv;
 		r->a[i].level_fs = a->usage->level_fs;
 		r->a[i].fs_factor = a->usage->fs_factor;
+		r->a[i].usage_raw = a->usage->usage_raw;
+		r->a[i].grp_used_wall = a->usage->grp_used_wall;
+		for (int t = 0; t < g_tres_count && t < 8; t++)
+			r->a[i].run_secs[t] = a->usage->grp_used_tres_run_secs[t];
 		i++;
 	}
 	list_iterator_destroy(it);
 
+	for (int q = 0; q < MAX_QOS; q++) {
+		r->q[q].usage_raw = g_qos[q]->usage->usage_raw;
+		r->q[q].grp_used_wall = g_qos[q]->usage->grp_used_wall;
+		for (int t = 0; t < g_tres_count && t < 8; t++)
+			r->q[q].run_secs[t] = g_qos[q]->usage->grp_used_tres_run_secs[t];
+	}
 	r->nj = list_count(job_list);
 	r->j = xcalloc(r->nj, sizeof(*r->j));
 	i = 0;
@@ -592,6 +641,9 @@ static void _capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *)
 	list_iterator_destroy(it);
 }
 
+/* Usage before the first plugin ran, restored for the second. */
+static result_t g_before;
+
 /* Forget every computed value so the second plugin starts from the same
  * state as the first. */
 static void _reset_state(void)
@@ -599,8 +651,22 @@ static void _reset_state(void)
 	slurmdb_assoc_rec_t *a;
 	job_record_t *j;
 	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	int i = 0;
 
+	for (int q = 0; q < MAX_QOS; q++) {
+		g_qos[q]->usage->usage_raw = g_before.q[q].usage_raw;
+		g_qos[q]->usage->grp_used_wall = g_before.q[q].grp_used_wall;
+		for (int t = 0; t < g_tres_count && t < 8; t++)
+			g_qos[q]->usage->grp_used_tres_run_secs[t] =
+				g_before.q[q].run_secs[t];
+	}
 	while ((a = list_next(it))) {
+		a->usage->usage_raw = g_before.a[i].usage_raw;
+		a->usage->grp_used_wall = g_before.a[i].grp_used_wall;
+		for (int t = 0; t < g_tres_count && t < 8; t++)
+			a->usage->grp_used_tres_run_secs[t] =
+				g_before.a[i].run_secs[t];
+		i++;
 		a->usage->usage_norm = (long double) NO_VAL;
 		a->usage->usage_efctv = 0;
 		a->usage->level_fs = 0;
@@ -645,31 +711,6 @@ static void _mf_classic_children(List children,
 	list_iterator_destroy(it);
 }
 
-/*
- * Depth-oblivious multifactor reads its siblings' usage_norm, which for users
- * (computed on demand) and for siblings later in the list still hold the
- * previous period's values: its result depends on history.  Fairway computes
- * every value from the current usage, which is where multifactor arrives once
- * usage stops changing.  To compare the algorithms, bring multifactor to that
- * state first: one pass over every association sets every usage_norm.
- * (Documented in doc/differences.md.)
- */
-static void _mf_settle(List children,
-		       void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
-{
-	slurmdb_assoc_rec_t *a;
-	ListIterator it;
-
-	if (!children)
-		return;
-	it = list_iterator_create(children);
-	while ((a = list_next(it))) {
-		set_assoc_usage(a);
-		_mf_settle(a->usage->children_list, set_assoc_usage);
-	}
-	list_iterator_destroy(it);
-}
-
 /* ---- comparing ---- */
 static int g_mismatches;
 static const char *g_scenario;
@@ -707,6 +748,18 @@ static void _compare(const result_t *mf, const result_t *fw)
 		CMP("assoc", i, "usage_efctv", mf->a[i].usage_efctv, fw->a[i].usage_efctv);
 		CMP("assoc", i, "level_fs", mf->a[i].level_fs, fw->a[i].level_fs);
 		CMP("assoc", i, "fs_factor", mf->a[i].fs_factor, fw->a[i].fs_factor);
+		CMP("assoc", i, "usage_raw", mf->a[i].usage_raw, fw->a[i].usage_raw);
+		CMP("assoc", i, "grp_used_wall", mf->a[i].grp_used_wall, fw->a[i].grp_used_wall);
+		for (int t = 0; t < 8; t++)
+			CMPI("assoc", i, "grp_used_tres_run_secs", mf->a[i].run_secs[t],
+			     fw->a[i].run_secs[t]);
+	}
+	for (int q = 0; q < MAX_QOS; q++) {
+		CMP("qos", q, "usage_raw", mf->q[q].usage_raw, fw->q[q].usage_raw);
+		CMP("qos", q, "grp_used_wall", mf->q[q].grp_used_wall, fw->q[q].grp_used_wall);
+		for (int t = 0; t < 8; t++)
+			CMPI("qos", q, "grp_used_tres_run_secs", mf->q[q].run_secs[t],
+			     fw->q[q].run_secs[t]);
 	}
 	for (int i = 0; i < mf->nj; i++) {
 		const job_out_t *a = &mf->j[i], *b = &fw->j[i];
@@ -732,18 +785,47 @@ static void _compare(const result_t *mf, const result_t *fw)
 
 /* ---- one scenario (in its own process) ---- */
 static const char *g_plugin_path;
+static bool (*mf_charge)(job_record_t *, time_t *);
+static int (*mf_weigh)(job_record_t *, time_t *);
+
+/* The classic branch of multifactor's decay thread: each job charged, then
+ * weighed (_decay_apply_new_usage_and_weighted_factors). */
+static int _mf_charge_and_weigh(void *x, void *arg)
+{
+	if (mf_charge(x, arg))
+		mf_weigh(x, arg);
+	return 0;
+}
+
+static void _no_materialize(slurmdb_assoc_rec_t *a) { (void) a; }
+
+/* When the last period ran, in multifactor's state file format: before every
+ * running job started, so both plugins charge each from its start. */
+static void _write_last_ran(time_t last_ran)
+{
+	char *path = xstrdup_printf("%s/priority_last_decay_ran", g_state_dir);
+	unsigned char b[16] = { 0 };
+	FILE *f;
+
+	for (int i = 0; i < 8; i++)
+		b[i] = ((uint64_t) last_ran) >> (56 - 8 * i);
+	if (!(f = fopen(path, "w")) || (fwrite(b, 1, 16, f) != 16))
+		fatal("cannot write %s", path);
+	fclose(f);
+	xfree(path);
+}
 
 static int _run_scenario(scenario_t *s, uint32_t seed)
 {
 	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
 	void (*mf_fair_tree_decay)(List, time_t);
-	int (*mf_weigh)(job_record_t *, time_t *);
 	void (*mf_set_assoc_usage)(slurmdb_assoc_rec_t *);
 	int (*fw_init)(void), (*fw_fini)(void), (*fw_recalc)(time_t);
+	int (*fw_cycle)(time_t);
 	void (*fw_reconfig)(bool);
 	void (*fw_set_assoc_usage)(slurmdb_assoc_rec_t *);
 	void *mf, *fw;
-	result_t r_mf, r_fw;
+	result_t r_mf = { 0 }, r_fw = { 0 };
 	time_t now = 1700000000;
 	bool classic;
 
@@ -756,8 +838,21 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	_setup_assoc_mgr(s);
 	g_rng = seed * 2654435761ULL + 7;
 	_setup_parts_qos();
+	g_use_recalc = (seed % 4) == 0;
 	_setup_jobs(s, now);
 	classic = !(slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE);
+	/* TRES run seconds are released only when limits are enforced. */
+	accounting_enforce = _chance(50) ? ACCOUNTING_ENFORCE_LIMITS : 0;
+	{
+		slurmdb_assoc_rec_t *a;
+		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((a = list_next(it)))
+			for (int t = 0; t < g_tres_count; t++)
+				a->usage->grp_used_tres_run_secs[t] =
+					_pick(1u << 30);
+		list_iterator_destroy(it);
+	}
+	_capture(&g_before, _no_materialize);
 
 	/* multifactor, through Slurm's loader, outside slurmctld (no thread),
 	 * then set up as slurmctld would (cluster_cpus, reconfig). */
@@ -771,17 +866,15 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 		fatal("dlopen NOLOAD multifactor: %s", dlerror());
 	mf_fair_tree_decay = dlsym(mf, "fair_tree_decay");
 	mf_weigh = dlsym(mf, "decay_apply_weighted_factors");
+	mf_charge = dlsym(mf, "decay_apply_new_usage");
 	mf_set_assoc_usage = dlsym(mf, "priority_p_set_assoc_usage");
-	if (!mf_fair_tree_decay || !mf_weigh || !mf_set_assoc_usage)
+	if (!mf_fair_tree_decay || !mf_weigh || !mf_charge || !mf_set_assoc_usage)
 		fatal("multifactor lacks fair_tree_decay/decay_apply_weighted_factors");
 
-	if (slurm_conf.priority_flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS)
-		_mf_settle(assoc_mgr_root_assoc->usage->children_list,
-			   mf_set_assoc_usage);
 	if (classic) {
 		_mf_classic_children(assoc_mgr_root_assoc->usage->children_list,
 				     mf_set_assoc_usage);
-		list_for_each(job_list, (ListForF) mf_weigh, &now);
+		list_for_each(job_list, _mf_charge_and_weigh, &now);
 	} else {
 		mf_fair_tree_decay(job_list, now);
 	}
@@ -796,8 +889,9 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	fw_fini = dlsym(fw, "fini");
 	fw_reconfig = dlsym(fw, "priority_p_reconfig");
 	fw_recalc = dlsym(fw, "priority_fairway_recalc");
+	fw_cycle = dlsym(fw, "priority_fairway_cycle");
 	fw_set_assoc_usage = dlsym(fw, "priority_p_set_assoc_usage");
-	if (!fw_init || !fw_fini || !fw_reconfig || !fw_recalc ||
+	if (!fw_init || !fw_fini || !fw_reconfig || !fw_recalc || !fw_cycle ||
 	    !fw_set_assoc_usage)
 		fatal("%s lacks init/fini/priority_p_reconfig/priority_fairway_recalc",
 		      g_plugin_path);
@@ -805,18 +899,37 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 		fatal("fairway init failed");
 	cluster_cpus = 64;
 	fw_reconfig(false);
-	if (fw_recalc(now) != SLURM_SUCCESS)
-		printf("NOTE %s: priority_fairway_recalc reported an error\n",
+	_write_last_ran(now - 50000);
+	if ((g_use_recalc ? fw_recalc(now) : fw_cycle(now)) != SLURM_SUCCESS)
+		printf("NOTE %s: priority/fairway reported an error\n",
 		       g_scenario);
 	_capture(&r_fw, fw_set_assoc_usage);
 	fw_fini();
 
 	_compare(&r_mf, &r_fw);
-	if (g_verbose)
-		printf("%s: %d associations, %d jobs, flags '%s': %d mismatches\n",
-		       g_scenario, r_mf.na, r_mf.nj, s->flags, g_mismatches);
+	if (g_verbose) {
+		long double charged = r_mf.a[0].usage_raw - g_before.a[0].usage_raw;
+		double tres = 0;
+		for (int i = 0; i < r_mf.nj; i++)
+			for (int t = 0; t < 8; t++)
+				tres += r_mf.j[i].tres[t];
+		printf("%s: TRES factors sum %.3f (PriorityWeightTRES '%s')\n",
+		       g_scenario, tres, s->w_tres);
+		printf("%s: %d associations, %d jobs (%s), flags '%s', usage charged to root %.0Lf: %d mismatches\n",
+		       g_scenario, r_mf.na, r_mf.nj,
+		       g_use_recalc ? "recalc" : "cycle", s->flags, charged,
+		       g_mismatches);
+	}
 	priority_g_fini();
 	unlink(g_conf_path);
+	{
+		char *f = xstrdup_printf("%s/priority_last_decay_ran", g_state_dir);
+		char *o = xstrdup_printf("%s.old", f);
+		unlink(f);
+		unlink(o);
+		xfree(f);
+		xfree(o);
+	}
 	rmdir(g_state_dir);
 	return g_mismatches ? 1 : 0;
 }
