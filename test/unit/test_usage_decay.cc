@@ -1,0 +1,145 @@
+// Usage accrual, decay and reset arithmetic (lib/usage_decay.h) against hand-computed values
+// of multifactor's formulas.
+#include <gtest/gtest.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+
+#include "fairway.h"
+
+namespace {
+
+TEST(Decay, FactorIsSlurmsFirstOrderApproximation) {
+  EXPECT_DOUBLE_EQ(fairway_decay_factor(86400), 1 - 0.693 / 86400);
+  EXPECT_DOUBLE_EQ(fairway_decay_factor(0), 1.0);
+  EXPECT_DOUBLE_EQ(fairway_decay_factor(-5), 1.0);
+  // After one half-life the usage is (almost, by the approximation) halved.
+  const double d = fairway_period_decay(fairway_decay_factor(3600), 3600);
+  EXPECT_NEAR(d, 0.5, 0.001);
+  EXPECT_NE(d, 0.5);
+}
+
+TEST(Decay, PeriodDecayNeverReachesZero) {
+  EXPECT_EQ(fairway_period_decay(0.5, 1e9), DBL_MIN);
+  EXPECT_EQ(fairway_period_decay(1.0, 12345), 1.0);
+}
+
+fairway_job_charge_t charge(const fairway_job_times_t& t, time_t from, time_t to, int at_end,
+                            double factor = 1.0, double billable = 4, double usage_factor = -1) {
+  fairway_job_charge_t c;
+  EXPECT_EQ(fairway_job_charge(&t, from, to, at_end, factor, billable, usage_factor, &c),
+            FAIRWAY_OK);
+  return c;
+}
+
+TEST(Charge, RunningJobIsChargedForThePeriodOnly) {
+  fairway_job_times_t t{};
+  t.start_time = 1000;
+  t.time_limit = 60;  // minutes
+  t.end_time_exp = 1000 + 3600;
+  auto c = charge(t, 1200, 1500, 0);
+  EXPECT_DOUBLE_EQ(c.run_delta, 300);
+  EXPECT_DOUBLE_EQ(c.real_decay, 300 * 4);
+  EXPECT_EQ(c.tres_time_delta, 300u);
+  c = charge(t, 0, 1500, 0);  // first period: from the job's start
+  EXPECT_DOUBLE_EQ(c.run_delta, 500);
+}
+
+TEST(Charge, DecayWithinThePeriodAndUsageFactor) {
+  fairway_job_times_t t{};
+  t.start_time = 0;
+  t.time_limit = 600;
+  t.end_time_exp = 36000;
+  const double f = fairway_decay_factor(3600);
+  auto c = charge(t, 100, 160, 0, f, 2.0, 0.5);
+  EXPECT_DOUBLE_EQ(c.run_decay, 60 * std::pow(f, 60) * 0.5);
+  EXPECT_DOUBLE_EQ(c.real_decay, 60 * std::pow(f, 60) * 2.0 * 0.5);
+  EXPECT_DOUBLE_EQ(c.real_nodecay, 60 * 2.0 * 0.5);
+  EXPECT_EQ(c.tres_time_delta, 30u);
+  c = charge(t, 100, 160, 0, f, 2.0, 0.0);  // UsageFactor 0: free
+  EXPECT_EQ(c.real_decay, 0.0);
+}
+
+TEST(Charge, EndedJobChargesUpToItsEndAndReleasesTheRestOfItsLimit) {
+  fairway_job_times_t t{};
+  t.start_time = 1000;
+  t.end_time = 1400;
+  t.time_limit = 60;
+  t.end_time_exp = 1000 + 3600;
+  t.finished = 1;
+  auto c = charge(t, 1300, 5000, 1);
+  EXPECT_DOUBLE_EQ(c.run_delta, 100);                // 1300 .. end 1400, not 5000
+  EXPECT_EQ(c.tres_time_delta, 1000u + 3600 - 1300);  // the whole reserved remainder
+}
+
+TEST(Charge, PastTheTimeLimitNothingIsReleased) {
+  fairway_job_times_t t{};
+  t.start_time = 1000;
+  t.time_limit = 1;
+  t.end_time_exp = 1060;
+  auto c = charge(t, 1100, 1200, 0);
+  EXPECT_DOUBLE_EQ(c.run_delta, 100);
+  EXPECT_EQ(c.tres_time_delta, 0u);
+}
+
+TEST(Charge, NegativeStretchChargesNothing) {
+  fairway_job_times_t t{};
+  t.start_time = 2000;
+  t.time_limit = 10;
+  t.end_time_exp = 2600;
+  auto c = charge(t, 1000, 1500, 0);
+  EXPECT_EQ(c.run_delta, 0.0);
+  EXPECT_EQ(c.real_decay, 0.0);
+}
+
+class ResetTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    old_ = getenv("TZ") ? getenv("TZ") : "";
+    had_ = getenv("TZ") != nullptr;
+    setenv("TZ", "UTC", 1);
+    tzset();
+  }
+  void TearDown() override {
+    if (had_)
+      setenv("TZ", old_.c_str(), 1);
+    else
+      unsetenv("TZ");
+    tzset();
+  }
+  static time_t utc(int y, int mon, int d, int h = 0) {
+    struct tm tm {};
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mon - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    return timegm(&tm);
+  }
+  std::string old_;
+  bool had_ = false;
+};
+
+TEST_F(ResetTest, NextResetOfEachPeriod) {
+  const time_t last = utc(2026, 11, 18, 15);  // a Wednesday afternoon
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_DAILY, last, last), utc(2026, 11, 19));
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_WEEKLY, last, last), utc(2026, 11, 22));  // Sunday
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_MONTHLY, last, last), utc(2026, 12, 1));
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_QUARTERLY, last, last), utc(2027, 1, 1));
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_YEARLY, last, last), utc(2027, 1, 1));
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_QUARTERLY, utc(2026, 2, 3), 0), utc(2026, 4, 1));
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_MONTHLY, utc(2026, 12, 9), 0), utc(2027, 1, 1));
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_NONE, last, last), 0);
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_NOW, last, last), 0);
+}
+
+TEST_F(ResetTest, DailyAndWeeklySkipPeriodsThatAlreadyPassed) {
+  const time_t last = utc(2026, 11, 1, 6);
+  const time_t now = utc(2026, 11, 10, 12);
+  // The reset due after `now` minus one period is the one still ahead or just due.
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_DAILY, last, now), utc(2026, 11, 10));
+  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_WEEKLY, last, now), utc(2026, 11, 8));
+}
+
+}  // namespace
