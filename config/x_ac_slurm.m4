@@ -26,7 +26,7 @@ AC_DEFUN([X_AC_SLURM], [
   fw_inst_hdr="$fw_slurm_inc/slurm/slurm_version.h"
   AS_IF([test -r "$fw_inst_hdr"], [],
     [AC_MSG_ERROR([Slurm's public headers were not found at $fw_inst_hdr: install libslurm-dev (scripts/install-deps) or pass --with-slurm-include=DIR])])
-  fw_inst_num=`sed -n 's/^#define SLURM_VERSION_NUMBER \(0x[[0-9a-fA-F]]*\).*/\1/p' "$fw_inst_hdr"`
+  fw_inst_num=`sed -n 's/^#define SLURM_VERSION_NUMBER \(0x@<:@0-9a-fA-F@:>@*\).*/\1/p' "$fw_inst_hdr"`
   AS_IF([test -n "$fw_inst_num"], [],
     [AC_MSG_ERROR([$fw_inst_hdr defines no SLURM_VERSION_NUMBER])])
   fw_inst_ver=`printf '%d.%02d.%d' $(( fw_inst_num >> 16 )) $(( (fw_inst_num >> 8) & 255 )) $(( fw_inst_num & 255 ))`
@@ -36,7 +36,7 @@ AC_DEFUN([X_AC_SLURM], [
     fw_cache="${FAIRWAY_SLURM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fairway/slurm}"
     for fw_d in "$fw_cache"/*/; do
       test -r "$fw_d/build/slurm/slurm_version.h" || continue
-      fw_n=`sed -n 's/^#define SLURM_VERSION_NUMBER \(0x[[0-9a-fA-F]]*\).*/\1/p' "$fw_d/build/slurm/slurm_version.h"`
+      fw_n=`sed -n 's/^#define SLURM_VERSION_NUMBER \(0x@<:@0-9a-fA-F@:>@*\).*/\1/p' "$fw_d/build/slurm/slurm_version.h"`
       if test "x$fw_n" = "x$fw_inst_num"; then
         for fw_s in "$fw_d"slurm*/; do
           test -r "$fw_s/src/slurmctld/slurmctld.h" && fw_slurm_src=`cd "$fw_s" && pwd`
@@ -62,14 +62,14 @@ AC_DEFUN([X_AC_SLURM], [
 
   AC_MSG_CHECKING([whether the Slurm source matches the installed Slurm $fw_inst_ver])
   fw_src_ver=`sed -n 's/^#define SLURM_VERSION_STRING "\(.*\)"/\1/p' "$fw_slurm_build/config.h"`
-  fw_src_num=`sed -n 's/^#define SLURM_VERSION_NUMBER \(0x[[0-9a-fA-F]]*\).*/\1/p' "$fw_slurm_build/slurm/slurm_version.h"`
+  fw_src_num=`sed -n 's/^#define SLURM_VERSION_NUMBER \(0x@<:@0-9a-fA-F@:>@*\).*/\1/p' "$fw_slurm_build/slurm/slurm_version.h"`
   AS_IF([test "x$fw_src_num" = "x$fw_inst_num"], [AC_MSG_RESULT([yes ($fw_src_ver)])],
     [AC_MSG_RESULT([no])
      AC_MSG_ERROR([Slurm source is version $fw_src_ver but the installed libslurm headers are $fw_inst_ver: slurmctld only loads plugins built for its exact version; run 'scripts/slurm-source --version <installed Debian version>'])])
   AC_PATH_PROG([SLURMCTLD], [slurmctld], [], [$PATH:/usr/sbin:/sbin])
   AS_IF([test -n "$SLURMCTLD"], [
     AC_MSG_CHECKING([whether slurmctld is version $fw_src_ver])
-    fw_ctld_ver=`"$SLURMCTLD" -V 2>/dev/null | sed -n 's/^slurm[[^ ]]* \([[0-9.]]*\).*/\1/p'`
+    fw_ctld_ver=`"$SLURMCTLD" -V 2>/dev/null | sed -n 's/^slurm@<:@^ @:>@* \(@<:@0-9.@:>@*\).*/\1/p'`
     AS_IF([test "x$fw_ctld_ver" = "x$fw_src_ver"], [AC_MSG_RESULT([yes])],
       [AC_MSG_RESULT([no ($fw_ctld_ver)])
        AC_MSG_ERROR([the installed slurmctld is $fw_ctld_ver but the Slurm source is $fw_src_ver: the plugin would not load; fetch the matching source with scripts/slurm-source])])])

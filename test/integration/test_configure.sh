@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# configure's bad-input paths: each gets one line that says what to do (issue 2).
+# A missing tree, a tree that is not Slurm, an unconfigured tree, a tree of another
+# Slurm version than the installed one.
+set -euo pipefail
+# shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+mapfile -t slurm < <("$FW_ROOT/scripts/slurm-source")
+work=$(mktemp -d "${TMPDIR:-/tmp}/fw-cfg.XXXXXX")
+trap 'rm -rf "$work"' RETURN EXIT
+
+cfg() { # expected-regex configure-args...
+	local want=$1 out
+	shift
+	out=$(cd "$work" && "$FW_ROOT/configure" -q "$@" 2>&1 | tail -n 1) || true
+	assert_match "configure $*" "$want" "$out"
+}
+
+cfg "^configure: error: --with-slurm-source=/nonexistent is not a Slurm source tree .*scripts/slurm-source" \
+	--with-slurm-source=/nonexistent
+mkdir -p "$work/bare/src/slurmctld" && touch "$work/bare/src/slurmctld/slurmctld.h"
+cfg "^configure: error: .* has not been configured .*scripts/slurm-source" \
+	--with-slurm-source="$work/bare"
+mkdir -p "$work/other/slurm"
+sed 's/"[0-9]*\.[0-9]*\.[0-9]*"/"99.11.1"/' "${slurm[1]}/config.h" >"$work/other/config.h"
+sed 's/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER 0x630b01/' \
+	"${slurm[1]}/slurm/slurm_version.h" >"$work/other/slurm/slurm_version.h"
+cfg "^configure: error: Slurm source is version 99.11.1 but the installed libslurm headers are .*: slurmctld only loads plugins built for its exact version" \
+	--with-slurm-source="${slurm[0]}" --with-slurm-build="$work/other"
+cfg "^configure: error: Slurm's public headers were not found at /nowhere/slurm/slurm_version.h: install libslurm-dev" \
+	--with-slurm-source="${slurm[0]}" --with-slurm-include=/nowhere
+finish
