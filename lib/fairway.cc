@@ -53,13 +53,17 @@ const char* fairway_last_error(void) { return fairway::last_error.c_str(); }
 
 const char* fairway_version(void) { return PACKAGE_VERSION; }
 
+// Called once per job per period: no exception can occur, so no guard (and no
+// thread-local error bookkeeping) on this path.
 fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cluster_t* c,
                                     const fairway_job_input_t* job, time_t now,
                                     fairway_job_factors_t* out) {
-  return fairway::guard([&] {
-    if (!w || !c || !job || !out) fairway::invalid("fairway_job_factors: NULL argument");
-    *out = fairway::job_factors(*w, *c, *job, now);
-  });
+  if (!w || !c || !job || !out) {
+    fairway::set_last_error("fairway_job_factors: NULL argument");
+    return FAIRWAY_EINVAL;
+  }
+  *out = fairway::job_factors(*w, *c, *job, now);
+  return FAIRWAY_OK;
 }
 
 fairway_error_t fairway_tres_factors(const fairway_weights_t* w, const uint64_t* alloc,

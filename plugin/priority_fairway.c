@@ -400,11 +400,6 @@ static void _recalc_job(job_record_t *job_ptr, time_t now, bool assoc_locked)
 	}
 }
 
-static int _foreach_job_recalc(void *x, void *arg)
-{
-	_recalc_job(x, *(time_t *) arg, true);
-	return 0;
-}
 
 /*
  * Recompute the fair-share values of every association from its current raw
@@ -415,60 +410,109 @@ static int _foreach_job_recalc(void *x, void *arg)
  * marks users' effective usage NO_VAL, to be computed on demand (by a job's
  * fair-share factor or sshare) from the usage of that moment; do the same.
  */
+/*
+ * The association tree of the last calculation, kept while the associations
+ * keep their shape (same records, ids, parents, shares), so that a period only
+ * updates usage and recomputes, allocating nothing.  Protected by the assoc
+ * write lock (only used inside _recalc_fairshare).
+ */
+static fairway_fairshare_t *g_fs = NULL;
+static slurmdb_assoc_rec_t **g_fs_ptrs = NULL;
+static fairway_assoc_t *g_fs_in = NULL;
+static size_t g_fs_n = 0, g_fs_cap = 0;
+
+static void _fs_cache_free(void)
+{
+	fairway_fairshare_destroy(&g_fs);
+	xfree(g_fs_ptrs);
+	xfree(g_fs_in);
+	g_fs_n = g_fs_cap = 0;
+}
+
+/* Copy the current associations into g_fs_in/g_fs_ptrs; true if their shape
+ * is what the cached tree was built from. */
+static bool _fs_snapshot(void)
+{
+	slurmdb_assoc_rec_t *assoc;
+	size_t cnt = list_count(assoc_mgr_assoc_list), n = 0;
+	bool same = (g_fs != NULL);
+	ListIterator it;
+
+	if (cnt > g_fs_cap) {
+		g_fs_cap = cnt + cnt / 8 + 16;
+		xrecalloc(g_fs_ptrs, g_fs_cap, sizeof(*g_fs_ptrs));
+		xrecalloc(g_fs_in, g_fs_cap, sizeof(*g_fs_in));
+		same = false;
+	}
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(it)) && (n < g_fs_cap)) {
+		fairway_assoc_t *in = &g_fs_in[n];
+		uint32_t parent = (assoc == assoc_mgr_root_assoc) ?
+			0 : assoc->parent_id;
+		int sp = (assoc->shares_raw == SLURMDB_FS_USE_PARENT);
+		uint32_t shares = sp ? 0 : assoc->shares_raw;
+
+		if (!assoc->usage)
+			continue;
+		if (same && ((g_fs_ptrs[n] != assoc) || (in->id != assoc->id) ||
+			     (in->parent_id != parent) ||
+			     (in->shares_parent != sp) ||
+			     (in->shares_raw != shares) ||
+			     ((in->user != NULL) != (assoc->user != NULL))))
+			same = false;
+		g_fs_ptrs[n] = assoc;
+		in->id = assoc->id;
+		in->parent_id = parent;
+		in->account = assoc->acct;
+		in->user = assoc->user;
+		in->shares_parent = sp;
+		in->shares_raw = shares;
+		in->usage_raw = assoc->usage->usage_raw;
+		n++;
+	}
+	list_iterator_destroy(it);
+	if (n != g_fs_n)
+		same = false;
+	g_fs_n = n;
+	return same;
+}
+
 static int _recalc_fairshare(bool users_lazy)
 {
-	slurmdb_assoc_rec_t **ptrs = NULL, *assoc;
-	fairway_assoc_t *in = NULL;
-	fairway_fairshare_t *fs = NULL;
-	fairway_error_t err;
-	ListIterator it;
-	size_t n = 0, cap;
-	int rc = SLURM_ERROR;
+	fairway_error_t err = FAIRWAY_OK;
 
 	if (!assoc_mgr_assoc_list || !assoc_mgr_root_assoc)
 		return SLURM_SUCCESS;
 
-	cap = list_count(assoc_mgr_assoc_list);
-	ptrs = xcalloc(cap + 1, sizeof(*ptrs));
-	in = xcalloc(cap + 1, sizeof(*in));
-	it = list_iterator_create(assoc_mgr_assoc_list);
-	while ((assoc = list_next(it)) && (n < cap)) {
-		if (!assoc->usage)
-			continue;
-		ptrs[n] = assoc;
-		in[n].id = assoc->id;
-		in[n].parent_id = (assoc == assoc_mgr_root_assoc) ?
-			0 : assoc->parent_id;
-		in[n].account = assoc->acct;
-		in[n].user = assoc->user;
-		in[n].shares_parent =
-			(assoc->shares_raw == SLURMDB_FS_USE_PARENT);
-		in[n].shares_raw = in[n].shares_parent ? 0 : assoc->shares_raw;
-		in[n].usage_raw = assoc->usage->usage_raw;
-		n++;
+	if (_fs_snapshot()) {
+		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK); i++)
+			err = fairway_fairshare_set_usage(g_fs, i,
+							  g_fs_in[i].usage_raw);
+	} else {
+		fairway_fairshare_destroy(&g_fs);
+		err = fairway_fairshare_new(g_fs_in, g_fs_n, &g_fs);
 	}
-	list_iterator_destroy(it);
-
-	if ((err = fairway_fairshare_new(in, n, &fs)) != FAIRWAY_OK) {
+	if (err != FAIRWAY_OK) {
 		error("%s: association tree rejected, fair-share values left unchanged: %s: %s",
 		      plugin_type, fairway_strerror(err), fairway_last_error());
-		goto fail;
+		fairway_fairshare_destroy(&g_fs);
+		return SLURM_ERROR;
 	}
-	if ((err = fairway_fairshare_compute(fs, g_algo, g_damp)) !=
+	if ((err = fairway_fairshare_compute(g_fs, g_algo, g_damp)) !=
 	    FAIRWAY_OK) {
 		error("%s: fair-share calculation failed: %s: %s",
 		      plugin_type, fairway_strerror(err), fairway_last_error());
-		goto fail;
+		return SLURM_ERROR;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < g_fs_n; i++) {
 		fairway_assoc_result_t r;
-		slurmdb_assoc_usage_t *u = ptrs[i]->usage;
+		slurmdb_assoc_usage_t *u = g_fs_ptrs[i]->usage;
 
-		if (users_lazy && ptrs[i]->user) {
+		if (users_lazy && g_fs_ptrs[i]->user) {
 			u->usage_efctv = (long double) NO_VAL;
 			continue;
 		}
-		if (fairway_fairshare_result(fs, i, &r) != FAIRWAY_OK)
+		if (fairway_fairshare_result(g_fs, i, &r) != FAIRWAY_OK)
 			continue;
 		if (r.set & FAIRWAY_SET_SHARES_NORM)
 			u->shares_norm = r.shares_norm;
@@ -481,12 +525,7 @@ static int _recalc_fairshare(bool users_lazy)
 		if (r.set & FAIRWAY_SET_FS_FACTOR)
 			u->fs_factor = r.fs_factor;
 	}
-	rc = SLURM_SUCCESS;
-fail:
-	fairway_fairshare_destroy(&fs);
-	xfree(in);
-	xfree(ptrs);
-	return rc;
+	return SLURM_SUCCESS;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -638,12 +677,6 @@ static bool _charge_running_job(job_record_t *job_ptr, time_t now)
 			return false;
 	}
 	return true;
-}
-
-static int _foreach_charge_job(void *x, void *arg)
-{
-	(void) _charge_running_job(x, *(time_t *) arg);
-	return 0;
 }
 
 /*
@@ -905,6 +938,54 @@ static int _foreach_charge_and_weigh(void *x, void *arg)
 	return 0;
 }
 
+/*
+ * The jobs of job_list as an array, refilled under the job lock for one pass
+ * and valid only while it is held.  Walking an array lets the pass prefetch
+ * the job records ahead of use: slurmctld's records are scattered, and
+ * waiting for each in turn is most of the cost of a pass.
+ */
+static job_record_t **g_jobs = NULL;
+static size_t g_jobs_cap = 0, g_jobs_n = 0;
+
+static int _foreach_collect_job(void *x, void *arg)
+{
+	g_jobs[g_jobs_n++] = x;
+	return 0;
+}
+
+/* Fill g_jobs from job_list; caller holds the job lock. */
+static void _collect_jobs(void)
+{
+	size_t n = job_list ? list_count(job_list) : 0;
+
+	if (n > g_jobs_cap) {
+		g_jobs_cap = n + n / 4 + 64;
+		xrecalloc(g_jobs, g_jobs_cap, sizeof(*g_jobs));
+	}
+	g_jobs_n = 0;
+	if (n)
+		list_for_each(job_list, _foreach_collect_job, NULL);
+}
+
+#define PREFETCH_AHEAD 8
+
+/* Prefetch what the pass reads of job i (the record, then its details). */
+static inline void _prefetch_job(size_t i)
+{
+	if (i + 2 * PREFETCH_AHEAD < g_jobs_n)
+		__builtin_prefetch(g_jobs[i + 2 * PREFETCH_AHEAD], 1);
+	if (i + PREFETCH_AHEAD < g_jobs_n) {
+		job_record_t *j = g_jobs[i + PREFETCH_AHEAD];
+		__builtin_prefetch(&j->job_state);
+		__builtin_prefetch(&j->details);
+		__builtin_prefetch(&j->prio_factors);
+		if (j->details)
+			__builtin_prefetch(j->details);
+		if (j->prio_factors)
+			__builtin_prefetch(j->prio_factors, 1);
+	}
+}
+
 /* Every job's priority, under the job write lock (assoc read lock inside it,
  * the order slurmctld uses). */
 static void _weigh_all_jobs(time_t now)
@@ -915,8 +996,12 @@ static void _weigh_all_jobs(time_t now)
 
 	lock_slurmctld(job_write_lock);
 	if (job_list) {
+		_collect_jobs();
 		assoc_mgr_lock(&assoc_read);
-		list_for_each(job_list, _foreach_job_recalc, &now);
+		for (size_t i = 0; i < g_jobs_n; i++) {
+			_prefetch_job(i);
+			_recalc_job(g_jobs[i], now, true);
+		}
 		assoc_mgr_unlock(&assoc_read);
 	}
 	unlock_slurmctld(job_write_lock);
@@ -1027,8 +1112,15 @@ static int _period(time_t now)
 
 	if (fair_tree) {
 		lock_slurmctld(job_write_lock);
-		if (job_list)
-			list_for_each(job_list, _foreach_charge_job, &now);
+		if (job_list) {
+			_collect_jobs();
+			for (size_t i = 0; i < g_jobs_n; i++) {
+				if (i + PREFETCH_AHEAD < g_jobs_n)
+					__builtin_prefetch(
+						&g_jobs[i + PREFETCH_AHEAD]->job_state);
+				(void) _charge_running_job(g_jobs[i], now);
+			}
+		}
 		unlock_slurmctld(job_write_lock);
 		if (g_calc_fairshare)
 			rc = _fairshare_locked(false);
@@ -1173,6 +1265,9 @@ extern int fini(void)
 	}
 	xfree(g_tres_weights);
 	g_weights.tres = NULL;
+	xfree(g_jobs);
+	g_jobs_cap = g_jobs_n = 0;
+	_fs_cache_free();
 	/* A later init (the plugin reloaded) starts from the state file again. */
 	slurm_mutex_lock(&g_calc_lock);
 	g_state_loaded = false;

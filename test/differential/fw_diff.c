@@ -23,6 +23,7 @@
 
 #include <dlfcn.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +58,26 @@ uint16_t running_cache = RUNNING_CACHE_STATE_NOTRUNNING;
 static part_record_t g_parts[MAX_PARTS];
 static int g_nparts;
 
-void lock_slurmctld(slurmctld_lock_t l) { (void) l; }
-void unlock_slurmctld(slurmctld_lock_t l) { (void) l; }
+/* Time the job write lock is held (bench mode reports it). */
+static struct timespec g_job_lock_t0;
+static double g_job_lock_ns;
+static double _ns(struct timespec a, struct timespec b)
+{
+	return (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
+}
+void lock_slurmctld(slurmctld_lock_t l)
+{
+	if (l.job == WRITE_LOCK)
+		clock_gettime(CLOCK_MONOTONIC, &g_job_lock_t0);
+}
+void unlock_slurmctld(slurmctld_lock_t l)
+{
+	struct timespec t;
+	if (l.job == WRITE_LOCK) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		g_job_lock_ns += _ns(g_job_lock_t0, t);
+	}
+}
 void lock_state_files(void) {}
 void unlock_state_files(void) {}
 bool validate_operator(uid_t uid) { return uid == 0; }
@@ -89,7 +108,6 @@ static uint32_t _pick(uint32_t n) { return n ? _rand() % n : 0; }
 static bool _chance(int percent) { return (int) _pick(100) < percent; }
 
 /* ---- scenario ---- */
-#define MAX_ASSOCS 4096
 typedef struct {
 	uint32_t id, parent;
 	char acct[32], user[32];
@@ -104,17 +122,35 @@ typedef struct {
 	char w_tres[128];
 	uint32_t max_age, damp;
 	bool favor_small;
-	int nassoc;
-	sc_assoc_t a[MAX_ASSOCS];
+	int nassoc, cap;
+	sc_assoc_t *a;
 	int njobs;
+	int nrunning;		/* bench: running jobs among njobs */
 } scenario_t;
 
 static int g_verbose;
 
+/* Empty a scenario, keeping its association array. */
+static void _clear(scenario_t *s)
+{
+	sc_assoc_t *a = s->a;
+	int cap = s->cap;
+
+	memset(s, 0, sizeof(*s));
+	s->a = a;
+	s->cap = cap;
+}
+
 static void _add(scenario_t *s, uint32_t id, uint32_t parent, const char *acct,
 		 const char *user, uint32_t shares, long double usage)
 {
-	sc_assoc_t *a = &s->a[s->nassoc++];
+	sc_assoc_t *a;
+
+	if (s->nassoc == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 1024;
+		s->a = realloc(s->a, sizeof(*s->a) * s->cap);
+	}
+	a = &s->a[s->nassoc++];
 	a->id = id;
 	a->parent = parent;
 	snprintf(a->acct, sizeof(a->acct), "%s", acct);
@@ -183,7 +219,7 @@ static void _gen_random(scenario_t *s, uint32_t seed)
 {
 	int algo = _pick(3);
 
-	memset(s, 0, sizeof(*s));
+	_clear(s);
 	snprintf(s->name, sizeof(s->name), "seed %u", seed);
 	g_next_id = 2;
 	g_user_no = 1;
@@ -227,7 +263,7 @@ static void _gen_random(scenario_t *s, uint32_t seed)
  * cluster of shared/reference/slurm-testbed.md section 2. */
 static int _gen_site(scenario_t *s, int which)
 {
-	memset(s, 0, sizeof(*s));
+	_clear(s);
 	s->w_age = 1000;
 	s->w_fs = 10000;
 	s->w_js = 1000;
@@ -357,6 +393,42 @@ static void _write_conf(const scenario_t *s)
 	fclose(f);
 }
 
+/* id -> position in the scenario and -> assoc_mgr record, by binary search. */
+typedef struct {
+	uint32_t id;
+	int idx;
+	slurmdb_assoc_rec_t *rec;
+} id_index_t;
+static id_index_t *g_ids;
+static int g_nids;
+
+static int _cmp_id(const void *a, const void *b)
+{
+	uint32_t x = ((const id_index_t *) a)->id, y = ((const id_index_t *) b)->id;
+	return (x > y) - (x < y);
+}
+
+static void _index_scenario(const scenario_t *s)
+{
+	g_ids = realloc(g_ids, sizeof(*g_ids) * (s->nassoc + 1));
+	g_nids = s->nassoc;
+	for (int i = 0; i < s->nassoc; i++)
+		g_ids[i] = (id_index_t) { s->a[i].id, i, NULL };
+	qsort(g_ids, g_nids, sizeof(*g_ids), _cmp_id);
+}
+
+static id_index_t *_lookup(uint32_t id)
+{
+	id_index_t key = { id, 0, NULL };
+	return bsearch(&key, g_ids, g_nids, sizeof(*g_ids), _cmp_id);
+}
+
+static int _scenario_index(uint32_t id)
+{
+	id_index_t *e = _lookup(id);
+	return e ? e->idx : -1;
+}
+
 static void _setup_assoc_mgr(scenario_t *s)
 {
 	slurmdb_update_object_t update;
@@ -385,14 +457,14 @@ static void _setup_assoc_mgr(scenario_t *s)
 	FREE_NULL_LIST(update.objects);
 	slurmctld_tres_cnt = g_tres_count;
 
-	/* An account's usage is its subtree's (what slurmctld accumulates);
-	 * sometimes more, as when a deleted child's usage moved up. */
-	for (int i = s->nassoc - 1; i > 0; i--)
-		for (int j = 0; j < s->nassoc; j++)
-			if (s->a[j].id == s->a[i].parent) {
-				s->a[j].usage += s->a[i].usage;
-				break;
-			}
+	/* An account's usage is its subtree's (what slurmctld accumulates).
+	 * Children come after their parents in every generated scenario. */
+	_index_scenario(s);
+	for (int i = s->nassoc - 1; i > 0; i--) {
+		int j = _scenario_index(s->a[i].parent);
+		if (j >= 0)
+			s->a[j].usage += s->a[i].usage;
+	}
 
 	update.type = SLURMDB_ADD_ASSOC;
 	update.objects = list_create(slurmdb_destroy_assoc_rec);
@@ -415,6 +487,16 @@ static void _setup_assoc_mgr(scenario_t *s)
 	if (assoc_mgr_update_assocs(&update, false))
 		fatal("assoc_mgr_update_assocs failed");
 	FREE_NULL_LIST(update.objects);
+	{
+		slurmdb_assoc_rec_t *a;
+		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((a = list_next(it))) {
+			id_index_t *e = _lookup(a->id);
+			if (e)
+				e->rec = a;
+		}
+		list_iterator_destroy(it);
+	}
 }
 
 #define MAX_QOS 3
@@ -470,12 +552,8 @@ static void _setup_parts_qos(void)
 
 static slurmdb_assoc_rec_t *_find_assoc(uint32_t id)
 {
-	slurmdb_assoc_rec_t *a;
-	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
-	while ((a = list_next(it)) && (a->id != id))
-		;
-	list_iterator_destroy(it);
-	return a;
+	id_index_t *e = _lookup(id);
+	return e ? e->rec : NULL;
 }
 
 /* Every fourth scenario has no running job and is run with
@@ -485,7 +563,7 @@ static bool g_use_recalc;
 
 static void _setup_jobs(scenario_t *s, time_t now)
 {
-	int users[MAX_ASSOCS], nusers = 0;
+	int *users = xcalloc(s->nassoc + 1, sizeof(int)), nusers = 0;
 
 	for (int i = 0; i < s->nassoc; i++)
 		if (s->a[i].user[0])
@@ -534,7 +612,7 @@ static void _setup_jobs(scenario_t *s, time_t now)
 		j->tres_req_cnt[TRES_ARRAY_CPU] = j->details->min_cpus;
 		j->tres_req_cnt[TRES_ARRAY_MEM] = 100 * (1 + _pick(100));
 		j->tres_req_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
-		if (!g_use_recalc && _chance(25)) {
+		if (s->nrunning ? (n < s->nrunning) : (!g_use_recalc && _chance(25))) {
 			/* Running since some time after the last period:
 			 * charged by the period under test. */
 			j->job_state = JOB_RUNNING;
@@ -554,6 +632,7 @@ static void _setup_jobs(scenario_t *s, time_t now)
 		}
 		list_append(job_list, j);
 	}
+	xfree(users);
 }
 
 /* ---- running one plugin and capturing its results ---- */
@@ -959,14 +1038,202 @@ static int _fork_scenario(scenario_t *s, uint32_t seed)
 	return 1;
 }
 
+
+/* ---- bench mode: the same large scenario under both plugins, timed ---- */
+
+/* root -> accounts -> 100 users each, about `assocs` associations. */
+static void _gen_bench(scenario_t *s, int assocs, int jobs, int running)
+{
+	int accounts = assocs / 101 > 0 ? assocs / 101 : 1;
+	int users = (assocs - 1 - accounts) / accounts;
+	char name[32];
+
+	_clear(s);
+	snprintf(s->name, sizeof(s->name), "bench %d/%d/%d", assocs, jobs, running);
+	s->w_age = 1000;
+	s->w_fs = 100000;
+	s->w_js = 1000;
+	s->w_part = 1000;
+	s->w_qos = 1000;
+	s->max_age = 7 * 86400;
+	s->damp = 1;
+	s->njobs = jobs;
+	s->nrunning = running;
+	g_next_id = 2;
+	_add(s, 1, 0, "root", NULL, 1, 0);
+	for (int k = 0; k < accounts; k++) {
+		uint32_t aid = g_next_id++;
+		char acct[32];
+		snprintf(acct, sizeof(acct), "acct%d", k);
+		_add(s, aid, 1, acct, NULL, 1 + _pick(100), 0);
+		for (int u = 0; u < users; u++) {
+			snprintf(name, sizeof(name), "user%d_%d", k, u);
+			_add(s, g_next_id++, aid, acct, name, 1 + _pick(10),
+			     (long double) _pick(100000));
+		}
+	}
+}
+
+static int _cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+	return (x > y) - (x < y);
+}
+
+static double _median(double *v, int n)
+{
+	qsort(v, n, sizeof(double), _cmp_double);
+	return (n % 2) ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static size_t _heap(void)
+{
+	return mallinfo2().uordblks;
+}
+
+/* Time fn(now) `reps` times after one warm-up; medians of the time and of the
+ * job write lock's hold time. */
+static void _time_period(void (*fn)(time_t), time_t now, int reps,
+			 double *ms, double *lock_ms)
+{
+	double t[64], l[64];
+	struct timespec a, b;
+
+	fn(now);
+	for (int r = 0; r < reps && r < 64; r++) {
+		g_job_lock_ns = 0;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		fn(now + 1 + r);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t[r] = _ns(a, b) / 1e6;
+		l[r] = g_job_lock_ns / 1e6;
+	}
+	*ms = _median(t, reps);
+	*lock_ms = _median(l, reps);
+}
+
+static void (*g_mf_ftd)(List, time_t);
+static int (*g_fw_cycle)(time_t);
+static int (*g_fw_recalc)(time_t);
+static void _mf_period(time_t now) { g_mf_ftd(job_list, now); }
+static void _fw_period(time_t now) { (void) g_fw_cycle(now); }
+static void _fw_recalc_only(time_t now) { (void) g_fw_recalc(now); }
+
+/* ns per priority_p_set call over every job */
+static double _time_set(uint32_t (*set)(uint32_t, job_record_t *))
+{
+	struct timespec a, b;
+	job_record_t *j;
+	ListIterator it = list_iterator_create(job_list);
+	int n = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	while ((j = list_next(it))) {
+		j->priority = set(0, j);
+		n++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	list_iterator_destroy(it);
+	return n ? _ns(a, b) / n : 0;
+}
+
+static int _run_bench(int assocs, int jobs, int running, int reps)
+{
+	static scenario_t s;
+	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
+	time_t now = 1700000000;
+	double mf_ms, mf_lock, fw_ms, fw_lock, mf_set, fw_set;
+	size_t h0, h_mf, h1, h_fw;
+	int (*fw_init)(void), (*fw_fini)(void);
+	uint32_t (*fw_set_fn)(uint32_t, job_record_t *);
+	void (*fw_reconfig)(bool);
+	void *mf, *fw;
+
+	g_rng = 42;
+	_gen_bench(&s, assocs, jobs, running);
+	g_scenario = s.name;
+	logopt.stderr_level = LOG_LEVEL_ERROR;
+	log_init("fw_bench", logopt, 0, NULL);
+	_write_conf(&s);
+	if (slurm_conf_init(g_conf_path) != SLURM_SUCCESS)
+		fatal("slurm_conf_init(%s) failed", g_conf_path);
+	node_record_count = 4;
+	_setup_assoc_mgr(&s);
+	_setup_parts_qos();
+	_setup_jobs(&s, now);
+
+	if (priority_g_init() != SLURM_SUCCESS)
+		fatal("cannot load priority/multifactor");
+	cluster_cpus = 64;
+	priority_g_reconfig(false);
+	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	if (!(mf = dlopen("/usr/lib/x86_64-linux-gnu/slurm-wlm/priority_multifactor.so",
+			  RTLD_LAZY | RTLD_NOLOAD)) ||
+	    !(g_mf_ftd = dlsym(mf, "fair_tree_decay")))
+		fatal("multifactor's fair_tree_decay not found");
+	h0 = _heap();
+	_time_period(_mf_period, now, reps, &mf_ms, &mf_lock);
+	h_mf = _heap();
+	mf_set = _time_set(priority_g_set);
+	_capture(&g_before, _no_materialize);
+	_reset_state();
+
+	cluster_cpus = NO_VAL;
+	if (!(fw = dlopen(g_plugin_path, RTLD_LAZY | RTLD_LOCAL)))
+		fatal("dlopen %s: %s", g_plugin_path, dlerror());
+	fw_init = dlsym(fw, "init");
+	fw_fini = dlsym(fw, "fini");
+	fw_reconfig = dlsym(fw, "priority_p_reconfig");
+	fw_set_fn = dlsym(fw, "priority_p_set");
+	g_fw_cycle = dlsym(fw, "priority_fairway_cycle");
+	g_fw_recalc = dlsym(fw, "priority_fairway_recalc");
+	if (!fw_init || !fw_fini || !fw_reconfig || !fw_set_fn || !g_fw_cycle ||
+	    !g_fw_recalc)
+		fatal("%s lacks the entry points", g_plugin_path);
+	fw_init();
+	cluster_cpus = 64;
+	fw_reconfig(false);
+	_write_last_ran(now - 50000);
+	h1 = _heap();
+	_time_period(_fw_period, now, reps, &fw_ms, &fw_lock);
+	h_fw = _heap();
+	if (getenv("FW_BENCH_SPLIT")) {
+		double r_ms, r_lock;
+		_time_period(_fw_recalc_only, now + 100, reps, &r_ms, &r_lock);
+		printf("# fairway recalc only (no accrual): %.2f ms, job lock %.2f ms\n",
+		       r_ms, r_lock);
+	}
+	fw_set = _time_set(fw_set_fn);
+	fw_fini();
+
+	printf("%8d %9d %8d | %10.2f %10.2f %7.1fx | %7.0f %7.0f | %9.2f %9.2f %7.1fx | %6.0f %6.0f | %+8.1f %+8.1f\n",
+	       s.nassoc, jobs, running, mf_ms, fw_ms, mf_ms / fw_ms,
+	       mf_ms * 1e6 / jobs, fw_ms * 1e6 / jobs, mf_lock, fw_lock,
+	       mf_lock / fw_lock, mf_set, fw_set,
+	       ((double) h_fw - h1 - ((double) h_mf - h0)) / jobs,
+	       ((double) h_fw - h1 - ((double) h_mf - h0)) / s.nassoc);
+	fflush(stdout);
+	return 0;
+}
+
+static void _bench_header(void)
+{
+	printf("# Full recalculation (fair-share + every job) per PriorityCalcPeriod, median of N runs after a warm-up;\n"
+	       "# multifactor = Debian's priority_multifactor.so (fair_tree_decay), fairway = priority_fairway_cycle.\n"
+	       "#   assocs      jobs  running |     mf ms     fw ms   speed | mf ns/j fw ns/j | mf lock ms fw lock ms   ratio | set ns mf/fw | extra B/job B/assoc\n");
+}
+
 int main(int argc, char **argv)
 {
 	static scenario_t s;
 	uint32_t first = 1, count = 100;
 	bool sites = false;
-	int failed = 0, total = 0, opt;
+	int failed = 0, total = 0, opt, reps = 5;
+	char *bench = NULL;
 	static const struct option longopts[] = {
 		{ "sites", no_argument, NULL, 'S' },
+		{ "bench", required_argument, NULL, 'B' },
+		{ "reps", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 } };
 
 	g_plugin_path = getenv("FAIRWAY_PLUGIN");
@@ -977,6 +1244,8 @@ int main(int argc, char **argv)
 		case 'n': count = strtoul(optarg, NULL, 10); break;
 		case 's': first = strtoul(optarg, NULL, 10); break;
 		case 'S': sites = true; break;
+		case 'B': bench = optarg; break;
+		case 'R': reps = atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites]\n",
 				argv[0]);
@@ -986,6 +1255,23 @@ int main(int argc, char **argv)
 	if (!g_plugin_path) {
 		fprintf(stderr, "fw_diff: no plugin: pass -p priority_fairway.so or set FAIRWAY_PLUGIN\n");
 		return 2;
+	}
+	if (bench) {	/* --bench A,J,R;A,J,R;... one process per size */
+		char *save = NULL;
+		_bench_header();
+		for (char *tok = strtok_r(bench, ";", &save); tok;
+		     tok = strtok_r(NULL, ";", &save)) {
+			int a = 0, j = 0, r = 0, status;
+			pid_t pid;
+			sscanf(tok, "%d,%d,%d", &a, &j, &r);
+			fflush(stdout);
+			if ((pid = fork()) == 0)
+				exit(_run_bench(a, j, r, reps));
+			waitpid(pid, &status, 0);
+			if (!WIFEXITED(status) || WEXITSTATUS(status))
+				printf("# size %s failed (status 0x%x)\n", tok, status);
+		}
+		return 0;
 	}
 	for (int w = 0; sites && _gen_site(&s, w); w++) {
 		total++;

@@ -364,6 +364,18 @@ void *slurm_xcalloc(size_t cnt, size_t sz, bool clear, bool try_,
 	return p;
 }
 
+void *slurm_xrecalloc(void **p, size_t cnt, size_t sz, bool clear, bool try_,
+		      const char *file, int line, const char *func)
+{
+	/* Slurm's xrecalloc keeps the old contents and zeroes the new space;
+	 * the callers here never rely on the old contents. */
+	free(*p);
+	*p = calloc(cnt ? cnt : 1, sz ? sz : 1);
+	if (!*p)
+		abort();
+	return *p;
+}
+
 void slurm_xfree(void **p)
 {
 	if (p && *p) {
@@ -765,6 +777,24 @@ void fake_assoc_poison(uint32_t id)
 	slurmdb_assoc_rec_t *a = _assoc(id);
 	a->usage->fs_factor = 12345.0;
 	a->usage->level_fs = 12345.0L;
+	_rebase();
+}
+
+void fake_assoc_set_usage(uint32_t id, double usage_raw)
+{
+	_assoc(id)->usage->usage_raw = usage_raw;
+	_rebase();
+}
+
+void fake_add_user_linked(uint32_t id, uint32_t parent_id, const char *user,
+			  uint32_t shares, double usage_raw)
+{
+	slurmdb_assoc_rec_t *p = _assoc(parent_id), *a;
+	fake_add_assoc(id, parent_id, p->acct, user, shares, usage_raw);
+	a = _assoc(id);
+	a->usage->parent_assoc_ptr = p;
+	a->usage->fs_assoc_ptr = p;
+	list_append(p->usage->children_list, a);
 	_rebase();
 }
 

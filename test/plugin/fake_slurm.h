@@ -65,6 +65,10 @@ long double fake_assoc_level_fs(uint32_t id);
 long double fake_assoc_usage_raw(uint32_t id);
 long double fake_assoc_usage_efctv(uint32_t id);
 void fake_assoc_poison(uint32_t id);	/* fields to recognisable garbage */
+void fake_assoc_set_usage(uint32_t id, double usage_raw);
+/* A user association added after fake_link_tree(), linked like assoc_mgr would. */
+void fake_add_user_linked(uint32_t id, uint32_t parent_id, const char *user,
+			  uint32_t shares, double usage_raw);
 void fake_make_cycle(uint32_t id, uint32_t new_parent_id);
 
 /* Partitions and QOS. */

@@ -147,6 +147,28 @@ TEST_F(ShimTest, RecalcTakesLocksInSlurmctldOrderAndReleasesThem) {
   EXPECT_GT(fake_job_priority(100), 1u);
 }
 
+// The tree is kept between periods while the associations keep their shape: new usage alone
+// is applied to the kept tree, a new association rebuilds it.
+TEST_F(ShimTest, KeptTreeFollowsUsageAndNewAssociations) {
+  LoadOutsideSlurmctld();
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 3.0 / 3);
+  // b's user now used a lot: a ranks first (u2 3/3, u1 2/3), then u3.
+  fake_assoc_set_usage(31, 1000);
+  fake_assoc_set_usage(3, 1000);
+  fake_assoc_set_usage(1, 1100);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(22), 3.0 / 3);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 2.0 / 3);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 1.0 / 3);
+  // A new user in b (no usage): 4 users now, it ranks above u3.
+  fake_add_user_linked(32, 3, "u4", 1, 0);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(32), 2.0 / 4);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 1.0 / 4);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(22), 4.0 / 4);
+}
+
 TEST_F(ShimTest, RecalcLeavesHeldAdminSetAndRunningJobsAlone) {
   LoadOutsideSlurmctld();
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
