@@ -3,6 +3,7 @@
 // AssocTree keeps.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -21,7 +22,9 @@ struct fairway_fairshare {
 
 namespace {
 
-fairway::Algorithm to_algorithm(fairway_algorithm_t algo) {
+// Takes the raw value: a C caller may pass any int, and loading an out-of-range value as the
+// C++ enum type is undefined (UBSan -fsanitize=enum).
+fairway::Algorithm to_algorithm(int algo) {
   switch (algo) {
     case FAIRWAY_ALGO_FAIR_TREE:
       return fairway::Algorithm::kFairTree;
@@ -30,7 +33,7 @@ fairway::Algorithm to_algorithm(fairway_algorithm_t algo) {
     case FAIRWAY_ALGO_DEPTH_OBLIVIOUS:
       return fairway::Algorithm::kDepthOblivious;
   }
-  fairway::invalid("unknown fair-share algorithm " + std::to_string(static_cast<int>(algo)));
+  fairway::invalid("unknown fair-share algorithm " + std::to_string(algo));
 }
 
 }  // namespace
@@ -91,11 +94,14 @@ fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t* fs, size_t inde
 
 fairway_error_t fairway_fairshare_compute(fairway_fairshare_t* fs, fairway_algorithm_t algo,
                                           double dampening) {
+  int raw_algo;  // the bytes, not a typed load of the enum (see to_algorithm)
+  static_assert(sizeof raw_algo == sizeof algo);
+  std::memcpy(&raw_algo, &algo, sizeof raw_algo);
   return fairway::guard([&] {
     if (!fs) fairway::invalid("fairway_fairshare_compute: NULL tree");
     if (!(dampening >= 1) || !std::isfinite(dampening))
       fairway::invalid("FairShareDampeningFactor must be a finite number, at least 1");
-    fairway::compute_fair_share(fs->tree, to_algorithm(algo), dampening, fs->result);
+    fairway::compute_fair_share(fs->tree, to_algorithm(raw_algo), dampening, fs->result);
     fs->computed = true;
   });
 }

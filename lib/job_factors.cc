@@ -118,14 +118,15 @@ double tres_weighted(const fairway_weights_t& w, double* factors) noexcept {
 namespace {
 
 // Priority 0 is reserved for held jobs; more than 32 bits is clamped (Slurm logs it).
+// Compared as doubles before any conversion: Slurm's (uint64_t) cast of a sum >= 2^64 is
+// undefined (0 on x86-64, i.e. a "held" job) and so is that of NaN; here NaN counts as < 1.
 uint32_t clamp_priority(double priority, bool* clamped) {
-  if (priority < 1) priority = 1;
-  uint64_t p = static_cast<uint64_t>(priority);
-  if (p > 0xffffffffULL) {
+  if (!(priority >= 1)) priority = 1;
+  if (priority >= 4294967296.0) {
     if (clamped) *clamped = true;
-    p = 0xffffffffULL;
+    return 0xffffffffU;
   }
-  return static_cast<uint32_t>(p);
+  return static_cast<uint32_t>(priority);
 }
 
 double site_minus_nice(const fairway_job_factors_t& f, double sum) {

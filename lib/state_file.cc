@@ -52,7 +52,9 @@ DecayState parse_decay_state(std::string_view bytes, time_t now) {
                                     " bytes, expected " + std::to_string(kSize));
   DecayState s;
   const int64_t ran = get_be64(bytes, 0), reset = get_be64(bytes, 8);
-  const int64_t limit = static_cast<int64_t>(now) + 86400;
+  // now + one day, saturating (a caller-supplied now near INT64_MAX must not overflow).
+  const int64_t now64 = static_cast<int64_t>(now);
+  const int64_t limit = now64 > INT64_MAX - 86400 ? INT64_MAX : now64 + 86400;
   if (ran < 0 || ran > limit)
     throw Error(FAIRWAY_EPARSE, "decay state: last period time " + std::to_string(ran) +
                                     " is not a plausible time");

@@ -1000,6 +1000,12 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 		       g_mismatches);
 	}
 	priority_g_fini();
+	xfree(r_mf.a);
+	xfree(r_mf.j);
+	xfree(r_fw.a);
+	xfree(r_fw.j);
+	xfree(g_before.a);
+	xfree(g_before.j);
 	unlink(g_conf_path);
 	{
 		char *f = xstrdup_printf("%s/priority_last_decay_ran", g_state_dir);

@@ -1,0 +1,200 @@
+// fuzz_fairshare_api.cc - libFuzzer target: the C API's tree building and fair-share
+// computation (fairway_fairshare_*), fed with flat association records as the plugin copies
+// them out of assoc_mgr -- except that the fuzzer chooses them: duplicate ids, unknown
+// parents, cycles, several or no roots, users with children, NULL names, Fairshare=parent
+// everywhere, NaN / infinite / negative / huge / subnormal usage, odd dampening factors.
+//
+// Contract (fairway.h): fairway_fairshare_new() either builds a tree of `count`
+// associations or fails with FAIRWAY_ETREE (a message in fairway_last_error(), *out NULL);
+// compute/result/set_usage never crash, reject bad arguments with FAIRWAY_EINVAL/ETREE, and
+// the fair-share factors they return are in [0, 1].  The same records through the C++ core
+// also format as sshare output.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "assoc_tree.h"
+#include "fair_share.h"
+#include "fairway.h"
+#include "fuzz_common.h"
+#include "sshare_format.h"
+
+namespace {
+
+constexpr size_t kMaxAssocs = 96;
+
+// Ids from a small range collide and form cycles often; sometimes any 32-bit value.
+uint32_t pick_id(fuzz::Bytes& in) {
+  const uint8_t b = in.u8();
+  if (b < 0xf0) return b % 24;  // 0 = "no parent" as parent_id, an id of 0 otherwise
+  return in.u32();
+}
+
+long double pick_usage(fuzz::Bytes& in) {
+  const uint8_t b = in.u8();
+  switch (b % 16) {
+    case 0: return 0;
+    case 1: return -0.0L;
+    case 2: return std::numeric_limits<long double>::quiet_NaN();
+    case 3: return std::numeric_limits<long double>::infinity();
+    case 4: return -1;
+    case 5: return std::numeric_limits<long double>::denorm_min();
+    case 6: return LDBL_MAX;
+    case 7: return LDBL_MAX / 3;
+    case 8: return DBL_MAX;
+    case 9: return static_cast<long double>(in.u32());
+    case 10: return static_cast<long double>(in.u64());
+    case 11: return static_cast<long double>(in.raw<double>());  // any double, NaN included
+    case 12: return ldexpl(1.0L, static_cast<int8_t>(in.u8()) * 64);  // 2^-8192 .. 2^8128
+    case 13: return 0x1p64L;
+    default: return static_cast<long double>(b);
+  }
+}
+
+uint32_t pick_shares(fuzz::Bytes& in) {
+  const uint8_t b = in.u8();
+  switch (b % 8) {
+    case 0: return 0;
+    case 1: return 1;
+    case 2: return fairway::kSharesUseParent;  // the raw marker value
+    case 3: return UINT32_MAX;
+    case 4: return UINT32_MAX - 1;
+    case 5: return in.u32();
+    default: return b;
+  }
+}
+
+const char* const kNames[] = {"root", "a", "b", "A", "bb", "a", "", "x\xff", "zzz"};
+
+double pick_dampening(uint8_t b) {
+  switch (b % 8) {
+    case 0: return 1;
+    case 1: return 2;
+    case 2: return 65535;
+    case 3: return 0.5;  // invalid
+    case 4: return std::numeric_limits<double>::quiet_NaN();
+    case 5: return std::numeric_limits<double>::infinity();
+    case 6: return 1.5;
+    default: return 3;
+  }
+}
+
+// wrapped: the raw shares may add up to more than 32 bits.  Slurm sums level shares in
+// uint32_t and wraps (assoc_tree.h keeps that on purpose), which can make a normalized share
+// exceed 1, an effective usage negative and a classic factor exceed 1: faithful, not a bug.
+void check_results(fairway_fairshare_t* fs, size_t n, fairway_algorithm_t algo, bool wrapped) {
+  for (size_t i = 0; i < n; ++i) {
+    fairway_assoc_result_t r;
+    FUZZ_CHECK(fairway_fairshare_result(fs, i, &r) == FAIRWAY_OK);
+    FUZZ_CHECK(!std::isnan(r.fs_factor) && r.fs_factor >= 0);
+    if (!wrapped) FUZZ_CHECK(r.fs_factor <= 1);
+    FUZZ_CHECK(!std::isnan(r.shares_norm) && r.shares_norm >= 0);
+    FUZZ_CHECK(r.set & FAIRWAY_SET_SHARES_NORM);
+    if (algo == FAIRWAY_ALGO_FAIR_TREE) FUZZ_CHECK(!std::isnan(r.level_fs));
+  }
+  fairway_assoc_result_t r;
+  FUZZ_CHECK(fairway_fairshare_result(fs, n, &r) == FAIRWAY_EINVAL);
+  FUZZ_CHECK(fairway_last_error()[0] != '\0');
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  fuzz::Bytes in(data, size);
+  const size_t n = in.u8() % (kMaxAssocs + 1);
+  std::vector<std::string> names;  // owns fuzzer-made names
+  names.reserve(2 * n);
+  std::vector<fairway_assoc_t> assocs(n);
+  uint64_t total_shares = 0;
+  for (size_t i = 0; i < n; ++i) {
+    fairway_assoc_t& a = assocs[i];
+    a.id = pick_id(in);
+    a.parent_id = pick_id(in);
+    const uint8_t flags = in.u8();
+    a.shares_parent = (flags & 1) ? 1 : 0;
+    a.shares_raw = pick_shares(in);
+    if (!a.shares_parent && a.shares_raw != fairway::kSharesUseParent) total_shares += a.shares_raw;
+    a.usage_raw = pick_usage(in);
+    auto name = [&](uint8_t sel) -> const char* {
+      if (sel == 0) return nullptr;
+      if (sel < 0xf0) return kNames[sel % (sizeof kNames / sizeof kNames[0])];
+      names.push_back(in.str(8));
+      return names.back().c_str();
+    };
+    a.account = name(in.u8());
+    a.user = (flags & 2) ? name(in.u8()) : nullptr;
+  }
+
+  fairway_fairshare_t* fs = reinterpret_cast<fairway_fairshare_t*>(&assocs);  // must be reset
+  const fairway_error_t err = fairway_fairshare_new(n ? assocs.data() : nullptr, n, &fs);
+  if (err != FAIRWAY_OK) {
+    FUZZ_CHECK(err == FAIRWAY_ETREE);
+    FUZZ_CHECK(fs == nullptr);
+    FUZZ_CHECK(fairway_last_error()[0] != '\0');
+  } else {
+    FUZZ_CHECK(fs != nullptr && fairway_fairshare_count(fs) == n);
+    FUZZ_CHECK(fairway_last_error()[0] == '\0');
+    // Result before any computation: refused.
+    fairway_assoc_result_t r;
+    FUZZ_CHECK(fairway_fairshare_result(fs, 0, &r) == FAIRWAY_EINVAL);
+    // A few computation periods, usage replaced in between (as the plugin does).
+    const int rounds = 1 + in.u8() % 4;
+    for (int round = 0; round < rounds; ++round) {
+      const auto algo = static_cast<fairway_algorithm_t>(in.u8() % 4);  // 3: invalid
+      const double damp = pick_dampening(in.u8());
+      const fairway_error_t ce = fairway_fairshare_compute(fs, algo, damp);
+      if (algo > FAIRWAY_ALGO_DEPTH_OBLIVIOUS || !(damp >= 1) || !std::isfinite(damp)) {
+        FUZZ_CHECK(ce == FAIRWAY_EINVAL);
+      } else {
+        FUZZ_CHECK(ce == FAIRWAY_OK);
+        check_results(fs, n, algo, total_shares > UINT32_MAX);
+      }
+      const int updates = in.u8() % 4;
+      for (int k = 0; k < updates; ++k) {
+        const size_t idx = in.u8() % (n + 1);  // n: out of range
+        const long double u = pick_usage(in);
+        const fairway_error_t ue = fairway_fairshare_set_usage(fs, idx, u);
+        if (idx >= n)
+          FUZZ_CHECK(ue == FAIRWAY_EINVAL);
+        else if (!std::isfinite(u) || u < 0)
+          FUZZ_CHECK(ue == FAIRWAY_ETREE);
+        else
+          FUZZ_CHECK(ue == FAIRWAY_OK);
+      }
+    }
+    fairway_fairshare_destroy(&fs);
+    FUZZ_CHECK(fs == nullptr);
+    fairway_fairshare_destroy(&fs);  // no-op
+  }
+
+  // The same records through the C++ core, as the CLI's live mode uses it: sshare output.
+  std::vector<fairway::AssocRecord> records(n);
+  for (size_t i = 0; i < n; ++i) {
+    records[i].id = assocs[i].id;
+    records[i].parent_id = assocs[i].parent_id;
+    records[i].account = assocs[i].account ? assocs[i].account : "";
+    records[i].user = assocs[i].user ? assocs[i].user : "";
+    records[i].shares_parent = assocs[i].shares_parent != 0;
+    records[i].shares_raw = assocs[i].shares_raw;
+    records[i].usage_raw = assocs[i].usage_raw;
+  }
+  try {
+    fairway::sort_hierarchical(records);
+  } catch (const fairway::TreeError&) {
+    FUZZ_CHECK(err == FAIRWAY_ETREE);  // the C API refused the same tree
+    return 0;
+  }
+  FUZZ_CHECK(err == FAIRWAY_OK);
+  const fairway::AssocTree tree = fairway::AssocTree::build(records);
+  fairway::FairShareResult result;
+  for (auto algo : {fairway::Algorithm::kFairTree, fairway::Algorithm::kClassic,
+                    fairway::Algorithm::kDepthOblivious}) {
+    fairway::compute_fair_share(tree, algo, 1, result);
+    const std::string table = fairway::format_sshare(tree, result, algo);
+    FUZZ_CHECK(!table.empty());
+  }
+  return 0;
+}

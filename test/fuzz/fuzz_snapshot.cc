@@ -1,0 +1,116 @@
+// fuzz_snapshot.cc - libFuzzer target: the snapshot JSON reader and everything the fairway
+// CLI does with what it accepts.  Snapshot files are untrusted input (issue 8, part 6).
+//
+// For any input: parse_snapshot() either throws SnapshotError with a one-line message, or
+// returns a snapshot that
+//   * builds a tree (snapshot_tree does not throw),
+//   * writes back and re-reads to the same snapshot (snapshot.h's round-trip contract),
+//   * computes under all three algorithms with fair-share values in range,
+//   * formats as sshare text and as JSON that parses again,
+//   * can be re-snapshotted from the tree (snapshot_from_tree) and read back.
+// Any other exception, a crash, or a sanitizer report is a bug.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <cmath>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "fair_share.h"
+#include "fuzz_common.h"
+#include "snapshot.h"
+#include "sshare_format.h"
+
+namespace {
+
+using fairway::Algorithm;
+
+bool same_record(const fairway::AssocRecord& a, const fairway::AssocRecord& b) {
+  const bool pa = a.shares_parent || a.shares_raw == fairway::kSharesUseParent;
+  const bool pb = b.shares_parent || b.shares_raw == fairway::kSharesUseParent;
+  return a.id == b.id && a.parent_id == b.parent_id && a.account == b.account &&
+         a.user == b.user && pa == pb && (pa || a.shares_raw == b.shares_raw) &&
+         a.usage_raw == b.usage_raw;
+}
+
+// Slurm sums level shares in uint32_t and wraps (kept on purpose, assoc_tree.h): with raw
+// shares adding up to more than 32 bits a classic factor can exceed 1.  Faithful, not a bug.
+bool shares_may_wrap(const fairway::AssocTree& t) {
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < t.size(); ++i)
+    if (!t.uses_parent_shares(i)) total += t.shares_raw(i);
+  return total > UINT32_MAX;
+}
+
+void check_result(const fairway::AssocTree& t, const fairway::FairShareResult& r, Algorithm a) {
+  const long double no_val = static_cast<long double>(fairway::kNoVal);
+  const bool wrapped = shares_may_wrap(t);
+  for (uint32_t i = 0; i < t.size(); ++i) {
+    const double fs = r.fs_factor[i];
+    FUZZ_CHECK(!std::isnan(fs) && fs >= 0);
+    if (!wrapped) FUZZ_CHECK(fs <= 1);
+    FUZZ_CHECK(!std::isnan(r.shares_norm[i]) && r.shares_norm[i] >= 0);
+    if (i == t.root()) {
+      FUZZ_CHECK(r.usage_norm[i] == no_val);
+    } else {
+      FUZZ_CHECK(r.usage_norm[i] >= 0 && r.usage_norm[i] <= 1);
+      FUZZ_CHECK(!std::isnan(r.usage_efctv[i]));
+    }
+    if (a == Algorithm::kFairTree) {
+      if (t.is_user(i))
+        FUZZ_CHECK(fs > 0);
+      else
+        FUZZ_CHECK(fs == 0);
+      FUZZ_CHECK(!std::isnan(r.level_fs[i]));
+    }
+  }
+}
+
+void exercise(const fairway::Snapshot& s) {
+  fairway::AssocTree tree = fairway::snapshot_tree(s);  // must not throw: parse validated it
+  FUZZ_CHECK(tree.size() == s.associations.size());
+
+  // Round trip: parse(write(s)) == s.
+  const std::string text = fairway::write_snapshot(s);
+  const fairway::Snapshot back = fairway::parse_snapshot(text);
+  FUZZ_CHECK(back.algorithm == s.algorithm);
+  FUZZ_CHECK(back.dampening_factor == s.dampening_factor);
+  FUZZ_CHECK(back.associations.size() == s.associations.size());
+  for (size_t i = 0; i < s.associations.size(); ++i)
+    FUZZ_CHECK(same_record(back.associations[i], s.associations[i]));
+
+  fairway::FairShareResult result;
+  for (Algorithm a : {Algorithm::kFairTree, Algorithm::kClassic, Algorithm::kDepthOblivious}) {
+    fairway::compute_fair_share(tree, a, s.dampening_factor, result);
+    check_result(tree, result, a);
+    fairway::SshareOptions opt;
+    opt.dampening_factor = s.dampening_factor;
+    const std::string table = fairway::format_sshare(tree, result, a, opt);
+    FUZZ_CHECK(!table.empty() && table.back() == '\n');
+    const std::string js = fairway::format_sshare_json(tree, result, a, opt);
+    const auto parsed = nlohmann::json::parse(js, nullptr, /*allow_exceptions=*/false);
+    FUZZ_CHECK(parsed.is_array() && parsed.size() == tree.size());
+  }
+
+  // What `fairway snapshot` would write from a live tree must be readable again.
+  const fairway::Snapshot again = fairway::snapshot_from_tree(tree, s.algorithm, s.dampening_factor);
+  (void)fairway::parse_snapshot(fairway::write_snapshot(again));
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  fairway::Snapshot s;
+  try {
+    s = fairway::parse_snapshot(text);
+  } catch (const fairway::SnapshotError& e) {
+    const std::string_view msg = e.what();
+    FUZZ_CHECK(msg.substr(0, 10) == "snapshot: ");
+    FUZZ_CHECK(msg.find('\n') == std::string_view::npos);  // one line (snapshot.h)
+    return 0;
+  }
+  // Anything thrown from here on escapes and aborts: a bug.
+  exercise(s);
+  return 0;
+}

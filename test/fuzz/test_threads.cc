@@ -1,0 +1,214 @@
+// test_threads.cc - the core used from several threads at once, as slurmctld does (its
+// calculation thread, RPC threads answering sprio/sshare, the plugin's own callers):
+//   * each thread builds its own association tree through the C API and computes fair-share
+//     under all three algorithms, many times, with usage changing between periods; every
+//     result must equal the one computed alone beforehand (no shared mutable state);
+//   * each thread provokes errors of its own (unknown parent id = a per-thread value,
+//     index out of range) and must read back its own message from fairway_last_error()
+//     (thread-local), and "" after a successful call;
+//   * job factors, priorities, decay helpers and the decay state file (one file per thread)
+//     run concurrently too.
+// Built by `make check`; scripts/sanitize tsan runs it under ThreadSanitizer.  Exit status 0
+// when every check held; the last line is "threads: N passed, M failed".
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <latch>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fairway.h"
+
+namespace {
+
+constexpr int kThreads = 6;
+constexpr int kRounds = 200;
+
+std::atomic<int> g_failures{0};
+std::atomic<long> g_checks{0};
+
+#define CHECK(cond, ...)                                          \
+  do {                                                            \
+    g_checks.fetch_add(1, std::memory_order_relaxed);             \
+    if (!(cond)) {                                                \
+      std::fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, \
+                   __LINE__, #cond);                              \
+      std::fprintf(stderr, __VA_ARGS__);                          \
+      std::fputc('\n', stderr);                                   \
+      g_failures.fetch_add(1);                                    \
+    }                                                             \
+  } while (0)
+
+// A tree of 1 root, `accounts` accounts and `users` users per account; shape varies by seed.
+struct Tree {
+  std::vector<std::string> names;
+  std::vector<fairway_assoc_t> assocs;
+};
+
+Tree make_tree(int seed) {
+  Tree t;
+  const int accounts = 3 + seed % 4, users = 2 + seed % 3;
+  t.names.reserve(static_cast<size_t>(accounts * (users + 1) + 1));
+  t.assocs.push_back({1, 0, "root", nullptr, 1, 0, 0});
+  uint32_t id = 2;
+  for (int a = 0; a < accounts; ++a) {
+    t.names.push_back("acct" + std::to_string(a));
+    const char* acct = t.names.back().c_str();
+    const uint32_t aid = id++;
+    t.assocs.push_back({aid, 1, acct, nullptr, static_cast<uint32_t>(1 + (a + seed) % 5),
+                        (a == 1 && seed % 2) ? 1 : 0, 0});
+    for (int u = 0; u < users; ++u) {
+      t.names.push_back("u" + std::to_string(u));
+      t.assocs.push_back({id++, aid, acct, t.names.back().c_str(),
+                          static_cast<uint32_t>(1 + u % 3), 0,
+                          static_cast<long double>((u + 1) * (a + 2) * (seed + 1))});
+    }
+  }
+  return t;
+}
+
+struct Results {
+  std::vector<fairway_assoc_result_t> r;
+};
+
+// Three algorithms x a few usage periods, every association's result.
+Results compute_all(const Tree& tree, int seed, bool check_errors) {
+  Results out;
+  fairway_fairshare_t* fs = nullptr;
+  fairway_error_t e = fairway_fairshare_new(tree.assocs.data(), tree.assocs.size(), &fs);
+  CHECK(e == FAIRWAY_OK, "fairway_fairshare_new: %s", fairway_last_error());
+  if (e != FAIRWAY_OK) return out;
+  CHECK(fairway_last_error()[0] == '\0', "last error after success: %s", fairway_last_error());
+  const size_t n = fairway_fairshare_count(fs);
+  for (int period = 0; period < 3; ++period) {
+    for (size_t i = 1; i < n; i += 2)
+      CHECK(fairway_fairshare_set_usage(fs, i, static_cast<long double>(period * 7 + i + seed)) ==
+                FAIRWAY_OK,
+            "set_usage");
+    for (fairway_algorithm_t algo :
+         {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
+      CHECK(fairway_fairshare_compute(fs, algo, 1 + seed % 3) == FAIRWAY_OK, "compute: %s",
+            fairway_last_error());
+      for (size_t i = 0; i < n; ++i) {
+        fairway_assoc_result_t r{};
+        CHECK(fairway_fairshare_result(fs, i, &r) == FAIRWAY_OK, "result");
+        out.r.push_back(r);
+      }
+      if (check_errors) {
+        fairway_assoc_result_t r;
+        CHECK(fairway_fairshare_result(fs, n + static_cast<size_t>(seed), &r) == FAIRWAY_EINVAL,
+              "out of range");
+        const std::string want = "index " + std::to_string(n + static_cast<size_t>(seed));
+        CHECK(std::strstr(fairway_last_error(), want.c_str()) != nullptr,
+              "thread %d sees another thread's error: %s", seed, fairway_last_error());
+      }
+    }
+  }
+  fairway_fairshare_destroy(&fs);
+  return out;
+}
+
+bool same(const Results& a, const Results& b) {
+  if (a.r.size() != b.r.size()) return false;
+  for (size_t i = 0; i < a.r.size(); ++i) {
+    const auto &x = a.r[i], &y = b.r[i];
+    if (x.shares_norm != y.shares_norm || x.usage_norm != y.usage_norm ||
+        x.usage_efctv != y.usage_efctv || x.level_fs != y.level_fs ||
+        x.fs_factor != y.fs_factor || x.set != y.set)
+      return false;
+  }
+  return true;
+}
+
+void worker(int seed, const Results& reference, std::latch& start) {
+  const Tree tree = make_tree(seed);
+  // A tree whose error names this thread: a user whose parent id is unknown.
+  Tree bad = make_tree(seed);
+  const uint32_t missing = 100000 + static_cast<uint32_t>(seed);
+  bad.assocs.back().parent_id = missing;
+  const std::string bad_msg = "unknown parent id " + std::to_string(missing);
+
+  const std::string state = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
+                            "/fairway-threads-" + std::to_string(::getpid()) + "-" +
+                            std::to_string(seed);
+  fairway_weights_t w{};
+  w.age = 1000 + seed;
+  w.fairshare = 10000;
+  w.job_size = 100;
+  w.max_age = 86400;
+  fairway_cluster_t c{64, 4};
+  start.arrive_and_wait();
+
+  for (int round = 0; round < kRounds; ++round) {
+    const Results got = compute_all(tree, seed, round % 8 == 0);
+    CHECK(same(got, reference), "thread %d round %d: results differ from the single-threaded run",
+          seed, round);
+
+    fairway_fairshare_t* fs = nullptr;
+    CHECK(fairway_fairshare_new(bad.assocs.data(), bad.assocs.size(), &fs) == FAIRWAY_ETREE,
+          "bad tree accepted");
+    CHECK(fs == nullptr, "out not reset");
+    std::this_thread::yield();  // let other threads set their own errors meanwhile
+    CHECK(std::strstr(fairway_last_error(), bad_msg.c_str()) != nullptr,
+          "thread %d reads '%s', expected '%s'", seed, fairway_last_error(), bad_msg.c_str());
+    CHECK(std::strcmp(fairway_strerror(FAIRWAY_ETREE), "malformed association tree") == 0, "strerror");
+
+    // Job factors and priority.
+    fairway_job_input_t job{};
+    job.has_details = 1;
+    job.accrue_time = 1000;
+    job.min_nodes = 1 + round % 4;
+    job.min_cpus = 1;
+    job.max_cpus = FAIRWAY_NO_VAL;
+    job.time_limit = FAIRWAY_NO_VAL;
+    job.has_assoc = 1;
+    job.fs_factor = 0.5;
+    job.site_factor = FAIRWAY_NICE_OFFSET;
+    job.nice = FAIRWAY_NICE_OFFSET;
+    fairway_job_factors_t f{};
+    CHECK(fairway_job_factors(&w, &c, &job, 1000 + 3600 * (round % 30), &f) == FAIRWAY_OK, "factors");
+    const uint32_t prio = fairway_job_priority(&w, &f, 0, nullptr);
+    CHECK(prio >= 1, "priority %u", prio);
+    CHECK(fairway_job_factors(nullptr, &c, &job, 0, &f) == FAIRWAY_EINVAL, "NULL weights");
+    CHECK(std::strstr(fairway_last_error(), "NULL") != nullptr, "own EINVAL message: %s",
+          fairway_last_error());
+
+    // Decay helpers and this thread's own state file.
+    CHECK(fairway_period_decay(fairway_decay_factor(604800), 300) <= 1, "decay");
+    (void)fairway_next_reset(FAIRWAY_RESET_WEEKLY, 1767225600 + round * 3600, 1767225600 + round * 3600);
+    if (round % 20 == 0) {
+      const time_t ran = 1767225600 + seed * 100 + round;
+      CHECK(fairway_decay_state_write(state.c_str(), ran, ran - 10) == FAIRWAY_OK, "write: %s",
+            fairway_last_error());
+      int found = 0;
+      time_t r1 = 0, r2 = 0;
+      CHECK(fairway_decay_state_read(state.c_str(), ran, &found, &r1, &r2) == FAIRWAY_OK &&
+                found && r1 == ran && r2 == ran - 10,
+            "read back: %s", fairway_last_error());
+    }
+  }
+  ::unlink(state.c_str());
+  ::unlink((state + ".old").c_str());
+}
+
+}  // namespace
+
+int main() {
+  std::vector<Results> reference;
+  for (int s = 0; s < kThreads; ++s) reference.push_back(compute_all(make_tree(s), s, false));
+  std::latch start(kThreads);
+  std::vector<std::thread> threads;
+  for (int s = 0; s < kThreads; ++s)
+    threads.emplace_back(worker, s, std::cref(reference[static_cast<size_t>(s)]), std::ref(start));
+  for (auto& t : threads) t.join();
+  const int failed = g_failures.load();
+  std::printf("%d threads x %d rounds, %ld checks\n", kThreads, kRounds, g_checks.load());
+  std::printf("threads: %ld passed, %d failed\n", g_checks.load() - failed, failed);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,116 @@
+// Regression tests for bugs found by issue 8's fuzzing and review (each test is named after
+// the issue and the bug).  The inputs that found the fuzz bugs are also replayed from
+// test/fuzz/regressions/ by test/fuzz/replay_*.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "api_guard.h"
+#include "fairway.h"
+#include "state_file.h"
+
+namespace {
+
+// fuzz_fairshare_api: an infinite FairShareDampeningFactor passed the C API's check
+// (!(d >= 1)) and was refused by the core with std::invalid_argument, which the API reported
+// as FAIRWAY_EINTERNAL ("a bug in the core") instead of FAIRWAY_EINVAL.
+TEST(Issue8, InfiniteDampeningIsEinvalNotEinternal) {
+  const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
+  fairway_fairshare_t* fs = nullptr;
+  ASSERT_EQ(fairway_fairshare_new(&root, 1, &fs), FAIRWAY_OK);
+  for (fairway_algorithm_t algo :
+       {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
+    EXPECT_EQ(fairway_fairshare_compute(fs, algo, std::numeric_limits<double>::infinity()),
+              FAIRWAY_EINVAL);
+    EXPECT_NE(std::string(fairway_last_error()), "");
+    EXPECT_EQ(fairway_fairshare_compute(fs, algo, std::nan("")), FAIRWAY_EINVAL);
+    EXPECT_EQ(fairway_fairshare_compute(fs, algo, 1), FAIRWAY_OK);
+  }
+  fairway_fairshare_destroy(&fs);
+}
+
+// fuzz_decay_state: parse_decay_state computed now + 86400 in int64_t, a signed overflow
+// (undefined behaviour, UBSan report) for a caller-supplied now near INT64_MAX.
+TEST(Issue8, DecayStateNowNearInt64MaxDoesNotOverflow) {
+  const fairway::DecayState want{1767225600, 1767000000};
+  const std::string bytes = fairway::encode_decay_state(want);
+  for (time_t now : {std::numeric_limits<time_t>::max(), std::numeric_limits<time_t>::max() - 86400,
+                     std::numeric_limits<time_t>::max() - 86399}) {
+    const fairway::DecayState got = fairway::parse_decay_state(bytes, now);
+    EXPECT_EQ(got.last_ran, want.last_ran);
+    EXPECT_EQ(got.last_reset, want.last_reset);
+  }
+  // Still refused: a time after now + one day.
+  EXPECT_THROW(fairway::parse_decay_state(bytes, 1767225600 - 86401), fairway::Error);
+}
+
+fairway_job_factors_t neutral_factors() {
+  fairway_job_factors_t f{};
+  f.site = FAIRWAY_NICE_OFFSET;
+  f.nice = FAIRWAY_NICE_OFFSET;
+  return f;
+}
+
+// Review of issue 8: a weighted sum of 2^64 or more (e.g. a large PriorityWeightTRES) was
+// converted to uint64_t before clamping -- undefined, and 0 on x86-64, so the job became
+// "held" (priority 0) instead of getting 2^32-1; a NaN factor became 2^32-1 silently.
+TEST(Issue8, PriorityAbove2To64IsClampedNotHeld) {
+  fairway_weights_t w{};
+  for (double tres : {0x1p64, 1e30, std::numeric_limits<double>::max(),
+                      std::numeric_limits<double>::infinity()}) {
+    fairway_job_factors_t f = neutral_factors();
+    int clamped = 0;
+    EXPECT_EQ(fairway_job_priority(&w, &f, tres, &clamped), 0xffffffffU) << tres;
+    EXPECT_EQ(clamped, 1) << tres;
+    f = neutral_factors();
+    clamped = 0;
+    EXPECT_EQ(fairway_job_priority_in_partition(&w, &f, 0, 0, tres, &clamped), 0xffffffffU);
+    EXPECT_EQ(clamped, 1);
+  }
+  // Unchanged below 2^64: 2^32 and more clamps, less does not.
+  fairway_job_factors_t f = neutral_factors();
+  int clamped = 0;
+  EXPECT_EQ(fairway_job_priority(&w, &f, 4294967296.0, &clamped), 0xffffffffU);
+  EXPECT_EQ(clamped, 1);
+  f = neutral_factors();
+  EXPECT_EQ(fairway_job_priority(&w, &f, 4294967295.5, &clamped), 0xffffffffU);
+  EXPECT_EQ(clamped, 0);
+  f = neutral_factors();
+  EXPECT_EQ(fairway_job_priority(&w, &f, 1234.9, &clamped), 1234U);
+  f = neutral_factors();
+  EXPECT_EQ(fairway_job_priority(&w, &f, -5, &clamped), 1U);
+}
+
+TEST(Issue8, NanPriorityIsOneNotMaximal) {
+  fairway_weights_t w{};
+  w.fairshare = 1000;
+  fairway_job_factors_t f = neutral_factors();
+  f.fairshare = std::nan("");
+  int clamped = 0;
+  EXPECT_EQ(fairway_job_priority(&w, &f, 0, &clamped), 1U);
+  EXPECT_EQ(clamped, 0);
+  f = neutral_factors();
+  EXPECT_EQ(fairway_job_priority(&w, &f, std::nan(""), &clamped), 1U);
+}
+
+}  // namespace
+
+namespace {
+
+// scripts/sanitize (gcc -fsanitize=enum): fairway_fairshare_compute loaded an out-of-range
+// fairway_algorithm_t (any int a C caller passes) as the C++ enum type: undefined.  It is
+// now read as an int and refused with FAIRWAY_EINVAL.
+TEST(Issue8, OutOfRangeAlgorithmIsEinvalWithoutUb) {
+  const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
+  fairway_fairshare_t* fs = nullptr;
+  ASSERT_EQ(fairway_fairshare_new(&root, 1, &fs), FAIRWAY_OK);
+  for (int bad : {3, 7, -1, 1 << 30})
+    EXPECT_EQ(fairway_fairshare_compute(fs, static_cast<fairway_algorithm_t>(bad), 1),
+              FAIRWAY_EINVAL);
+  fairway_fairshare_destroy(&fs);
+}
+
+}  // namespace
