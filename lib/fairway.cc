@@ -114,27 +114,30 @@ time_t fairway_next_reset(fairway_reset_period_t period, time_t last_reset, time
   return fairway::next_reset(static_cast<fairway::ResetPeriod>(period), last_reset, now);
 }
 
+// Once per running job per period: nothing here can throw, so no guard.
 fairway_error_t fairway_job_charge(const fairway_job_times_t* job, time_t start_period,
                                    time_t end_period, int at_end, double decay_factor,
                                    double billable_tres, double usage_factor,
                                    fairway_job_charge_t* out) {
-  return fairway::guard([&] {
-    if (!job || !out) fairway::invalid("fairway_job_charge: NULL argument");
-    fairway::JobTimes t;
-    t.start_time = job->start_time;
-    t.end_time = job->end_time;
-    t.end_time_exp = job->end_time_exp;
-    t.time_limit = job->time_limit;
-    t.finished = job->finished != 0;
-    const fairway::JobCharge c = fairway::job_charge(t, start_period, end_period, at_end != 0,
-                                                     decay_factor, billable_tres, usage_factor);
-    out->run_delta = c.run_delta;
-    out->run_decay = c.run_decay;
-    out->run_nodecay = c.run_nodecay;
-    out->real_decay = c.real_decay;
-    out->real_nodecay = c.real_nodecay;
-    out->tres_time_delta = c.tres_time_delta;
-  });
+  if (!job || !out) {
+    fairway::set_last_error("fairway_job_charge: NULL argument");
+    return FAIRWAY_EINVAL;
+  }
+  fairway::JobTimes t;
+  t.start_time = job->start_time;
+  t.end_time = job->end_time;
+  t.end_time_exp = job->end_time_exp;
+  t.time_limit = job->time_limit;
+  t.finished = job->finished != 0;
+  const fairway::JobCharge c = fairway::job_charge(t, start_period, end_period, at_end != 0,
+                                                   decay_factor, billable_tres, usage_factor);
+  out->run_delta = c.run_delta;
+  out->run_decay = c.run_decay;
+  out->run_nodecay = c.run_nodecay;
+  out->real_decay = c.real_decay;
+  out->real_nodecay = c.real_nodecay;
+  out->tres_time_delta = c.tres_time_delta;
+  return FAIRWAY_OK;
 }
 
 fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found,

@@ -230,22 +230,31 @@ static void _job_input(job_record_t *job_ptr, fairway_job_input_t *in)
 	}
 	in->total_cpus = job_ptr->total_cpus;
 	in->time_limit = job_ptr->time_limit;
+	/* Only what a nonzero weight uses: the records of associations, QOS
+	 * and partitions are scattered too, and the core ignores the rest. */
 	if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage) {
 		in->has_assoc = 1;
 		if (g_weights.fairshare)
 			in->fs_factor = _job_fs_factor(job_ptr);
-		in->assoc_priority = job_ptr->assoc_ptr->priority;
-		in->assoc_priority_norm =
-			job_ptr->assoc_ptr->usage->priority_norm;
+		if (g_weights.assoc) {
+			in->assoc_priority = job_ptr->assoc_ptr->priority;
+			in->assoc_priority_norm =
+				job_ptr->assoc_ptr->usage->priority_norm;
+		}
 	}
 	if (job_ptr->part_ptr) {
 		in->has_part = 1;
-		in->part_priority_job_factor =
-			job_ptr->part_ptr->priority_job_factor;
-		in->part_norm_priority = job_ptr->part_ptr->norm_priority;
-		in->part_max_time = job_ptr->part_ptr->max_time;
+		if (g_weights.partition) {
+			in->part_priority_job_factor =
+				job_ptr->part_ptr->priority_job_factor;
+			in->part_norm_priority =
+				job_ptr->part_ptr->norm_priority;
+		}
+		if (g_weights.job_size &&
+		    (g_weights.flags & FAIRWAY_FLAG_SMALL_RELATIVE))
+			in->part_max_time = job_ptr->part_ptr->max_time;
 	}
-	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage) {
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage && g_weights.qos) {
 		in->has_qos = 1;
 		in->qos_priority = job_ptr->qos_ptr->priority;
 		in->qos_norm_priority = job_ptr->qos_ptr->usage->norm_priority;
@@ -272,6 +281,54 @@ static double _part_tres_weighted(job_record_t *job_ptr, part_record_t *part_ptr
 			     job_ptr->tres_req_cnt,
 			     part_ptr ? part_ptr->tres_cnt : NULL, buf);
 	return fairway_tres_weighted(&g_weights, buf);
+}
+
+/* A multi-partition job's partitions, read without an iterator. */
+#define MAX_JOB_PARTS 64
+struct part_array {
+	int n;
+	part_record_t *p[MAX_JOB_PARTS];
+};
+
+static int _foreach_part(void *x, void *arg)
+{
+	struct part_array *a = arg;
+
+	if (a->n < MAX_JOB_PARTS)
+		a->p[a->n++] = x;
+	return 0;
+}
+
+static bool _parts_in_tier_order(const struct part_array *a)
+{
+	for (int i = 1; i < a->n; i++)
+		if (a->p[i - 1]->priority_tier < a->p[i]->priority_tier)
+			return false;
+	return true;
+}
+
+/* The priority of an already weighted job in its i-th partition. */
+static void _part_priority(job_record_t *job_ptr, fairway_job_factors_t *f,
+			   part_record_t *part_ptr, int i)
+{
+	double part_tres = 0.0;
+	int clamped = 0;
+	uint32_t p;
+
+	if (g_weights.tres) {
+		double buf[slurmctld_tres_cnt];
+		part_tres = _part_tres_weighted(job_ptr, part_ptr, buf);
+	}
+	p = fairway_job_priority_in_partition(&g_weights, f,
+					      part_ptr->priority_job_factor,
+					      part_ptr->norm_priority,
+					      part_tres, &clamped);
+	if (clamped)
+		error("%s: %pJ priority in partition %s exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
+		      plugin_type, job_ptr, part_ptr->name);
+	if (!(g_weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
+	    (job_ptr->priority_array[i] < p))
+		job_ptr->priority_array[i] = p;
 }
 
 /*
@@ -343,37 +400,41 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 	pf->nice = f.nice;
 
 	if (job_ptr->part_ptr_list) {
-		part_record_t *part_ptr;
-		ListIterator it;
-		int i = 0;
+		struct part_array parts = { .n = 0 };
+		int cnt = list_count(job_ptr->part_ptr_list);
 
 		if (!job_ptr->priority_array)
-			job_ptr->priority_array = xcalloc(
-				list_count(job_ptr->part_ptr_list) + 1,
-				sizeof(uint32_t));
-		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
-		it = list_iterator_create(job_ptr->part_ptr_list);
-		while ((part_ptr = list_next(it))) {
-			double part_tres = 0.0;
-			uint32_t p;
-
-			if (g_weights.tres) {
-				double buf[slurmctld_tres_cnt];
-				part_tres = _part_tres_weighted(job_ptr,
-								part_ptr, buf);
-			}
-			p = fairway_job_priority_in_partition(
-				&g_weights, &f, part_ptr->priority_job_factor,
-				part_ptr->norm_priority, part_tres, &clamped);
-			if (clamped)
-				error("%s: %pJ priority in partition %s exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
-				      plugin_type, job_ptr, part_ptr->name);
-			if (!(g_weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
-			    (job_ptr->priority_array[i] < p))
-				job_ptr->priority_array[i] = p;
-			i++;
+			job_ptr->priority_array = xcalloc(cnt + 1,
+							  sizeof(uint32_t));
+		/*
+		 * One priority per partition, in PriorityTier order.  multifactor
+		 * sorts the job's list every time; glibc's qsort (which
+		 * list_sort uses) is a stable merge sort, so sorting a list that
+		 * is already in tier order changes nothing: skip it then, and
+		 * read the partitions without an iterator.
+		 */
+		if (cnt <= MAX_JOB_PARTS)
+			list_for_each(job_ptr->part_ptr_list, _foreach_part, &parts);
+		if ((cnt > MAX_JOB_PARTS) || !_parts_in_tier_order(&parts)) {
+			list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+			parts.n = 0;
+			if (cnt <= MAX_JOB_PARTS)
+				list_for_each(job_ptr->part_ptr_list,
+					      _foreach_part, &parts);
 		}
-		list_iterator_destroy(it);
+		if (cnt > MAX_JOB_PARTS) {
+			part_record_t *part_ptr;
+			ListIterator it;
+			int i = 0;
+
+			it = list_iterator_create(job_ptr->part_ptr_list);
+			while ((part_ptr = list_next(it)))
+				_part_priority(job_ptr, &f, part_ptr, i++);
+			list_iterator_destroy(it);
+		} else {
+			for (int i = 0; i < parts.n; i++)
+				_part_priority(job_ptr, &f, parts.p[i], i);
+		}
 	}
 	return prio;
 }
@@ -586,7 +647,7 @@ static void _charge_qos(slurmdb_qos_rec_t *qos, const fairway_job_charge_t *c,
  * holds the job write lock.  Returns false when there is nothing to do.
  */
 static bool _apply_new_usage(job_record_t *job_ptr, time_t start_period,
-			     time_t end_period, bool at_end)
+			     time_t end_period, bool at_end, bool assoc_locked)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
@@ -619,7 +680,8 @@ static bool _apply_new_usage(job_record_t *job_ptr, time_t start_period,
 	memset(tres_decay, 0, sizeof(tres_decay));
 	memset(tres_nodecay, 0, sizeof(tres_nodecay));
 
-	assoc_mgr_lock(&locks);
+	if (!assoc_locked)
+		assoc_mgr_lock(&locks);
 	billable = calc_job_billable_tres(job_ptr, start_period, true);
 	qos = job_ptr->qos_ptr;
 	if (qos && (qos->usage_factor >= 0))
@@ -657,15 +719,18 @@ static bool _apply_new_usage(job_record_t *job_ptr, time_t start_period,
 			     tres_run_delta, job_ptr->job_id, "assoc",
 			     assoc->acct, assoc->id);
 	}
-	assoc_mgr_unlock(&locks);
+	if (!assoc_locked)
+		assoc_mgr_unlock(&locks);
 	log_flag(PRIO, "%s: %pJ charged %f (%g s x %f billable TRES)",
 		 plugin_type, job_ptr, c.real_decay, c.run_delta, billable);
 	return true;
 }
 
 /* Charge a running job for the period (multifactor's decay_apply_new_usage);
- * false for jobs that are done. */
-static bool _charge_running_job(job_record_t *job_ptr, time_t now)
+ * false for jobs that are done.  assoc_locked: the caller holds the assoc and
+ * QOS write locks and the TRES read lock. */
+static bool _charge_running_job(job_record_t *job_ptr, time_t now,
+				bool assoc_locked)
 {
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
@@ -673,7 +738,8 @@ static bool _charge_running_job(job_record_t *job_ptr, time_t now)
 	     !IS_JOB_PENDING(job_ptr)) &&
 	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
 	    job_ptr->assoc_ptr) {
-		if (!_apply_new_usage(job_ptr, g_last_ran, now, false))
+		if (!_apply_new_usage(job_ptr, g_last_ran, now, false,
+				      assoc_locked))
 			return false;
 	}
 	return true;
@@ -933,57 +999,21 @@ static void _load_period_state(time_t now)
  * charge takes the assoc write lock, so the weighing takes the read lock). */
 static int _foreach_charge_and_weigh(void *x, void *arg)
 {
-	if (_charge_running_job(x, *(time_t *) arg))
+	if (_charge_running_job(x, *(time_t *) arg, false))
 		_recalc_job(x, *(time_t *) arg, false);
 	return 0;
 }
 
-/*
- * The jobs of job_list as an array, refilled under the job lock for one pass
- * and valid only while it is held.  Walking an array lets the pass prefetch
- * the job records ahead of use: slurmctld's records are scattered, and
- * waiting for each in turn is most of the cost of a pass.
- */
-static job_record_t **g_jobs = NULL;
-static size_t g_jobs_cap = 0, g_jobs_n = 0;
-
-static int _foreach_collect_job(void *x, void *arg)
+static int _foreach_weigh(void *x, void *arg)
 {
-	g_jobs[g_jobs_n++] = x;
+	_recalc_job(x, *(time_t *) arg, true);
 	return 0;
 }
 
-/* Fill g_jobs from job_list; caller holds the job lock. */
-static void _collect_jobs(void)
+static int _foreach_charge(void *x, void *arg)
 {
-	size_t n = job_list ? list_count(job_list) : 0;
-
-	if (n > g_jobs_cap) {
-		g_jobs_cap = n + n / 4 + 64;
-		xrecalloc(g_jobs, g_jobs_cap, sizeof(*g_jobs));
-	}
-	g_jobs_n = 0;
-	if (n)
-		list_for_each(job_list, _foreach_collect_job, NULL);
-}
-
-#define PREFETCH_AHEAD 8
-
-/* Prefetch what the pass reads of job i (the record, then its details). */
-static inline void _prefetch_job(size_t i)
-{
-	if (i + 2 * PREFETCH_AHEAD < g_jobs_n)
-		__builtin_prefetch(g_jobs[i + 2 * PREFETCH_AHEAD], 1);
-	if (i + PREFETCH_AHEAD < g_jobs_n) {
-		job_record_t *j = g_jobs[i + PREFETCH_AHEAD];
-		__builtin_prefetch(&j->job_state);
-		__builtin_prefetch(&j->details);
-		__builtin_prefetch(&j->prio_factors);
-		if (j->details)
-			__builtin_prefetch(j->details);
-		if (j->prio_factors)
-			__builtin_prefetch(j->prio_factors, 1);
-	}
+	(void) _charge_running_job(x, *(time_t *) arg, true);
+	return 0;
 }
 
 /* Every job's priority, under the job write lock (assoc read lock inside it,
@@ -996,12 +1026,8 @@ static void _weigh_all_jobs(time_t now)
 
 	lock_slurmctld(job_write_lock);
 	if (job_list) {
-		_collect_jobs();
 		assoc_mgr_lock(&assoc_read);
-		for (size_t i = 0; i < g_jobs_n; i++) {
-			_prefetch_job(i);
-			_recalc_job(g_jobs[i], now, true);
-		}
+		list_for_each(job_list, _foreach_weigh, &now);
 		assoc_mgr_unlock(&assoc_read);
 	}
 	unlock_slurmctld(job_write_lock);
@@ -1113,13 +1139,14 @@ static int _period(time_t now)
 	if (fair_tree) {
 		lock_slurmctld(job_write_lock);
 		if (job_list) {
-			_collect_jobs();
-			for (size_t i = 0; i < g_jobs_n; i++) {
-				if (i + PREFETCH_AHEAD < g_jobs_n)
-					__builtin_prefetch(
-						&g_jobs[i + PREFETCH_AHEAD]->job_state);
-				(void) _charge_running_job(g_jobs[i], now);
-			}
+			/* One assoc lock for the whole pass, not one per
+			 * running job (inside the job lock: slurmctld's order). */
+			assoc_mgr_lock_t charge_locks = { .assoc = WRITE_LOCK,
+							  .qos = WRITE_LOCK,
+							  .tres = READ_LOCK };
+			assoc_mgr_lock(&charge_locks);
+			list_for_each(job_list, _foreach_charge, &now);
+			assoc_mgr_unlock(&charge_locks);
 		}
 		unlock_slurmctld(job_write_lock);
 		if (g_calc_fairshare)
@@ -1265,8 +1292,6 @@ extern int fini(void)
 	}
 	xfree(g_tres_weights);
 	g_weights.tres = NULL;
-	xfree(g_jobs);
-	g_jobs_cap = g_jobs_n = 0;
 	_fs_cache_free();
 	/* A later init (the plugin reloaded) starts from the state file again. */
 	slurm_mutex_lock(&g_calc_lock);
@@ -1538,5 +1563,5 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 		return;
 	log_flag(PRIO, "%s: %s called for %pJ", plugin_type, __func__,
 		 job_ptr);
-	(void) _apply_new_usage(job_ptr, g_last_ran, time(NULL), true);
+	(void) _apply_new_usage(job_ptr, g_last_ran, time(NULL), true, false);
 }
