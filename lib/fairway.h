@@ -339,6 +339,62 @@ fairway_error_t fairway_decay_state_read(const char *path, time_t now, int *foun
 fairway_error_t fairway_decay_state_write(const char *path, time_t last_ran,
 					  time_t last_reset);
 
+/* ------------------------------------------------------------------------- */
+/* Fairway's usage file and journal (restart safety after a killed slurmctld)  */
+/* ------------------------------------------------------------------------- */
+
+typedef struct fairway_usage_entry {
+	uint32_t id;             /* association or QOS id */
+	long double usage_raw;
+	double grp_used_wall;
+} fairway_usage_entry_t;
+
+/*
+ * Write the usage file atomically (PATH.new, fsync, rename; mode 0600): the usage of every
+ * association and QOS at the end of the period `period`.
+ * Errors: FAIRWAY_EINVAL (NULL path, or NULL array with a count), FAIRWAY_EIO.
+ */
+fairway_error_t fairway_usage_write(const char *path, time_t period,
+				    const fairway_usage_entry_t *assocs, size_t nassocs,
+				    const fairway_usage_entry_t *qos, size_t nqos);
+
+typedef struct fairway_usage_file fairway_usage_file_t;
+
+/*
+ * Read a usage file; *out is NULL when it does not exist.
+ * Errors: FAIRWAY_EINVAL, FAIRWAY_EIO, FAIRWAY_EPARSE (names the line).
+ */
+fairway_error_t fairway_usage_read(const char *path, fairway_usage_file_t **out);
+time_t fairway_usage_period(const fairway_usage_file_t *f);
+/* Entries (qos != 0: QOS, else associations); NULL past the end. */
+size_t fairway_usage_count(const fairway_usage_file_t *f, int qos);
+const fairway_usage_entry_t *fairway_usage_entry(const fairway_usage_file_t *f, int qos,
+						 size_t index);
+void fairway_usage_destroy(fairway_usage_file_t **f);
+
+/* What one job end charged, as a journal line. */
+typedef struct fairway_journal_entry {
+	time_t epoch;            /* the period before the job ended */
+	uint32_t job_id;
+	uint32_t assoc_id;       /* charged (real, run) up to the root */
+	double real, run;
+	uint32_t qos_id;         /* 0: none */
+	double qos_usage, qos_wall;
+	uint32_t part_qos_id;    /* 0: none */
+	double part_qos_usage, part_qos_wall;
+} fairway_journal_entry_t;
+
+/* The journal line of e (with its newline) in buf; its length, or 0 if buf is too small. */
+size_t fairway_journal_format(const fairway_journal_entry_t *e, char *buf, size_t len);
+
+/*
+ * Every complete entry of a journal file (a torn last line is skipped); *entries is
+ * malloc()ed (free it with free()), NULL with *count 0 when the file does not exist.
+ * Errors: FAIRWAY_EINVAL, FAIRWAY_EIO, FAIRWAY_EPARSE (names the line), FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_journal_read(const char *path, fairway_journal_entry_t **entries,
+				     size_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -348,9 +348,25 @@ static int _gen_site(scenario_t *s, int which)
 	return 0;
 }
 
+static char *g_state_dir;
+
+/* The plugins' files in the scenario's StateSaveLocation. */
+static void _remove_state_files(void)
+{
+	const char *names[] = { "priority_last_decay_ran",
+				"priority_last_decay_ran.old",
+				"priority_last_decay_ran.new", "fairway_usage",
+				"fairway_usage.new", "fairway_usage.journal",
+				"fairway_usage.journal.old", NULL };
+	for (int i = 0; names[i]; i++) {
+		char *f = xstrdup_printf("%s/%s", g_state_dir, names[i]);
+		unlink(f);
+		xfree(f);
+	}
+}
+
 /* ---- building Slurm's state ---- */
 static char *g_conf_path;
-static char *g_state_dir;
 
 static void _write_conf(const scenario_t *s)
 {
@@ -1010,14 +1026,7 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	xfree(g_before.a);
 	xfree(g_before.j);
 	unlink(g_conf_path);
-	{
-		char *f = xstrdup_printf("%s/priority_last_decay_ran", g_state_dir);
-		char *o = xstrdup_printf("%s.old", f);
-		unlink(f);
-		unlink(o);
-		xfree(f);
-		xfree(o);
-	}
+	_remove_state_files();
 	rmdir(g_state_dir);
 	return g_mismatches ? 1 : 0;
 }
@@ -1288,6 +1297,9 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	       mf_lock / fw_lock, mf_set, fw_set,
 	       ((double) h_fw - h1 - ((double) h_mf - h0)) / s.nassoc);
 	fflush(stdout);
+	unlink(g_conf_path);
+	_remove_state_files();
+	rmdir(g_state_dir);
 	return 0;
 }
 

@@ -40,29 +40,6 @@ submit() { # user account sbatch-options...
 }
 queue_empty() { [ -z "$(squeue -h -p debug -o %i)" ]; }
 
-# RawUsage per "account|user" (user empty for accounts), as sshare prints it (integer).
-usage_table() { sshare -a -n -P -o account,user,rawusage | sed 's/^ *//' | sort; }
-# Expected: what sacct says the finished jobs used, added to the user association, its
-# account's ancestors and root, on top of a baseline.
-expected_table() { # baseline-file
-	local parents
-	parents=$(sacctmgr -n -P show assoc where cluster=fairway format=account,parentname,user |
-		awk -F'|' '$3 == "" { print $1 "|" $2 }')
-	sacct -a -X -n -P -o account,user,alloccpus,elapsedraw,state -S 2000-01-01 |
-		awk -F'|' -v parents="$parents" -v base="$1" '
-		BEGIN {
-			n = split(parents, p, "\n")
-			for (i = 1; i <= n; i++) { split(p[i], f, "|"); up[f[1]] = f[2] }
-			while ((getline line < base) > 0) { split(line, f, "|"); u[f[1] "|" f[2]] = f[3] }
-		}
-		$3 > 0 && $5 !~ /RUNNING|PENDING/ {
-			c = $3 * $4
-			u[$1 "|" $2] += c
-			for (a = $1; a != "" ; a = up[a]) u[a "|"] += c
-		}
-		END { for (k in u) print k "|" u[k] }' | sort
-}
-
 # 1. Short jobs that end between two periods: charged at job end.
 submit fw_u1 bloggs.prj -n8 -t 2 --wrap 'sleep 4' >/dev/null
 submit fw_u2 bloggs.prj.low -n3 -t 2 --wrap 'sleep 3' >/dev/null

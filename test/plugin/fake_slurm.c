@@ -894,6 +894,8 @@ void fake_job_set(uint32_t job_id, const char *field, long long v)
 		j->start_time = v;
 	else if (!strcmp(field, "end_time"))
 		j->end_time = v;
+	else if (!strcmp(field, "end_time_exp"))
+		j->end_time_exp = v;
 	else if (!strcmp(field, "total_cpus"))
 		j->total_cpus = v;
 	else if (!strcmp(field, "time_limit"))

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "fairway.h"
 #include "fake_slurm.h"
 
 using ::testing::_;
@@ -44,6 +45,13 @@ class MockSlurm {
 };
 
 MockSlurm* g_mock;
+
+// Remove a scratch directory (retrying: some sandboxes' readdir misses fresh entries).
+void rm_tree(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (int i = 0; i < 5 && std::filesystem::exists(dir); i++)
+    std::filesystem::remove_all(dir, ec);
+}
 
 fake_hooks_t hooks_for(MockSlurm* m) {
   fake_hooks_t h{};
@@ -109,6 +117,7 @@ class ShimTest : public ::testing::Test {
   }
   // Loaded as a test harness loads it: no thread, then set up as in slurmctld.
   void LoadOutsideSlurmctld() {
+    fake_set_cluster(0xfffffffe, 4);  // NO_VAL at init: no calculation thread
     ASSERT_EQ(fake_call_init(), 0);
     fake_set_cluster(64, 4);
     fake_call_reconfig(0);
@@ -379,7 +388,69 @@ TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
   std::string bytes((std::istreambuf_iterator<char>(f)), {});
   ASSERT_EQ(bytes.size(), 16u);
   EXPECT_EQ(static_cast<unsigned char>(bytes[7]), 1060 % 256);  // big-endian last period
-  std::filesystem::remove_all(dir);
+  rm_tree(dir);
+}
+
+// A slurmctld killed between its usage checkpoints: Fairway's usage file (written at every
+// period) and journal (every job end since) give back what was charged, and a job whose
+// end was already charged is not charged again when it comes back as running.
+TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("fw-shim-kill-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  fake_conf_state_dir(dir.c_str());
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);  // runs from 1000 on 2 CPUs
+  fake_add_job(101, 21, "p1", "normal", 2, 4, 1, 1001);  // ends at 1100 on 4 CPUs
+  fake_job_set(101, "end_time", 1100);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  ASSERT_EQ(fake_call_cycle(1060), 0);  // job 100: +120
+  fake_call_job_end(101);               // job 101: 1060..1100 x 4 = +160
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(1)), 130 + 120 + 160.0);
+  EXPECT_TRUE(std::filesystem::exists(dir / "fairway_usage"));
+  EXPECT_EQ(std::filesystem::status(dir / "fairway_usage").permissions() &
+                std::filesystem::perms::all,
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+
+  // kill -9: slurmctld restarts from its own older checkpoint (the usage before both
+  // charges) and recovers job 101 as still running.
+  fake_call_fini();
+  fake_assoc_set_usage(1, 130);
+  fake_assoc_set_usage(2, 100);
+  fake_assoc_set_usage(21, 100);
+  fake_assoc_set_usage(3, 30);
+  fake_assoc_set_usage(31, 30);
+  fake_job_set(101, "state", 1);
+  fake_job_set(101, "end_time_exp", 5000);
+  EXPECT_CALL(mock_, Log(_, HasSubstr("restored from the period at 1060, plus 1 job ends")));
+  LoadOutsideSlurmctld();
+  ASSERT_EQ(fake_call_cycle(1120), 0);  // job 100: +120 more; job 101 not again
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 30 + 120 + 120.0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(21)), 100 + 160.0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(1)), 130 + 120 + 160 + 120.0);
+  rm_tree(dir);
+}
+
+// After another plugin ran (its decay state is newer than Fairway's usage file), slurmctld's
+// usage is kept.
+TEST_F(ShimTest, StaleUsageFileIsNotRestored) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("fw-shim-stale-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  fake_conf_state_dir(dir.c_str());
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  fake_call_fini();
+  // multifactor ran a period at 2000 meanwhile (same state file format) and charged more
+  ASSERT_EQ(fairway_decay_state_write((dir / "priority_last_decay_ran").c_str(), 2000, 0), 0);
+  fake_assoc_set_usage(31, 5000);
+  EXPECT_CALL(mock_, Log(_, HasSubstr("keeping slurmctld's usage")));
+  LoadOutsideSlurmctld();
+  ASSERT_EQ(fake_call_cycle(2000), 0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 5000.0);
+  rm_tree(dir);
 }
 
 TEST_F(ShimTest, CorruptStateFileIsReportedNotFatal) {
@@ -395,7 +466,7 @@ TEST_F(ShimTest, CorruptStateFileIsReportedNotFatal) {
   ASSERT_EQ(fake_call_cycle(2000), 0);
   // Counting from now: the running job is not charged for time before the restart.
   EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 30.0);
-  std::filesystem::remove_all(dir);
+  rm_tree(dir);
 }
 
 TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
@@ -414,7 +485,7 @@ TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_EQ(fake_call_fini(), 0);  // PriorityCalcPeriod is 300 s: fini must not wait for it
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
-  std::filesystem::remove_all(dir);
+  rm_tree(dir);
 }
 
 TEST_F(ShimTest, WithoutSlurmdbdFairShareIsOffAndSaidSo) {

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2317  # (helper functions are called through wait_for)
+# kill -9 of slurmctld in the middle of a job under priority/fairway, then a restart: the
+# usage charged before the kill (a calculation period's charge of the running job, a job
+# end since) must not be lost, and nothing may be charged twice.  slurmctld itself saves
+# association usage only every 5 minutes; Fairway's usage file and journal
+# (lib/usage_store.h) fill the gap.  Decay is off, so RawUsage must equal AllocCPUS x
+# Elapsed (sacct) exactly.
+#
+# Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required).
+set -euo pipefail
+# shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+if [ -z "${FAIRWAY_PLUGIN_DIR:-}" ] || [ ! -f "$FAIRWAY_PLUGIN_DIR/priority_fairway.so" ]; then
+	fail "plugin found" "FAIRWAY_PLUGIN_DIR must hold priority_fairway.so (got '${FAIRWAY_PLUGIN_DIR:-}')"
+	finish
+fi
+
+extra="" && tmpfile extra
+cat >"$extra" <<'EOF'
+PriorityDecayHalfLife=0
+PriorityUsageResetPeriod=NONE
+PriorityCalcPeriod=1
+EOF
+tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
+# shellcheck disable=SC1091
+. "$TB_DIR/etc/testbed.env"
+check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
+
+submit() { # user account sbatch-options...
+	local u=$1 a=$2
+	shift 2
+	sbatch --parsable --uid="$u" -A "$a" -D "$TB_DIR/work" -o /dev/null "$@"
+}
+
+# A long job, charged by the calculation thread while it runs.
+long=$(submit fw_u5 chem.lab -n6 -t 3 --wrap 'sleep 100')
+charged() { sshare -n -P -A chem.lab -u fw_u5 -o rawusage | awk 'NF { u = $1 } END { exit !(u > 0) }'; }
+if wait_for 75 charged; then pass "the running job is charged by a period"; else fail "the running job is charged by a period" "still 0"; fi
+# A short job that ends after that period: charged at its end, i.e. in the journal only.
+short=$(submit fw_u3 chem.theory -n4 -t 2 --wrap 'sleep 3')
+short_done() { [ -z "$(squeue -h -j "$short" -o %i 2>/dev/null)" ]; }
+wait_for 30 short_done || true
+sleep 6	# let slurmctld save its job state (it does so within 5 s of a change)
+check "journal holds the job end" grep -q "^e .* $short " "$TB_DIR/spool/ctld/fairway_usage.journal"
+
+check "kill -9 slurmctld" "$TESTBED" kill-ctld "$TB_DIR"
+check "restart slurmctld" "$TESTBED" restart-ctld "$TB_DIR"
+assert_match "restart restored Fairway's usage" "usage of [0-9]+ associations restored from the period at [0-9]+, plus [0-9]+ job ends" \
+	"$(grep 'restored from the period' "$TB_DIR/log/slurmctld.log" | tail -n 1)"
+
+long_done() { [ -z "$(squeue -h -j "$long" -o %i 2>/dev/null)" ]; }
+if wait_for 120 long_done; then pass "long job finished"; else fail "long job finished" "$(squeue -h -j "$long" -o '%T')"; fi
+sleep 1
+: >"$TB_DIR/base.txt"
+assert_eq "RawUsage = AllocCPUS x Elapsed for every association after kill -9 (nothing lost, nothing twice)" \
+	"$(expected_table "$TB_DIR/base.txt" | grep -v '^root|root|' | awk -F'|' '$3 > 0')" \
+	"$(usage_table | awk -F'|' '$3 > 0')"
+check "slurmctld still answers" scontrol ping
+
+finish
