@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "api_guard.h"
@@ -88,6 +89,8 @@ bool to_float(std::string_view s, T* out) {
   const long double v = std::strtold(str.c_str(), &end);
   if (end != str.c_str() + str.size() || errno == ERANGE || !std::isfinite(v) || v < 0)
     return false;
+  // A value finite as long double can overflow the field's type (found by fuzzing).
+  if (v > static_cast<long double>(std::numeric_limits<T>::max())) return false;
   *out = static_cast<T>(v);
   return true;
 }
