@@ -1303,6 +1303,75 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	return 0;
 }
 
+/*
+ * --cycles N: priority/fairway alone on one scenario: load, N calculation periods
+ * (one PriorityCalcPeriod apart, running jobs charged, usage and state files
+ * written), sprio-style queries, unload.  For valgrind (test/differential/run-valgrind).
+ */
+static int _run_cycles(int cycles)
+{
+	static scenario_t s;
+	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
+	time_t now = 1700000000;
+	int (*fw_init)(void), (*fw_fini)(void), (*fw_cycle)(time_t);
+	void (*fw_reconfig)(bool);
+	List (*fw_factors)(priority_factors_request_msg_t *, uid_t);
+	priority_factors_request_msg_t req;
+	void *fw;
+	int rc = 0;
+
+	g_rng = 7;
+	g_bench = true;
+	_gen_bench(&s, 300, 600, 150);
+	g_scenario = s.name;
+	logopt.stderr_level = LOG_LEVEL_ERROR;
+	log_init("fw_cycles", logopt, 0, NULL);
+	_write_conf(&s);
+	if (slurm_conf_init(g_conf_path) != SLURM_SUCCESS)
+		fatal("slurm_conf_init(%s) failed", g_conf_path);
+	node_record_count = 4;
+	_setup_assoc_mgr(&s);
+	_setup_parts_qos();
+	_setup_jobs(&s, now);
+	accounting_enforce = ACCOUNTING_ENFORCE_LIMITS;
+
+	if (!(fw = dlopen(g_plugin_path, RTLD_LAZY | RTLD_LOCAL)))
+		fatal("dlopen %s: %s", g_plugin_path, dlerror());
+	fw_init = dlsym(fw, "init");
+	fw_fini = dlsym(fw, "fini");
+	fw_reconfig = dlsym(fw, "priority_p_reconfig");
+	fw_cycle = dlsym(fw, "priority_fairway_cycle");
+	fw_factors = dlsym(fw, "priority_p_get_priority_factors_list");
+	if (!fw_init || !fw_fini || !fw_reconfig || !fw_cycle || !fw_factors)
+		fatal("%s lacks the entry points", g_plugin_path);
+	memset(&req, 0, sizeof(req));
+	for (int round = 0; round < 2; round++) {	/* load twice: init after fini */
+		fw_init();
+		cluster_cpus = 64;
+		fw_reconfig(false);
+		for (int c = 0; c < cycles / 2; c++) {
+			List l;
+			now += 60;
+			if (fw_cycle(now) != SLURM_SUCCESS)
+				rc = 1;
+			if ((c % 50) == 0) {
+				l = fw_factors(&req, 0);
+				FREE_NULL_LIST(l);
+				fw_reconfig(true);
+			}
+		}
+		fw_fini();
+		cluster_cpus = NO_VAL;
+	}
+	dlclose(fw);
+	printf("%d periods of priority/fairway, loaded and unloaded twice: %s\n",
+	       cycles, rc ? "errors" : "ok");
+	unlink(g_conf_path);
+	_remove_state_files();
+	rmdir(g_state_dir);
+	return rc;
+}
+
 static void _bench_header(void)
 {
 	printf("# Full recalculation (fair-share + every job) per PriorityCalcPeriod, median of N runs after a warm-up;\n"
@@ -1310,6 +1379,15 @@ static void _bench_header(void)
 	       "# extra B/assoc: heap fairway keeps beyond multifactor's (which is all per association: it\n"
 	       "# allocates nothing per job that multifactor does not).\n"
 	       "#   assocs      jobs  running |     mf ms     fw ms   speed | mf ns/j fw ns/j | mf lock ms fw lock ms   ratio | set ns mf/fw | extra B/assoc\n");
+}
+
+static int _run_cycles_main(const char *arg)
+{
+	if (!g_plugin_path) {
+		fprintf(stderr, "fw_diff: no plugin: pass -p first or set FAIRWAY_PLUGIN\n");
+		return 2;
+	}
+	return _run_cycles(atoi(arg));
 }
 
 int main(int argc, char **argv)
@@ -1323,6 +1401,7 @@ int main(int argc, char **argv)
 		{ "sites", no_argument, NULL, 'S' },
 		{ "bench", required_argument, NULL, 'B' },
 		{ "reps", required_argument, NULL, 'R' },
+		{ "cycles", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 } };
 
 	g_plugin_path = getenv("FAIRWAY_PLUGIN");
@@ -1335,6 +1414,7 @@ int main(int argc, char **argv)
 		case 'S': sites = true; break;
 		case 'B': bench = optarg; break;
 		case 'R': reps = atoi(optarg); break;
+		case 'C': return _run_cycles_main(optarg);
 		default:
 			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites]\n",
 				argv[0]);
