@@ -881,8 +881,60 @@ static void _compare(const result_t *mf, const result_t *fw)
 	}
 }
 
-/* ---- one scenario (in its own process) ---- */
 static const char *g_plugin_path;
+
+/* priority/fairway's entry points, loaded with dlopen as slurmctld's loader
+ * would not let us (it loads one priority plugin). */
+typedef struct {
+	void *handle;
+	int (*init)(void);
+	int (*fini)(void);
+	void (*reconfig)(bool);
+	uint32_t (*set)(uint32_t, job_record_t *);
+	void (*set_assoc_usage)(slurmdb_assoc_rec_t *);
+	List (*factors)(priority_factors_request_msg_t *, uid_t);
+	int (*recalc)(time_t);
+	int (*cycle)(time_t);
+} fw_plugin_t;
+
+static void _load_fairway(fw_plugin_t *p)
+{
+	if (!(p->handle = dlopen(g_plugin_path, RTLD_LAZY | RTLD_LOCAL)))
+		fatal("dlopen %s: %s", g_plugin_path, dlerror());
+	p->init = dlsym(p->handle, "init");
+	p->fini = dlsym(p->handle, "fini");
+	p->reconfig = dlsym(p->handle, "priority_p_reconfig");
+	p->set = dlsym(p->handle, "priority_p_set");
+	p->set_assoc_usage = dlsym(p->handle, "priority_p_set_assoc_usage");
+	p->factors = dlsym(p->handle, "priority_p_get_priority_factors_list");
+	p->recalc = dlsym(p->handle, "priority_fairway_recalc");
+	p->cycle = dlsym(p->handle, "priority_fairway_cycle");
+	if (!p->init || !p->fini || !p->reconfig || !p->set ||
+	    !p->set_assoc_usage || !p->factors || !p->recalc || !p->cycle)
+		fatal("%s lacks the entry points of priority/fairway",
+		      g_plugin_path);
+}
+
+/* slurm.conf, assoc_mgr, partitions, QOS and jobs of a scenario. */
+static void _setup_world(scenario_t *s, uint32_t seed, time_t now,
+			 const char *log_name)
+{
+	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
+
+	logopt.stderr_level = g_verbose ? LOG_LEVEL_INFO : LOG_LEVEL_ERROR;
+	log_init((char *) log_name, logopt, 0, NULL);
+	_write_conf(s);
+	if (slurm_conf_init(g_conf_path) != SLURM_SUCCESS)
+		fatal("slurm_conf_init(%s) failed", g_conf_path);
+	node_record_count = 4;
+	_setup_assoc_mgr(s);
+	if (seed)
+		g_rng = seed * 2654435761ULL + 7;
+	_setup_parts_qos();
+	_setup_jobs(s, now);
+}
+
+/* ---- one scenario (in its own process) ---- */
 static bool (*mf_charge)(job_record_t *, time_t *);
 static int (*mf_weigh)(job_record_t *, time_t *);
 
@@ -915,29 +967,16 @@ static void _write_last_ran(time_t last_ran)
 
 static int _run_scenario(scenario_t *s, uint32_t seed)
 {
-	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
 	void (*mf_fair_tree_decay)(List, time_t);
 	void (*mf_set_assoc_usage)(slurmdb_assoc_rec_t *);
-	int (*fw_init)(void), (*fw_fini)(void), (*fw_recalc)(time_t);
-	int (*fw_cycle)(time_t);
-	void (*fw_reconfig)(bool);
-	void (*fw_set_assoc_usage)(slurmdb_assoc_rec_t *);
-	void *mf, *fw;
+	fw_plugin_t fw;
+	void *mf;
 	result_t r_mf = { 0 }, r_fw = { 0 };
 	time_t now = 1700000000;
 	bool classic;
 
-	logopt.stderr_level = g_verbose ? LOG_LEVEL_INFO : LOG_LEVEL_ERROR;
-	log_init("fw_diff", logopt, 0, NULL);
-	_write_conf(s);
-	if (slurm_conf_init(g_conf_path) != SLURM_SUCCESS)
-		fatal("slurm_conf_init(%s) failed", g_conf_path);
-	node_record_count = 4;
-	_setup_assoc_mgr(s);
-	g_rng = seed * 2654435761ULL + 7;
-	_setup_parts_qos();
 	g_use_recalc = (seed % 4) == 0;
-	_setup_jobs(s, now);
+	_setup_world(s, seed, now, "fw_diff");
 	classic = !(slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE);
 	/* TRES run seconds are released only when limits are enforced. */
 	accounting_enforce = _chance(50) ? ACCOUNTING_ENFORCE_LIMITS : 0;
@@ -981,28 +1020,17 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 
 	/* priority/fairway, the same way. */
 	cluster_cpus = NO_VAL;
-	if (!(fw = dlopen(g_plugin_path, RTLD_LAZY | RTLD_LOCAL)))
-		fatal("dlopen %s: %s", g_plugin_path, dlerror());
-	fw_init = dlsym(fw, "init");
-	fw_fini = dlsym(fw, "fini");
-	fw_reconfig = dlsym(fw, "priority_p_reconfig");
-	fw_recalc = dlsym(fw, "priority_fairway_recalc");
-	fw_cycle = dlsym(fw, "priority_fairway_cycle");
-	fw_set_assoc_usage = dlsym(fw, "priority_p_set_assoc_usage");
-	if (!fw_init || !fw_fini || !fw_reconfig || !fw_recalc || !fw_cycle ||
-	    !fw_set_assoc_usage)
-		fatal("%s lacks init/fini/priority_p_reconfig/priority_fairway_recalc",
-		      g_plugin_path);
-	if (fw_init() != SLURM_SUCCESS)
+	_load_fairway(&fw);
+	if (fw.init() != SLURM_SUCCESS)
 		fatal("fairway init failed");
 	cluster_cpus = 64;
-	fw_reconfig(false);
+	fw.reconfig(false);
 	_write_last_ran(now - 50000);
-	if ((g_use_recalc ? fw_recalc(now) : fw_cycle(now)) != SLURM_SUCCESS)
+	if ((g_use_recalc ? fw.recalc(now) : fw.cycle(now)) != SLURM_SUCCESS)
 		printf("NOTE %s: priority/fairway reported an error\n",
 		       g_scenario);
-	_capture(&r_fw, fw_set_assoc_usage);
-	fw_fini();
+	_capture(&r_fw, fw.set_assoc_usage);
+	fw.fini();
 
 	_compare(&r_mf, &r_fw);
 	if (g_verbose) {
@@ -1211,28 +1239,17 @@ static double _time_set(uint32_t (*set)(uint32_t, job_record_t *))
 static int _run_bench(int assocs, int jobs, int running, int reps)
 {
 	static scenario_t s;
-	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
 	time_t now = 1700000000;
 	double mf_ms, mf_lock, fw_ms, fw_lock, mf_set, fw_set;
 	size_t h0, h_mf, h1, h_fw;
-	int (*fw_init)(void), (*fw_fini)(void);
-	uint32_t (*fw_set_fn)(uint32_t, job_record_t *);
-	void (*fw_reconfig)(bool);
-	void *mf, *fw;
+	fw_plugin_t fw;
+	void *mf;
 
 	g_rng = 42;
 	g_bench = true;
 	_gen_bench(&s, assocs, jobs, running);
 	g_scenario = s.name;
-	logopt.stderr_level = LOG_LEVEL_ERROR;
-	log_init("fw_bench", logopt, 0, NULL);
-	_write_conf(&s);
-	if (slurm_conf_init(g_conf_path) != SLURM_SUCCESS)
-		fatal("slurm_conf_init(%s) failed", g_conf_path);
-	node_record_count = 4;
-	_setup_assoc_mgr(&s);
-	_setup_parts_qos();
-	_setup_jobs(&s, now);
+	_setup_world(&s, 0, now, "fw_bench");
 
 	if (priority_g_init() != SLURM_SUCCESS)
 		fatal("cannot load priority/multifactor");
@@ -1256,20 +1273,12 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	_reset_state();
 
 	cluster_cpus = NO_VAL;
-	if (!(fw = dlopen(g_plugin_path, RTLD_LAZY | RTLD_LOCAL)))
-		fatal("dlopen %s: %s", g_plugin_path, dlerror());
-	fw_init = dlsym(fw, "init");
-	fw_fini = dlsym(fw, "fini");
-	fw_reconfig = dlsym(fw, "priority_p_reconfig");
-	fw_set_fn = dlsym(fw, "priority_p_set");
-	g_fw_cycle = dlsym(fw, "priority_fairway_cycle");
-	g_fw_recalc = dlsym(fw, "priority_fairway_recalc");
-	if (!fw_init || !fw_fini || !fw_reconfig || !fw_set_fn || !g_fw_cycle ||
-	    !g_fw_recalc)
-		fatal("%s lacks the entry points", g_plugin_path);
-	fw_init();
+	_load_fairway(&fw);
+	g_fw_cycle = fw.cycle;
+	g_fw_recalc = fw.recalc;
+	fw.init();
 	cluster_cpus = 64;
-	fw_reconfig(false);
+	fw.reconfig(false);
 	_write_last_ran(now - 50000);
 	h1 = _heap();
 	_time_period(_fw_period, now, reps, &fw_ms, &fw_lock);
@@ -1280,8 +1289,8 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 		printf("# fairway recalc only (no accrual): %.2f ms, job lock %.2f ms\n",
 		       r_ms, r_lock);
 	}
-	fw_set = _time_set(fw_set_fn);
-	fw_fini();
+	fw_set = _time_set(fw.set);
+	fw.fini();
 	printf("# memory floor of an exact pass (read state, priority, accrue time, fs factor, partition; write priority): %.0f ns/job\n",
 	       _time_floor(now));
 	getenv_full = 1;
@@ -1311,59 +1320,39 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 static int _run_cycles(int cycles)
 {
 	static scenario_t s;
-	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
 	time_t now = 1700000000;
-	int (*fw_init)(void), (*fw_fini)(void), (*fw_cycle)(time_t);
-	void (*fw_reconfig)(bool);
-	List (*fw_factors)(priority_factors_request_msg_t *, uid_t);
 	priority_factors_request_msg_t req;
-	void *fw;
+	fw_plugin_t fw;
 	int rc = 0;
 
 	g_rng = 7;
 	g_bench = true;
 	_gen_bench(&s, 300, 600, 150);
 	g_scenario = s.name;
-	logopt.stderr_level = LOG_LEVEL_ERROR;
-	log_init("fw_cycles", logopt, 0, NULL);
-	_write_conf(&s);
-	if (slurm_conf_init(g_conf_path) != SLURM_SUCCESS)
-		fatal("slurm_conf_init(%s) failed", g_conf_path);
-	node_record_count = 4;
-	_setup_assoc_mgr(&s);
-	_setup_parts_qos();
-	_setup_jobs(&s, now);
+	_setup_world(&s, 0, now, "fw_cycles");
 	accounting_enforce = ACCOUNTING_ENFORCE_LIMITS;
 
-	if (!(fw = dlopen(g_plugin_path, RTLD_LAZY | RTLD_LOCAL)))
-		fatal("dlopen %s: %s", g_plugin_path, dlerror());
-	fw_init = dlsym(fw, "init");
-	fw_fini = dlsym(fw, "fini");
-	fw_reconfig = dlsym(fw, "priority_p_reconfig");
-	fw_cycle = dlsym(fw, "priority_fairway_cycle");
-	fw_factors = dlsym(fw, "priority_p_get_priority_factors_list");
-	if (!fw_init || !fw_fini || !fw_reconfig || !fw_cycle || !fw_factors)
-		fatal("%s lacks the entry points", g_plugin_path);
+	_load_fairway(&fw);
 	memset(&req, 0, sizeof(req));
 	for (int round = 0; round < 2; round++) {	/* load twice: init after fini */
-		fw_init();
+		fw.init();
 		cluster_cpus = 64;
-		fw_reconfig(false);
+		fw.reconfig(false);
 		for (int c = 0; c < cycles / 2; c++) {
 			List l;
 			now += 60;
-			if (fw_cycle(now) != SLURM_SUCCESS)
+			if (fw.cycle(now) != SLURM_SUCCESS)
 				rc = 1;
 			if ((c % 50) == 0) {
-				l = fw_factors(&req, 0);
+				l = fw.factors(&req, 0);
 				FREE_NULL_LIST(l);
-				fw_reconfig(true);
+				fw.reconfig(true);
 			}
 		}
-		fw_fini();
+		fw.fini();
 		cluster_cpus = NO_VAL;
 	}
-	dlclose(fw);
+	dlclose(fw.handle);
 	printf("%d periods of priority/fairway, loaded and unloaded twice: %s\n",
 	       cycles, rc ? "errors" : "ok");
 	unlink(g_conf_path);

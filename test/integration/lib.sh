@@ -164,4 +164,17 @@ expected_table() { # baseline-file
 		END { for (k in u) print k "|" u[k] }' | sort
 }
 
+# Fail (never skip) unless FAIRWAY_PLUGIN_DIR holds priority_fairway.so.
+require_fairway_plugin() {
+	if [ -z "${FAIRWAY_PLUGIN_DIR:-}" ] || [ ! -f "$FAIRWAY_PLUGIN_DIR/priority_fairway.so" ]; then
+		fail "plugin found" "FAIRWAY_PLUGIN_DIR must hold priority_fairway.so (got '${FAIRWAY_PLUGIN_DIR:-}')"
+		finish
+	fi
+}
 
+# submit USER ACCOUNT sbatch-options...: a batch job as USER, output discarded; prints its id.
+submit() {
+	local u=$1 a=$2
+	shift 2
+	sbatch --parsable --uid="$u" -A "$a" -D "$TB_DIR/work" -o /dev/null "$@"
+}

@@ -12,10 +12,7 @@ set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-if [ -z "${FAIRWAY_PLUGIN_DIR:-}" ] || [ ! -f "$FAIRWAY_PLUGIN_DIR/priority_fairway.so" ]; then
-	fail "plugin found" "FAIRWAY_PLUGIN_DIR must hold priority_fairway.so (got '${FAIRWAY_PLUGIN_DIR:-}')"
-	finish
-fi
+require_fairway_plugin
 
 extra="" && tmpfile extra
 cat >"$extra" <<'EOF'
@@ -28,11 +25,6 @@ tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --c
 . "$TB_DIR/etc/testbed.env"
 check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
 
-submit() { # user account sbatch-options...
-	local u=$1 a=$2
-	shift 2
-	sbatch --parsable --uid="$u" -A "$a" -D "$TB_DIR/work" -o /dev/null "$@"
-}
 
 # A long job, charged by the calculation thread while it runs.
 long=$(submit fw_u5 chem.lab -n6 -t 3 --wrap 'sleep 100')

@@ -9,10 +9,7 @@ set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-if [ -z "${FAIRWAY_PLUGIN_DIR:-}" ] || [ ! -f "$FAIRWAY_PLUGIN_DIR/priority_fairway.so" ]; then
-	fail "plugin found" "FAIRWAY_PLUGIN_DIR must hold priority_fairway.so (got '${FAIRWAY_PLUGIN_DIR:-}')"
-	finish
-fi
+require_fairway_plugin
 
 extra="" && tmpfile extra
 cat >"$extra" <<'EOF'
@@ -25,12 +22,10 @@ tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --c
 . "$TB_DIR/etc/testbed.env"
 check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
 
-submit() { # user account
-	sbatch --parsable --uid="$1" -A "$2" -p hold -D "$TB_DIR/work" -o /dev/null -n1 -t 5 --wrap 'sleep 1'
-}
-j1=$(submit fw_u1 bloggs.prj)
-j2=$(submit fw_u1 bloggs.prj.high)
-j3=$(submit fw_u3 chem.theory)
+held_job() { submit "$1" "$2" -p hold -n1 -t 5 --wrap 'sleep 1'; }
+j1=$(held_job fw_u1 bloggs.prj)
+j2=$(held_job fw_u1 bloggs.prj.high)
+j3=$(held_job fw_u3 chem.theory)
 sprio_as() { # user -> the job ids sprio shows that user
 	runuser -u "$1" -- env SLURM_CONF="$SLURM_CONF" sprio -h -o '%i' 2>/dev/null | tr -d ' ' | sort -n | tr '\n' ' '
 }

@@ -14,10 +14,7 @@ set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-if [ -z "${FAIRWAY_PLUGIN_DIR:-}" ] || [ ! -f "$FAIRWAY_PLUGIN_DIR/priority_fairway.so" ]; then
-	fail "plugin found" "FAIRWAY_PLUGIN_DIR must hold priority_fairway.so (got '${FAIRWAY_PLUGIN_DIR:-}')"
-	finish
-fi
+require_fairway_plugin
 
 extra="" && tmpfile extra
 cat >"$extra" <<'EOF'
@@ -33,11 +30,6 @@ tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --c
 . "$TB_DIR/etc/testbed.env"
 check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
 
-submit() { # user account sbatch-options...
-	local u=$1 a=$2
-	shift 2
-	sbatch --parsable --uid="$u" -A "$a" -D "$TB_DIR/work" -o /dev/null "$@"
-}
 queue_empty() { [ -z "$(squeue -h -p debug -o %i)" ]; }
 
 # 1. Short jobs that end between two periods: charged at job end.
