@@ -53,11 +53,20 @@ void BM_FairShare(benchmark::State& state, fairway::Algorithm algo) {
   state.SetItemsProcessed(state.iterations() * tree.size());
 }
 BENCHMARK_CAPTURE(BM_FairShare, fair_tree, fairway::Algorithm::kFairTree)
-    ->Arg(1000)->Arg(10000)->Arg(50000)->Unit(benchmark::kMicrosecond);
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(50000)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_FairShare, classic, fairway::Algorithm::kClassic)
-    ->Arg(1000)->Arg(10000)->Arg(50000)->Unit(benchmark::kMicrosecond);
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(50000)
+    ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_FairShare, depth_oblivious, fairway::Algorithm::kDepthOblivious)
-    ->Arg(1000)->Arg(10000)->Arg(50000)->Unit(benchmark::kMicrosecond);
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(50000)
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_JobPriority(benchmark::State& state) {
   fairway_weights_t w{};

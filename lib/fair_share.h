@@ -80,8 +80,9 @@ const char* algorithm_name(Algorithm a);
 // s its usage_norm and shares_norm, ue_f and s_f its fs parent's usage_efctv and shares_norm,
 // siblings_un the sum of usage_norm over the parent's children_list (Fairshare=parent ones
 // skipped).  un itself when any of un, s, ue_f, s_f is zero.
-long double depth_oblivious_usage_efctv(long double un, double s, long double ue_f, double s_f,
-                                        long double siblings_un);  // "fair_tree", "classic", "depth_oblivious"
+long double depth_oblivious_usage_efctv(
+    long double un, double s, long double ue_f, double s_f,
+    long double siblings_un);  // "fair_tree", "classic", "depth_oblivious"
 
 namespace detail {
 // The algorithms behind compute_fair_share (out already sized and validated).

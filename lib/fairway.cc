@@ -1,16 +1,16 @@
 // fairway.cc - the C API of fairway.h: errors, version and job factors.  The fair-share
 // part of the API is in fairway_fairshare.cc.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
-#include "fairway-config.h"
 #include "fairway.h"
 
 #include <cstdlib>
-#include <memory>
-#include <vector>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "api_guard.h"
+#include "fairway-config.h"
 #include "job_factors.h"
 #include "state_file.h"
 #include "usage_decay.h"
@@ -72,8 +72,7 @@ fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cl
 }
 
 fairway_error_t fairway_tres_factors(const fairway_weights_t* w, const uint64_t* alloc,
-                                     const uint64_t* req, const uint64_t* part_tres,
-                                     double* out) {
+                                     const uint64_t* req, const uint64_t* part_tres, double* out) {
   return fairway::guard([&] {
     if (!w || (!out && w->tres_count)) fairway::invalid("fairway_tres_factors: NULL argument");
     fairway::tres_factors(*w, alloc, req, part_tres, out);
@@ -101,8 +100,8 @@ uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
                                            int* clamped) {
   if (!w || !weighted) return 1;
   bool c = false;
-  const uint32_t p = fairway::job_priority_in_partition(
-      *w, *weighted, part_priority_job_factor, part_norm_priority, part_tres_weighted, &c);
+  const uint32_t p = fairway::job_priority_in_partition(*w, *weighted, part_priority_job_factor,
+                                                        part_norm_priority, part_tres_weighted, &c);
   if (clamped) *clamped = c;
   return p;
 }
@@ -145,8 +144,8 @@ fairway_error_t fairway_job_charge(const fairway_job_times_t* job, time_t start_
   return FAIRWAY_OK;
 }
 
-fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found,
-                                         time_t* last_ran, time_t* last_reset) {
+fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found, time_t* last_ran,
+                                         time_t* last_reset) {
   return fairway::guard([&] {
     if (!path || !found || !last_ran || !last_reset)
       fairway::invalid("fairway_decay_state_read: NULL argument");
@@ -260,8 +259,8 @@ fairway_error_t fairway_journal_read(const char* path, fairway_journal_entry_t**
     *count = 0;
     const auto v = fairway::read_journal_file(path);
     if (v.empty()) return;
-    auto* out =
-        static_cast<fairway_journal_entry_t*>(std::calloc(v.size(), sizeof(fairway_journal_entry_t)));
+    auto* out = static_cast<fairway_journal_entry_t*>(
+        std::calloc(v.size(), sizeof(fairway_journal_entry_t)));
     if (!out) throw std::bad_alloc();
     for (size_t i = 0; i < v.size(); i++) {
       out[i].epoch = v[i].epoch;

@@ -25,31 +25,31 @@ extern "C" {
 /* ------------------------------------------------------------------------- */
 
 typedef enum fairway_error {
-	FAIRWAY_OK = 0,
-	FAIRWAY_EINVAL,    /* a NULL pointer, an index out of range, a bad enum value */
-	FAIRWAY_ENOMEM,    /* memory allocation failed */
-	FAIRWAY_ETREE,     /* malformed association tree (unknown parent, cycle, ...) */
-	FAIRWAY_EPARSE,    /* malformed input text (snapshot, setting, state file) */
-	FAIRWAY_EIO,       /* a file could not be read or written */
-	FAIRWAY_EINTERNAL, /* an unexpected failure inside the core (a bug: report it) */
+  FAIRWAY_OK = 0,
+  FAIRWAY_EINVAL,    /* a NULL pointer, an index out of range, a bad enum value */
+  FAIRWAY_ENOMEM,    /* memory allocation failed */
+  FAIRWAY_ETREE,     /* malformed association tree (unknown parent, cycle, ...) */
+  FAIRWAY_EPARSE,    /* malformed input text (snapshot, setting, state file) */
+  FAIRWAY_EIO,       /* a file could not be read or written */
+  FAIRWAY_EINTERNAL, /* an unexpected failure inside the core (a bug: report it) */
 } fairway_error_t;
 
 /* A static, human-readable description of err ("unknown error" for bad values). */
-const char *fairway_strerror(fairway_error_t err);
+const char* fairway_strerror(fairway_error_t err);
 
 /*
  * Details of the last error returned in the calling thread (e.g. which association
  * is malformed), or "" when the last call succeeded.  Valid until the next call of a
  * fairway_ function in the same thread.
  */
-const char *fairway_last_error(void);
+const char* fairway_last_error(void);
 
 /* Fairway's version string, e.g. "0.1.0". */
-const char *fairway_version(void);
+const char* fairway_version(void);
 
 /* Slurm's special values, repeated here so the core needs no Slurm header. */
-#define FAIRWAY_NO_VAL      0xfffffffeU
-#define FAIRWAY_INFINITE    0xffffffffU
+#define FAIRWAY_NO_VAL 0xfffffffeU
+#define FAIRWAY_INFINITE 0xffffffffU
 #define FAIRWAY_NICE_OFFSET 0x80000000U
 
 /* ------------------------------------------------------------------------- */
@@ -57,37 +57,37 @@ const char *fairway_version(void);
 /* ------------------------------------------------------------------------- */
 
 typedef enum fairway_algorithm {
-	FAIRWAY_ALGO_FAIR_TREE = 0,   /* PriorityFlags default since Slurm 19.05 */
-	FAIRWAY_ALGO_CLASSIC,         /* PriorityFlags=NO_FAIR_TREE */
-	FAIRWAY_ALGO_DEPTH_OBLIVIOUS, /* PriorityFlags=DEPTH_OBLIVIOUS */
+  FAIRWAY_ALGO_FAIR_TREE = 0,   /* PriorityFlags default since Slurm 19.05 */
+  FAIRWAY_ALGO_CLASSIC,         /* PriorityFlags=NO_FAIR_TREE */
+  FAIRWAY_ALGO_DEPTH_OBLIVIOUS, /* PriorityFlags=DEPTH_OBLIVIOUS */
 } fairway_algorithm_t;
 
 /* One association, as the shim copies it out of assoc_mgr. */
 typedef struct fairway_assoc {
-	uint32_t id;
-	uint32_t parent_id;     /* 0: the root association */
-	const char *account;    /* copied by fairway_fairshare_new() */
-	const char *user;       /* NULL or "": an account association */
-	uint32_t shares_raw;    /* ignored when shares_parent is set */
-	int shares_parent;      /* Fairshare=parent */
-	long double usage_raw;  /* total usage (an account's includes its subtree) */
+  uint32_t id;
+  uint32_t parent_id;    /* 0: the root association */
+  const char* account;   /* copied by fairway_fairshare_new() */
+  const char* user;      /* NULL or "": an account association */
+  uint32_t shares_raw;   /* ignored when shares_parent is set */
+  int shares_parent;     /* Fairshare=parent */
+  long double usage_raw; /* total usage (an account's includes its subtree) */
 } fairway_assoc_t;
 
 /* Bits of fairway_assoc_result_t.set: which fields the algorithm computes for
  * that association (the others are left as Slurm's multifactor leaves them). */
 #define FAIRWAY_SET_SHARES_NORM 0x01
-#define FAIRWAY_SET_USAGE_NORM  0x02
+#define FAIRWAY_SET_USAGE_NORM 0x02
 #define FAIRWAY_SET_USAGE_EFCTV 0x04
-#define FAIRWAY_SET_LEVEL_FS    0x08
-#define FAIRWAY_SET_FS_FACTOR   0x10
+#define FAIRWAY_SET_LEVEL_FS 0x08
+#define FAIRWAY_SET_FS_FACTOR 0x10
 
 typedef struct fairway_assoc_result {
-	double shares_norm;
-	long double usage_norm;
-	long double usage_efctv;
-	long double level_fs;   /* Fair Tree only; may be +infinity */
-	double fs_factor;
-	unsigned set;           /* FAIRWAY_SET_* */
+  double shares_norm;
+  long double usage_norm;
+  long double usage_efctv;
+  long double level_fs; /* Fair Tree only; may be +infinity */
+  double fs_factor;
+  unsigned set; /* FAIRWAY_SET_* */
 } fairway_assoc_result_t;
 
 /* A built association tree and its result buffers (opaque). */
@@ -101,22 +101,22 @@ typedef struct fairway_fairshare fairway_fairshare_t;
  *                        negative or NaN usage; fairway_last_error() names it),
  *         FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
  */
-fairway_error_t fairway_fairshare_new(const fairway_assoc_t *assocs, size_t count,
-				      fairway_fairshare_t **out);
+fairway_error_t fairway_fairshare_new(const fairway_assoc_t* assocs, size_t count,
+                                      fairway_fairshare_t** out);
 
 /* Free *fs and set it to NULL; a NULL fs or *fs is a no-op. */
-void fairway_fairshare_destroy(fairway_fairshare_t **fs);
+void fairway_fairshare_destroy(fairway_fairshare_t** fs);
 
 /* Number of associations in the tree (0 for NULL). */
-size_t fairway_fairshare_count(const fairway_fairshare_t *fs);
+size_t fairway_fairshare_count(const fairway_fairshare_t* fs);
 
 /*
  * Replace the total raw usage of association `index` between two computations.
  * Errors: FAIRWAY_EINVAL (NULL fs, index out of range),
  *         FAIRWAY_ETREE (negative or NaN usage).
  */
-fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t *fs, size_t index,
-					    long double usage_raw);
+fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t* fs, size_t index,
+                                            long double usage_raw);
 
 /*
  * Compute normalized shares, usage and the fair-share factor of every association,
@@ -124,22 +124,22 @@ fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t *fs, size_t inde
  * FairShareDampeningFactor (classic only; >= 1).  Allocates nothing.
  * Errors: FAIRWAY_EINVAL (NULL fs, bad algo, dampening < 1), FAIRWAY_EINTERNAL.
  */
-fairway_error_t fairway_fairshare_compute(fairway_fairshare_t *fs, fairway_algorithm_t algo,
-					  double dampening);
+fairway_error_t fairway_fairshare_compute(fairway_fairshare_t* fs, fairway_algorithm_t algo,
+                                          double dampening);
 
 /*
  * The result for association `index` of the last fairway_fairshare_compute().
  * Errors: FAIRWAY_EINVAL (NULL argument, index out of range).
  */
-fairway_error_t fairway_fairshare_result(const fairway_fairshare_t *fs, size_t index,
-					 fairway_assoc_result_t *out);
+fairway_error_t fairway_fairshare_result(const fairway_fairshare_t* fs, size_t index,
+                                         fairway_assoc_result_t* out);
 
 /*
  * Classic fair-share factor 2^(-(usage_efctv/shares_norm)/dampening), 0 when
  * shares_norm <= 0 or usage_efctv is FAIRWAY_NO_VAL (as priority_p_calc_fs_factor).
  */
 double fairway_classic_fs_factor(long double usage_efctv, long double shares_norm,
-				 double dampening);
+                                 double dampening);
 
 /*
  * Depth-oblivious effective usage of one association (multifactor's
@@ -148,82 +148,82 @@ double fairway_classic_fs_factor(long double usage_efctv, long double shares_nor
  * the parent's children (Fairshare=parent ones skipped).
  */
 long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double shares_norm,
-						long double parent_usage_efctv,
-						double parent_shares_norm,
-						long double siblings_usage_norm);
+                                                long double parent_usage_efctv,
+                                                double parent_shares_norm,
+                                                long double siblings_usage_norm);
 
 /* ------------------------------------------------------------------------- */
 /* Job factors and priority                                                  */
 /* ------------------------------------------------------------------------- */
 
 /* PriorityFlags, with Fairway's own bit values (the shim translates Slurm's). */
-#define FAIRWAY_FLAG_ACCRUE_ALWAYS      0x0001
-#define FAIRWAY_FLAG_SMALL_RELATIVE     0x0002 /* SMALL_RELATIVE_TO_TIME */
-#define FAIRWAY_FLAG_CALCULATE_RUNNING  0x0004
-#define FAIRWAY_FLAG_DEPTH_OBLIVIOUS    0x0008
-#define FAIRWAY_FLAG_NO_FAIR_TREE       0x0010
-#define FAIRWAY_FLAG_INCR_ONLY          0x0020
-#define FAIRWAY_FLAG_MAX_TRES           0x0040
-#define FAIRWAY_FLAG_NO_NORMAL_ASSOC    0x0080
-#define FAIRWAY_FLAG_NO_NORMAL_PART     0x0100
-#define FAIRWAY_FLAG_NO_NORMAL_QOS      0x0200
-#define FAIRWAY_FLAG_NO_NORMAL_TRES     0x0400
+#define FAIRWAY_FLAG_ACCRUE_ALWAYS 0x0001
+#define FAIRWAY_FLAG_SMALL_RELATIVE 0x0002 /* SMALL_RELATIVE_TO_TIME */
+#define FAIRWAY_FLAG_CALCULATE_RUNNING 0x0004
+#define FAIRWAY_FLAG_DEPTH_OBLIVIOUS 0x0008
+#define FAIRWAY_FLAG_NO_FAIR_TREE 0x0010
+#define FAIRWAY_FLAG_INCR_ONLY 0x0020
+#define FAIRWAY_FLAG_MAX_TRES 0x0040
+#define FAIRWAY_FLAG_NO_NORMAL_ASSOC 0x0080
+#define FAIRWAY_FLAG_NO_NORMAL_PART 0x0100
+#define FAIRWAY_FLAG_NO_NORMAL_QOS 0x0200
+#define FAIRWAY_FLAG_NO_NORMAL_TRES 0x0400
 
 /* The Priority* settings of slurm.conf that job priorities depend on. */
 typedef struct fairway_weights {
-	uint32_t age;          /* PriorityWeightAge */
-	uint32_t assoc;        /* PriorityWeightAssoc */
-	uint32_t fairshare;    /* PriorityWeightFairshare */
-	uint32_t job_size;     /* PriorityWeightJobSize */
-	uint32_t partition;    /* PriorityWeightPartition */
-	uint32_t qos;          /* PriorityWeightQOS */
-	uint32_t max_age;      /* PriorityMaxAge, seconds */
-	uint32_t flags;        /* FAIRWAY_FLAG_* */
-	int favor_small;       /* PriorityFavorSmall */
-	const double *tres;    /* PriorityWeightTRES per TRES index, or NULL */
-	size_t tres_count;
+  uint32_t age;       /* PriorityWeightAge */
+  uint32_t assoc;     /* PriorityWeightAssoc */
+  uint32_t fairshare; /* PriorityWeightFairshare */
+  uint32_t job_size;  /* PriorityWeightJobSize */
+  uint32_t partition; /* PriorityWeightPartition */
+  uint32_t qos;       /* PriorityWeightQOS */
+  uint32_t max_age;   /* PriorityMaxAge, seconds */
+  uint32_t flags;     /* FAIRWAY_FLAG_* */
+  int favor_small;    /* PriorityFavorSmall */
+  const double* tres; /* PriorityWeightTRES per TRES index, or NULL */
+  size_t tres_count;
 } fairway_weights_t;
 
 /* The cluster size the job-size factor is relative to. */
 typedef struct fairway_cluster {
-	uint32_t cpus;         /* cluster_cpus */
-	uint32_t nodes;        /* node_record_count */
+  uint32_t cpus;  /* cluster_cpus */
+  uint32_t nodes; /* node_record_count */
 } fairway_cluster_t;
 
 /* What the job-factor computation reads from a job (copied by the shim). */
 typedef struct fairway_job_input {
-	int has_details;               /* 0: the job has no details: priority 0 */
-	time_t accrue_time;            /* 0: not accruing age */
-	uint32_t total_cpus;           /* 0 until the job has run */
-	uint32_t max_cpus;             /* FAIRWAY_NO_VAL when unset */
-	uint32_t min_cpus;
-	uint32_t min_nodes;
-	uint32_t time_limit;           /* minutes, FAIRWAY_NO_VAL when unset */
-	int has_assoc;
-	double fs_factor;              /* the association's fair-share factor */
-	uint32_t assoc_priority;       /* assoc->priority */
-	double assoc_priority_norm;    /* assoc->usage->priority_norm */
-	int has_part;
-	uint32_t part_priority_job_factor;
-	double part_norm_priority;
-	uint32_t part_max_time;        /* minutes */
-	int has_qos;
-	uint32_t qos_priority;
-	double qos_norm_priority;
-	uint32_t site_factor;          /* biased by FAIRWAY_NICE_OFFSET */
-	uint32_t nice;                 /* biased by FAIRWAY_NICE_OFFSET */
+  int has_details;     /* 0: the job has no details: priority 0 */
+  time_t accrue_time;  /* 0: not accruing age */
+  uint32_t total_cpus; /* 0 until the job has run */
+  uint32_t max_cpus;   /* FAIRWAY_NO_VAL when unset */
+  uint32_t min_cpus;
+  uint32_t min_nodes;
+  uint32_t time_limit; /* minutes, FAIRWAY_NO_VAL when unset */
+  int has_assoc;
+  double fs_factor;           /* the association's fair-share factor */
+  uint32_t assoc_priority;    /* assoc->priority */
+  double assoc_priority_norm; /* assoc->usage->priority_norm */
+  int has_part;
+  uint32_t part_priority_job_factor;
+  double part_norm_priority;
+  uint32_t part_max_time; /* minutes */
+  int has_qos;
+  uint32_t qos_priority;
+  double qos_norm_priority;
+  uint32_t site_factor; /* biased by FAIRWAY_NICE_OFFSET */
+  uint32_t nice;        /* biased by FAIRWAY_NICE_OFFSET */
 } fairway_job_input_t;
 
 /* Normalized (then, after fairway_job_priority, weighted) factors of a job. */
 typedef struct fairway_job_factors {
-	double age;
-	double assoc;
-	double fairshare;
-	double job_size;
-	double partition;
-	double qos;
-	uint32_t site;                 /* biased by FAIRWAY_NICE_OFFSET */
-	uint32_t nice;                 /* biased by FAIRWAY_NICE_OFFSET */
+  double age;
+  double assoc;
+  double fairshare;
+  double job_size;
+  double partition;
+  double qos;
+  uint32_t site; /* biased by FAIRWAY_NICE_OFFSET */
+  uint32_t nice; /* biased by FAIRWAY_NICE_OFFSET */
 } fairway_job_factors_t;
 
 /*
@@ -231,9 +231,9 @@ typedef struct fairway_job_factors {
  * set_priority_factors() computes them.
  * Errors: FAIRWAY_EINVAL (NULL argument).
  */
-fairway_error_t fairway_job_factors(const fairway_weights_t *w, const fairway_cluster_t *c,
-				    const fairway_job_input_t *job, time_t now,
-				    fairway_job_factors_t *out);
+fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cluster_t* c,
+                                    const fairway_job_input_t* job, time_t now,
+                                    fairway_job_factors_t* out);
 
 /*
  * Per-TRES factors of a job (requested, or allocated where known, divided by the
@@ -241,13 +241,12 @@ fairway_error_t fairway_job_factors(const fairway_weights_t *w, const fairway_cl
  * entries; part_tres may be NULL; out is zeroed first.
  * Errors: FAIRWAY_EINVAL.
  */
-fairway_error_t fairway_tres_factors(const fairway_weights_t *w, const uint64_t *alloc,
-				     const uint64_t *req, const uint64_t *part_tres,
-				     double *out);
+fairway_error_t fairway_tres_factors(const fairway_weights_t* w, const uint64_t* alloc,
+                                     const uint64_t* req, const uint64_t* part_tres, double* out);
 
 /* Multiply each TRES factor by its weight in place and return their sum (0 when
  * w->tres is NULL). */
-double fairway_tres_weighted(const fairway_weights_t *w, double *factors);
+double fairway_tres_weighted(const fairway_weights_t* w, double* factors);
 
 /*
  * Weight the factors in place (as multifactor stores them in prio_factors) and
@@ -255,18 +254,18 @@ double fairway_tres_weighted(const fairway_weights_t *w, double *factors);
  * clamped to [1, 2^32-1].  *clamped (if not NULL) is set when the sum exceeded 32 bits.
  * tres_weighted is fairway_tres_weighted() of the job's TRES factors (or 0).
  */
-uint32_t fairway_job_priority(const fairway_weights_t *w, fairway_job_factors_t *f,
-			      double tres_weighted, int *clamped);
+uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
+                              double tres_weighted, int* clamped);
 
 /*
  * The priority of an already-weighted job in one of several partitions: as
  * fairway_job_priority() but with that partition's factor and TRES sum.
  */
-uint32_t fairway_job_priority_in_partition(const fairway_weights_t *w,
-					   const fairway_job_factors_t *weighted,
-					   uint32_t part_priority_job_factor,
-					   double part_norm_priority, double part_tres_weighted,
-					   int *clamped);
+uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
+                                           const fairway_job_factors_t* weighted,
+                                           uint32_t part_priority_job_factor,
+                                           double part_norm_priority, double part_tres_weighted,
+                                           int* clamped);
 
 /* ------------------------------------------------------------------------- */
 /* Usage accrual, decay and the decay state file                             */
@@ -281,33 +280,33 @@ double fairway_period_decay(double decay_factor, double seconds);
 
 /* PriorityUsageResetPeriod, numbered as Slurm's PRIORITY_RESET_*. */
 typedef enum fairway_reset_period {
-	FAIRWAY_RESET_NONE = 0,
-	FAIRWAY_RESET_NOW,
-	FAIRWAY_RESET_DAILY,
-	FAIRWAY_RESET_WEEKLY,
-	FAIRWAY_RESET_MONTHLY,
-	FAIRWAY_RESET_QUARTERLY,
-	FAIRWAY_RESET_YEARLY,
+  FAIRWAY_RESET_NONE = 0,
+  FAIRWAY_RESET_NOW,
+  FAIRWAY_RESET_DAILY,
+  FAIRWAY_RESET_WEEKLY,
+  FAIRWAY_RESET_MONTHLY,
+  FAIRWAY_RESET_QUARTERLY,
+  FAIRWAY_RESET_YEARLY,
 } fairway_reset_period_t;
 
 /* The next usage reset after last_reset (local time); 0 for NONE/NOW. */
 time_t fairway_next_reset(fairway_reset_period_t period, time_t last_reset, time_t now);
 
 typedef struct fairway_job_times {
-	time_t start_time;
-	time_t end_time;
-	time_t end_time_exp;
-	uint32_t time_limit;     /* minutes */
-	int finished;            /* finished, completing or resizing */
+  time_t start_time;
+  time_t end_time;
+  time_t end_time_exp;
+  uint32_t time_limit; /* minutes */
+  int finished;        /* finished, completing or resizing */
 } fairway_job_times_t;
 
 typedef struct fairway_job_charge {
-	double run_delta;        /* seconds that count */
-	double run_decay;        /* decayed seconds x UsageFactor (grp_used_wall) */
-	double run_nodecay;      /* seconds x UsageFactor (QOS with NoDecay) */
-	double real_decay;       /* billable TRES x decayed seconds x UsageFactor (usage_raw) */
-	double real_nodecay;     /* billable TRES x seconds x UsageFactor */
-	uint64_t tres_time_delta; /* seconds to release from grp_used_tres_run_secs */
+  double run_delta;         /* seconds that count */
+  double run_decay;         /* decayed seconds x UsageFactor (grp_used_wall) */
+  double run_nodecay;       /* seconds x UsageFactor (QOS with NoDecay) */
+  double real_decay;        /* billable TRES x decayed seconds x UsageFactor (usage_raw) */
+  double real_nodecay;      /* billable TRES x seconds x UsageFactor */
+  uint64_t tres_time_delta; /* seconds to release from grp_used_tres_run_secs */
 } fairway_job_charge_t;
 
 /*
@@ -316,10 +315,10 @@ typedef struct fairway_job_charge {
  * usage_factor < 0: no QOS UsageFactor.
  * Errors: FAIRWAY_EINVAL (NULL argument).
  */
-fairway_error_t fairway_job_charge(const fairway_job_times_t *job, time_t start_period,
-				   time_t end_period, int at_end, double decay_factor,
-				   double billable_tres, double usage_factor,
-				   fairway_job_charge_t *out);
+fairway_error_t fairway_job_charge(const fairway_job_times_t* job, time_t start_period,
+                                   time_t end_period, int at_end, double decay_factor,
+                                   double billable_tres, double usage_factor,
+                                   fairway_job_charge_t* out);
 
 /*
  * Read the decay state file (StateSaveLocation/priority_last_decay_ran, multifactor's
@@ -328,25 +327,24 @@ fairway_error_t fairway_job_charge(const fairway_job_times_t *job, time_t start_
  *         FAIRWAY_EPARSE (corrupt: wrong size or implausible times; see
  *         fairway_last_error()).
  */
-fairway_error_t fairway_decay_state_read(const char *path, time_t now, int *found,
-					 time_t *last_ran, time_t *last_reset);
+fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found, time_t* last_ran,
+                                         time_t* last_reset);
 
 /*
  * Write the decay state file atomically (PATH.new, fsync, PATH.old kept, rename), mode
  * 0600.  Errors: FAIRWAY_EINVAL, FAIRWAY_EIO (the step that failed is in
  * fairway_last_error(); the previous file is intact).
  */
-fairway_error_t fairway_decay_state_write(const char *path, time_t last_ran,
-					  time_t last_reset);
+fairway_error_t fairway_decay_state_write(const char* path, time_t last_ran, time_t last_reset);
 
 /* ------------------------------------------------------------------------- */
 /* Fairway's usage file and journal (restart safety after a killed slurmctld)  */
 /* ------------------------------------------------------------------------- */
 
 typedef struct fairway_usage_entry {
-	uint32_t id;             /* association or QOS id */
-	long double usage_raw;
-	double grp_used_wall;
+  uint32_t id; /* association or QOS id */
+  long double usage_raw;
+  double grp_used_wall;
 } fairway_usage_entry_t;
 
 /*
@@ -354,9 +352,9 @@ typedef struct fairway_usage_entry {
  * association and QOS at the end of the period `period`.
  * Errors: FAIRWAY_EINVAL (NULL path, or NULL array with a count), FAIRWAY_EIO.
  */
-fairway_error_t fairway_usage_write(const char *path, time_t period,
-				    const fairway_usage_entry_t *assocs, size_t nassocs,
-				    const fairway_usage_entry_t *qos, size_t nqos);
+fairway_error_t fairway_usage_write(const char* path, time_t period,
+                                    const fairway_usage_entry_t* assocs, size_t nassocs,
+                                    const fairway_usage_entry_t* qos, size_t nqos);
 
 typedef struct fairway_usage_file fairway_usage_file_t;
 
@@ -364,36 +362,36 @@ typedef struct fairway_usage_file fairway_usage_file_t;
  * Read a usage file; *out is NULL when it does not exist.
  * Errors: FAIRWAY_EINVAL, FAIRWAY_EIO, FAIRWAY_EPARSE (names the line).
  */
-fairway_error_t fairway_usage_read(const char *path, fairway_usage_file_t **out);
-time_t fairway_usage_period(const fairway_usage_file_t *f);
+fairway_error_t fairway_usage_read(const char* path, fairway_usage_file_t** out);
+time_t fairway_usage_period(const fairway_usage_file_t* f);
 /* Entries (qos != 0: QOS, else associations); NULL past the end. */
-size_t fairway_usage_count(const fairway_usage_file_t *f, int qos);
-const fairway_usage_entry_t *fairway_usage_entry(const fairway_usage_file_t *f, int qos,
-						 size_t index);
-void fairway_usage_destroy(fairway_usage_file_t **f);
+size_t fairway_usage_count(const fairway_usage_file_t* f, int qos);
+const fairway_usage_entry_t* fairway_usage_entry(const fairway_usage_file_t* f, int qos,
+                                                 size_t index);
+void fairway_usage_destroy(fairway_usage_file_t** f);
 
 /* What one job end charged, as a journal line. */
 typedef struct fairway_journal_entry {
-	time_t epoch;            /* the period before the job ended */
-	uint32_t job_id;
-	uint32_t assoc_id;       /* charged (real, run) up to the root */
-	double real, run;
-	uint32_t qos_id;         /* 0: none */
-	double qos_usage, qos_wall;
-	uint32_t part_qos_id;    /* 0: none */
-	double part_qos_usage, part_qos_wall;
+  time_t epoch; /* the period before the job ended */
+  uint32_t job_id;
+  uint32_t assoc_id; /* charged (real, run) up to the root */
+  double real, run;
+  uint32_t qos_id; /* 0: none */
+  double qos_usage, qos_wall;
+  uint32_t part_qos_id; /* 0: none */
+  double part_qos_usage, part_qos_wall;
 } fairway_journal_entry_t;
 
 /* The journal line of e (with its newline) in buf; its length, or 0 if buf is too small. */
-size_t fairway_journal_format(const fairway_journal_entry_t *e, char *buf, size_t len);
+size_t fairway_journal_format(const fairway_journal_entry_t* e, char* buf, size_t len);
 
 /*
  * Every complete entry of a journal file (a torn last line is skipped); *entries is
  * malloc()ed (free it with free()), NULL with *count 0 when the file does not exist.
  * Errors: FAIRWAY_EINVAL, FAIRWAY_EIO, FAIRWAY_EPARSE (names the line), FAIRWAY_ENOMEM.
  */
-fairway_error_t fairway_journal_read(const char *path, fairway_journal_entry_t **entries,
-				     size_t *count);
+fairway_error_t fairway_journal_read(const char* path, fairway_journal_entry_t** entries,
+                                     size_t* count);
 
 #ifdef __cplusplus
 }

@@ -34,8 +34,8 @@ double job_size_factor(const fairway_weights_t& w, const fairway_cluster_t& c,
   double js;
   if (w.flags & FAIRWAY_FLAG_SMALL_RELATIVE) {
     // CPUs (at least the nodes' average share of CPUs) per minute of time limit.
-    js = static_cast<double>(min_nodes) * static_cast<double>(c.cpus) /
-         static_cast<double>(c.nodes);
+    js =
+        static_cast<double>(min_nodes) * static_cast<double>(c.cpus) / static_cast<double>(c.nodes);
     if (cpu_cnt > js) js = static_cast<double>(cpu_cnt);
     uint32_t time_limit = 1;
     if (job.time_limit != FAIRWAY_NO_VAL)
@@ -154,10 +154,10 @@ uint32_t job_priority_in_partition(const fairway_weights_t& w, const fairway_job
                                    uint32_t part_priority_job_factor, double part_norm_priority,
                                    double part_tres_w, bool* clamped) noexcept {
   if (clamped) *clamped = false;
-  double prio = ((w.flags & FAIRWAY_FLAG_NO_NORMAL_PART)
-                     ? static_cast<double>(part_priority_job_factor)
-                     : part_norm_priority) *
-                static_cast<double>(w.partition);
+  double prio =
+      ((w.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ? static_cast<double>(part_priority_job_factor)
+                                               : part_norm_priority) *
+      static_cast<double>(w.partition);
   // Slurm sums the other weighted factors first, then adds them to the partition term.
   prio += site_minus_nice(f, f.age + f.assoc + f.fairshare + f.job_size + f.qos + part_tres_w);
   return clamp_priority(prio, clamped);

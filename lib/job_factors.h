@@ -20,11 +20,12 @@ void tres_factors(const fairway_weights_t& w, const uint64_t* alloc, const uint6
 double tres_weighted(const fairway_weights_t& w, double* factors) noexcept;
 
 // Weight f in place and return the clamped priority.
-uint32_t job_priority(const fairway_weights_t& w, fairway_job_factors_t& f,
-                      double tres_weighted, bool* clamped) noexcept;
+uint32_t job_priority(const fairway_weights_t& w, fairway_job_factors_t& f, double tres_weighted,
+                      bool* clamped) noexcept;
 
 // Priority of an already weighted job in one partition of a multi-partition job.
-uint32_t job_priority_in_partition(const fairway_weights_t& w, const fairway_job_factors_t& weighted,
+uint32_t job_priority_in_partition(const fairway_weights_t& w,
+                                   const fairway_job_factors_t& weighted,
                                    uint32_t part_priority_job_factor, double part_norm_priority,
                                    double part_tres_weighted, bool* clamped) noexcept;
 

@@ -20,7 +20,8 @@ constexpr size_t kSize = 16;
 
 void put_be64(std::string& out, int64_t v) {
   const auto u = static_cast<uint64_t>(v);
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<char>((u >> shift) & 0xff));
+  for (int shift = 56; shift >= 0; shift -= 8)
+    out.push_back(static_cast<char>((u >> shift) & 0xff));
 }
 
 int64_t get_be64(std::string_view b, size_t at) {
@@ -135,7 +136,8 @@ void write_decay_state(const std::string& path, const DecayState& s) {
     errno = e;
     io_error("cannot rename into", path);
   }
-  const std::string dir = path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  const std::string dir =
+      path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
   Fd d(::open(dir.empty() ? "/" : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (d.fd >= 0) ::fsync(d.fd);
 }

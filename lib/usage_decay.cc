@@ -111,7 +111,8 @@ JobCharge job_charge(const JobTimes& job, time_t start_period, time_t end_period
     c.real_nodecay *= usage_factor;
     c.run_nodecay *= usage_factor;
     // Slurm multiplies the uint64_t in place by a double (truncating back).
-    c.tres_time_delta = static_cast<uint64_t>(static_cast<double>(c.tres_time_delta) * usage_factor);
+    c.tres_time_delta =
+        static_cast<uint64_t>(static_cast<double>(c.tres_time_delta) * usage_factor);
   }
   return c;
 }

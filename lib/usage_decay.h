@@ -17,7 +17,15 @@ double decay_factor(double half_life_seconds) noexcept;
 double period_decay(double decay_factor, double seconds) noexcept;
 
 // PriorityUsageResetPeriod values (Slurm's PRIORITY_RESET_* numbering).
-enum class ResetPeriod : uint16_t { kNone = 0, kNow, kDaily, kWeekly, kMonthly, kQuarterly, kYearly };
+enum class ResetPeriod : uint16_t {
+  kNone = 0,
+  kNow,
+  kDaily,
+  kWeekly,
+  kMonthly,
+  kQuarterly,
+  kYearly
+};
 
 // When the next usage reset after last_reset happens (local time, as Slurm computes it);
 // 0 for kNone/kNow or an unconvertible time.  Daily and weekly resets skip periods that
@@ -26,20 +34,20 @@ time_t next_reset(ResetPeriod period, time_t last_reset, time_t now) noexcept;
 
 // What one job is charged for one stretch of time, before the shim adds it up the tree.
 struct JobCharge {
-  double run_delta = 0;       // seconds of the stretch that count (>= 0)
-  double run_decay = 0;       // seconds, decayed, times the QOS UsageFactor
-  double run_nodecay = 0;     // seconds times the QOS UsageFactor
-  double real_decay = 0;      // billable TRES x decayed seconds x UsageFactor
-  double real_nodecay = 0;    // billable TRES x seconds x UsageFactor
+  double run_delta = 0;          // seconds of the stretch that count (>= 0)
+  double run_decay = 0;          // seconds, decayed, times the QOS UsageFactor
+  double run_nodecay = 0;        // seconds times the QOS UsageFactor
+  double real_decay = 0;         // billable TRES x decayed seconds x UsageFactor
+  double real_nodecay = 0;       // billable TRES x seconds x UsageFactor
   uint64_t tres_time_delta = 0;  // seconds to remove from grp_used_tres_run_secs
 };
 
 struct JobTimes {
-  time_t start_time = 0;       // job_ptr->start_time
-  time_t end_time = 0;         // job_ptr->end_time
-  time_t end_time_exp = 0;     // job_ptr->end_time_exp
-  uint32_t time_limit = 0;     // minutes
-  bool finished = false;       // finished, completing or resizing
+  time_t start_time = 0;    // job_ptr->start_time
+  time_t end_time = 0;      // job_ptr->end_time
+  time_t end_time_exp = 0;  // job_ptr->end_time_exp
+  uint32_t time_limit = 0;  // minutes
+  bool finished = false;    // finished, completing or resizing
 };
 
 // The charge of a job between start_period and end_period (the last period and now, or

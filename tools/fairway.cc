@@ -52,8 +52,7 @@ std::string read_input(const std::string& path) {
   return {};  // files are read by read_snapshot_file (size-checked)
 }
 
-int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
-               double dampening) {
+int cmd_shares(const std::string& file, bool json, const std::string& algo_name, double dampening) {
   fairway::Snapshot snap;
   try {
     snap = (file == "-") ? fairway::parse_snapshot(read_input(file))
@@ -90,13 +89,13 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name, double da
   slurm_init(nullptr);
   slurm_conf_t* conf = nullptr;
   if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
-    std::cerr << "fairway: cannot read slurmctld's configuration: " << slurm_strerror(slurm_get_errno())
-              << "\n";
+    std::cerr << "fairway: cannot read slurmctld's configuration: "
+              << slurm_strerror(slurm_get_errno()) << "\n";
     return kExitRuntime;
   }
   fairway::Snapshot snap;
-  snap.algorithm = algo_name.empty() ? algorithm_of(conf->priority_flags)
-                                     : *parse_algorithm(algo_name);
+  snap.algorithm =
+      algo_name.empty() ? algorithm_of(conf->priority_flags) : *parse_algorithm(algo_name);
   snap.dampening_factor =
       dampening > 0 ? dampening : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
   slurm_free_ctl_conf(conf);
@@ -179,8 +178,7 @@ int main(int argc, char** argv) {
   auto* shares = app.add_subcommand(
       "shares", "print the fair-share table (as sshare -a -l -P) of a snapshot file");
   shares->add_flag("--json", json, "JSON array of rows instead of sshare's text");
-  shares->add_option("--algorithm", algo, "override the snapshot's algorithm")
-      ->check(algo_check);
+  shares->add_option("--algorithm", algo, "override the snapshot's algorithm")->check(algo_check);
   shares->add_option("--dampening", dampening, "override FairShareDampeningFactor (>= 1)")
       ->check(CLI::Range(1.0, 65535.0));
   shares->add_option("FILE", file, "snapshot file, or - for standard input")->required();

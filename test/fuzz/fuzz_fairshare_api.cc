@@ -36,34 +36,56 @@ uint32_t pick_id(fuzz::Bytes& in) {
 long double pick_usage(fuzz::Bytes& in) {
   const uint8_t b = in.u8();
   switch (b % 16) {
-    case 0: return 0;
-    case 1: return -0.0L;
-    case 2: return std::numeric_limits<long double>::quiet_NaN();
-    case 3: return std::numeric_limits<long double>::infinity();
-    case 4: return -1;
-    case 5: return std::numeric_limits<long double>::denorm_min();
-    case 6: return LDBL_MAX;
-    case 7: return LDBL_MAX / 3;
-    case 8: return DBL_MAX;
-    case 9: return static_cast<long double>(in.u32());
-    case 10: return static_cast<long double>(in.u64());
-    case 11: return static_cast<long double>(in.raw<double>());  // any double, NaN included
-    case 12: return ldexpl(1.0L, static_cast<int8_t>(in.u8()) * 64);  // 2^-8192 .. 2^8128
-    case 13: return 0x1p64L;
-    default: return static_cast<long double>(b);
+    case 0:
+      return 0;
+    case 1:
+      return -0.0L;
+    case 2:
+      return std::numeric_limits<long double>::quiet_NaN();
+    case 3:
+      return std::numeric_limits<long double>::infinity();
+    case 4:
+      return -1;
+    case 5:
+      return std::numeric_limits<long double>::denorm_min();
+    case 6:
+      return LDBL_MAX;
+    case 7:
+      return LDBL_MAX / 3;
+    case 8:
+      return DBL_MAX;
+    case 9:
+      return static_cast<long double>(in.u32());
+    case 10:
+      return static_cast<long double>(in.u64());
+    case 11:
+      return static_cast<long double>(in.raw<double>());  // any double, NaN included
+    case 12:
+      return ldexpl(1.0L, static_cast<int8_t>(in.u8()) * 64);  // 2^-8192 .. 2^8128
+    case 13:
+      return 0x1p64L;
+    default:
+      return static_cast<long double>(b);
   }
 }
 
 uint32_t pick_shares(fuzz::Bytes& in) {
   const uint8_t b = in.u8();
   switch (b % 8) {
-    case 0: return 0;
-    case 1: return 1;
-    case 2: return fairway::kSharesUseParent;  // the raw marker value
-    case 3: return UINT32_MAX;
-    case 4: return UINT32_MAX - 1;
-    case 5: return in.u32();
-    default: return b;
+    case 0:
+      return 0;
+    case 1:
+      return 1;
+    case 2:
+      return fairway::kSharesUseParent;  // the raw marker value
+    case 3:
+      return UINT32_MAX;
+    case 4:
+      return UINT32_MAX - 1;
+    case 5:
+      return in.u32();
+    default:
+      return b;
   }
 }
 
@@ -71,14 +93,22 @@ const char* const kNames[] = {"root", "a", "b", "A", "bb", "a", "", "x\xff", "zz
 
 double pick_dampening(uint8_t b) {
   switch (b % 8) {
-    case 0: return 1;
-    case 1: return 2;
-    case 2: return 65535;
-    case 3: return 0.5;  // invalid
-    case 4: return std::numeric_limits<double>::quiet_NaN();
-    case 5: return std::numeric_limits<double>::infinity();
-    case 6: return 1.5;
-    default: return 3;
+    case 0:
+      return 1;
+    case 1:
+      return 2;
+    case 2:
+      return 65535;
+    case 3:
+      return 0.5;  // invalid
+    case 4:
+      return std::numeric_limits<double>::quiet_NaN();
+    case 5:
+      return std::numeric_limits<double>::infinity();
+    case 6:
+      return 1.5;
+    default:
+      return 3;
   }
 }
 

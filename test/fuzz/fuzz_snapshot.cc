@@ -11,10 +11,9 @@
 // Any other exception, a crash, or a sanitizer report is a bug.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "fair_share.h"
 #include "fuzz_common.h"
@@ -28,9 +27,8 @@ using fairway::Algorithm;
 bool same_record(const fairway::AssocRecord& a, const fairway::AssocRecord& b) {
   const bool pa = a.shares_parent || a.shares_raw == fairway::kSharesUseParent;
   const bool pb = b.shares_parent || b.shares_raw == fairway::kSharesUseParent;
-  return a.id == b.id && a.parent_id == b.parent_id && a.account == b.account &&
-         a.user == b.user && pa == pb && (pa || a.shares_raw == b.shares_raw) &&
-         a.usage_raw == b.usage_raw;
+  return a.id == b.id && a.parent_id == b.parent_id && a.account == b.account && a.user == b.user &&
+         pa == pb && (pa || a.shares_raw == b.shares_raw) && a.usage_raw == b.usage_raw;
 }
 
 // Slurm sums level shares in uint32_t and wraps (kept on purpose, assoc_tree.h): with raw
@@ -93,7 +91,8 @@ void exercise(const fairway::Snapshot& s) {
   }
 
   // What `fairway snapshot` would write from a live tree must be readable again.
-  const fairway::Snapshot again = fairway::snapshot_from_tree(tree, s.algorithm, s.dampening_factor);
+  const fairway::Snapshot again =
+      fairway::snapshot_from_tree(tree, s.algorithm, s.dampening_factor);
   (void)fairway::parse_snapshot(fairway::write_snapshot(again));
 }
 

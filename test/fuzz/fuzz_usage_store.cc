@@ -29,8 +29,8 @@ void usage_file(std::string_view text) {
   }
   for (const auto* v : {&s.assocs, &s.qos})
     for (const auto& e : *v)
-      FUZZ_CHECK(std::isfinite(e.usage_raw) && e.usage_raw >= 0 &&
-                 std::isfinite(e.grp_used_wall) && e.grp_used_wall >= 0);
+      FUZZ_CHECK(std::isfinite(e.usage_raw) && e.usage_raw >= 0 && std::isfinite(e.grp_used_wall) &&
+                 e.grp_used_wall >= 0);
   const fairway::UsageSnapshot again = fairway::parse_usage(fairway::format_usage(s));
   FUZZ_CHECK(again.period == s.period && again.assocs.size() == s.assocs.size() &&
              again.qos.size() == s.qos.size());

@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
     std::error_code ec;
     if (fs::is_directory(r, ec)) {
       for (const auto& e : fs::recursive_directory_iterator(r))
-        if (e.is_regular_file() && e.path().filename().string()[0] != '.') files.push_back(e.path());
+        if (e.is_regular_file() && e.path().filename().string()[0] != '.')
+          files.push_back(e.path());
     } else if (fs::exists(r, ec)) {
       files.push_back(r);
     } else {

@@ -33,16 +33,15 @@ constexpr int kRounds = 200;
 std::atomic<int> g_failures{0};
 std::atomic<long> g_checks{0};
 
-#define CHECK(cond, ...)                                          \
-  do {                                                            \
-    g_checks.fetch_add(1, std::memory_order_relaxed);             \
-    if (!(cond)) {                                                \
-      std::fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, \
-                   __LINE__, #cond);                              \
-      std::fprintf(stderr, __VA_ARGS__);                          \
-      std::fputc('\n', stderr);                                   \
-      g_failures.fetch_add(1);                                    \
-    }                                                             \
+#define CHECK(cond, ...)                                                            \
+  do {                                                                              \
+    g_checks.fetch_add(1, std::memory_order_relaxed);                               \
+    if (!(cond)) {                                                                  \
+      std::fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+      std::fprintf(stderr, __VA_ARGS__);                                            \
+      std::fputc('\n', stderr);                                                     \
+      g_failures.fetch_add(1);                                                      \
+    }                                                                               \
   } while (0)
 
 // A tree of 1 root, `accounts` accounts and `users` users per account; shape varies by seed.
@@ -65,9 +64,8 @@ Tree make_tree(int seed) {
                         (a == 1 && seed % 2) ? 1 : 0, 0});
     for (int u = 0; u < users; ++u) {
       t.names.push_back("u" + std::to_string(u));
-      t.assocs.push_back({id++, aid, acct, t.names.back().c_str(),
-                          static_cast<uint32_t>(1 + u % 3), 0,
-                          static_cast<long double>((u + 1) * (a + 2) * (seed + 1))});
+      t.assocs.push_back({id++, aid, acct, t.names.back().c_str(), static_cast<uint32_t>(1 + u % 3),
+                          0, static_cast<long double>((u + 1) * (a + 2) * (seed + 1))});
     }
   }
   return t;
@@ -119,8 +117,8 @@ bool same(const Results& a, const Results& b) {
   for (size_t i = 0; i < a.r.size(); ++i) {
     const auto &x = a.r[i], &y = b.r[i];
     if (x.shares_norm != y.shares_norm || x.usage_norm != y.usage_norm ||
-        x.usage_efctv != y.usage_efctv || x.level_fs != y.level_fs ||
-        x.fs_factor != y.fs_factor || x.set != y.set)
+        x.usage_efctv != y.usage_efctv || x.level_fs != y.level_fs || x.fs_factor != y.fs_factor ||
+        x.set != y.set)
       return false;
   }
   return true;
@@ -157,7 +155,8 @@ void worker(int seed, const Results& reference, std::latch& start) {
     std::this_thread::yield();  // let other threads set their own errors meanwhile
     CHECK(std::strstr(fairway_last_error(), bad_msg.c_str()) != nullptr,
           "thread %d reads '%s', expected '%s'", seed, fairway_last_error(), bad_msg.c_str());
-    CHECK(std::strcmp(fairway_strerror(FAIRWAY_ETREE), "malformed association tree") == 0, "strerror");
+    CHECK(std::strcmp(fairway_strerror(FAIRWAY_ETREE), "malformed association tree") == 0,
+          "strerror");
 
     // Job factors and priority.
     fairway_job_input_t job{};
@@ -172,7 +171,8 @@ void worker(int seed, const Results& reference, std::latch& start) {
     job.site_factor = FAIRWAY_NICE_OFFSET;
     job.nice = FAIRWAY_NICE_OFFSET;
     fairway_job_factors_t f{};
-    CHECK(fairway_job_factors(&w, &c, &job, 1000 + 3600 * (round % 30), &f) == FAIRWAY_OK, "factors");
+    CHECK(fairway_job_factors(&w, &c, &job, 1000 + 3600 * (round % 30), &f) == FAIRWAY_OK,
+          "factors");
     const uint32_t prio = fairway_job_priority(&w, &f, 0, nullptr);
     CHECK(prio >= 1, "priority %u", prio);
     CHECK(fairway_job_factors(nullptr, &c, &job, 0, &f) == FAIRWAY_EINVAL, "NULL weights");
@@ -181,15 +181,16 @@ void worker(int seed, const Results& reference, std::latch& start) {
 
     // Decay helpers and this thread's own state file.
     CHECK(fairway_period_decay(fairway_decay_factor(604800), 300) <= 1, "decay");
-    (void)fairway_next_reset(FAIRWAY_RESET_WEEKLY, 1767225600 + round * 3600, 1767225600 + round * 3600);
+    (void)fairway_next_reset(FAIRWAY_RESET_WEEKLY, 1767225600 + round * 3600,
+                             1767225600 + round * 3600);
     if (round % 20 == 0) {
       const time_t ran = 1767225600 + seed * 100 + round;
       CHECK(fairway_decay_state_write(state.c_str(), ran, ran - 10) == FAIRWAY_OK, "write: %s",
             fairway_last_error());
       int found = 0;
       time_t r1 = 0, r2 = 0;
-      CHECK(fairway_decay_state_read(state.c_str(), ran, &found, &r1, &r2) == FAIRWAY_OK &&
-                found && r1 == ran && r2 == ran - 10,
+      CHECK(fairway_decay_state_read(state.c_str(), ran, &found, &r1, &r2) == FAIRWAY_OK && found &&
+                r1 == ran && r2 == ran - 10,
             "read back: %s", fairway_last_error());
     }
   }

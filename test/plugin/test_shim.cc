@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <ctime>
 #include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -49,8 +49,7 @@ MockSlurm* g_mock;
 // Remove a scratch directory (retrying: some sandboxes' readdir misses fresh entries).
 void rm_tree(const std::filesystem::path& dir) {
   std::error_code ec;
-  for (int i = 0; i < 5 && std::filesystem::exists(dir); i++)
-    std::filesystem::remove_all(dir, ec);
+  for (int i = 0; i < 5 && std::filesystem::exists(dir); i++) std::filesystem::remove_all(dir, ec);
 }
 
 fake_hooks_t hooks_for(MockSlurm* m) {
@@ -60,7 +59,9 @@ fake_hooks_t hooks_for(MockSlurm* m) {
   h.ctld_unlock = [](void* c, int j, int n, int p) {
     static_cast<MockSlurm*>(c)->CtldUnlock(j, n, p);
   };
-  h.assoc_lock = [](void* c, int a, int q, int t) { static_cast<MockSlurm*>(c)->AssocLock(a, q, t); };
+  h.assoc_lock = [](void* c, int a, int q, int t) {
+    static_cast<MockSlurm*>(c)->AssocLock(a, q, t);
+  };
   h.assoc_unlock = [](void* c, int a, int q, int t) {
     static_cast<MockSlurm*>(c)->AssocUnlock(a, q, t);
   };
@@ -141,7 +142,7 @@ TEST_F(ShimTest, RecalcTakesLocksInSlurmctldOrderAndReleasesThem) {
     InSequence seq;
     EXPECT_CALL(mock_, AssocLock(W, N, N));  // fair-share: assoc write lock alone
     EXPECT_CALL(mock_, AssocUnlock(W, N, N));
-    EXPECT_CALL(mock_, CtldLock(W, R, R));  // then the jobs: job write lock...
+    EXPECT_CALL(mock_, CtldLock(W, R, R));   // then the jobs: job write lock...
     EXPECT_CALL(mock_, AssocLock(R, R, N));  // ...with the assoc read lock inside it
     EXPECT_CALL(mock_, AssocUnlock(R, R, N));
     EXPECT_CALL(mock_, CtldUnlock(W, R, R));
@@ -311,7 +312,7 @@ TEST_F(ShimTest, FactorsListFiltersLikeMultifactor) {
   fake_add_job(101, 22, "p2", "normal", 0, 1, 1, 1002);
   fake_add_job(102, 31, "p1", "normal", 0, 1, 1, 1003);
   fake_add_job(103, 31, "p1", "normal", 0, 1, 1, 1003);
-  fake_job_set(103, "priority", 0);  // held: never listed
+  fake_job_set(103, "priority", 0);                      // held: never listed
   fake_add_job(104, 31, "p1", "normal", 1, 1, 1, 1003);  // running: not listed
   fake_add_job(105, 31, "p1", "normal", 0, 1, 1, 1003);
   fake_job_set(105, "begin_time", std::time(nullptr) + 3600);  // not eligible yet
@@ -375,8 +376,8 @@ TEST_F(ShimTest, JobEndChargesUsageUpTheTreeOnce) {
 }
 
 TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("fw-shim-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fw-shim-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   fake_conf_state_dir(dir.c_str());
   LoadOutsideSlurmctld();
@@ -395,8 +396,8 @@ TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
 // period) and journal (every job end since) give back what was charged, and a job whose
 // end was already charged is not charged again when it comes back as running.
 TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("fw-shim-kill-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fw-shim-kill-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   fake_conf_state_dir(dir.c_str());
   LoadOutsideSlurmctld();
@@ -408,9 +409,9 @@ TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
   fake_call_job_end(101);               // job 101: 1060..1100 x 4 = +160
   EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(1)), 130 + 120 + 160.0);
   EXPECT_TRUE(std::filesystem::exists(dir / "fairway_usage"));
-  EXPECT_EQ(std::filesystem::status(dir / "fairway_usage").permissions() &
-                std::filesystem::perms::all,
-            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_EQ(
+      std::filesystem::status(dir / "fairway_usage").permissions() & std::filesystem::perms::all,
+      std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
 
   // kill -9: slurmctld restarts from its own older checkpoint (the usage before both
   // charges) and recovers job 101 as still running.
@@ -434,8 +435,8 @@ TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
 // After another plugin ran (its decay state is newer than Fairway's usage file), slurmctld's
 // usage is kept.
 TEST_F(ShimTest, StaleUsageFileIsNotRestored) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("fw-shim-stale-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fw-shim-stale-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   fake_conf_state_dir(dir.c_str());
   LoadOutsideSlurmctld();
@@ -454,8 +455,8 @@ TEST_F(ShimTest, StaleUsageFileIsNotRestored) {
 }
 
 TEST_F(ShimTest, CorruptStateFileIsReportedNotFatal) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("fw-shim-bad-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fw-shim-bad-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "priority_last_decay_ran") << "garbage";
   fake_conf_state_dir(dir.c_str());
@@ -470,8 +471,8 @@ TEST_F(ShimTest, CorruptStateFileIsReportedNotFatal) {
 }
 
 TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("fw-shim-thr-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fw-shim-thr-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   fake_conf_state_dir(dir.c_str());
   fake_set_cluster(64, 4);  // as in slurmctld: init starts the calculation thread
@@ -491,7 +492,8 @@ TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
 TEST_F(ShimTest, WithoutSlurmdbdFairShareIsOffAndSaidSo) {
   fake_set_cluster(64, 4);
   EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(false));
-  EXPECT_CALL(mock_, Log(kLogError, HasSubstr("PriorityWeightFairshare can only be used with SlurmDBD")));
+  EXPECT_CALL(mock_,
+              Log(kLogError, HasSubstr("PriorityWeightFairshare can only be used with SlurmDBD")));
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
   ASSERT_EQ(fake_call_init(), 0);
   EXPECT_DOUBLE_EQ(fake_job_factor(100, "fs"), 0.0);

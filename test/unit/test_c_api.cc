@@ -76,8 +76,7 @@ TEST(CApi, FairTreeRoundTrip) {
   EXPECT_DOUBLE_EQ(r.fs_factor, 0.5);
 
   EXPECT_EQ(fairway_fairshare_compute(fs, FAIRWAY_ALGO_CLASSIC, 0.5), FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_fairshare_compute(fs, static_cast<fairway_algorithm_t>(7), 1),
-            FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_fairshare_compute(fs, static_cast<fairway_algorithm_t>(7), 1), FAIRWAY_EINVAL);
   fairway_fairshare_destroy(&fs);
   EXPECT_EQ(fs, nullptr);
 }

@@ -46,8 +46,7 @@ TEST_F(StateFileTest, MissingFileIsNotAnError) {
 }
 
 TEST_F(StateFileTest, RoundTripInMultifactorsByteOrder) {
-  ASSERT_EQ(fairway_decay_state_write(path_.c_str(), 0x0102030405060708LL & 0x7fffffff,
-                                      1700000000),
+  ASSERT_EQ(fairway_decay_state_write(path_.c_str(), 0x0102030405060708LL & 0x7fffffff, 1700000000),
             FAIRWAY_OK)
       << fairway_last_error();
   const std::string b = read_raw(path_);

@@ -70,7 +70,7 @@ TEST(Charge, EndedJobChargesUpToItsEndAndReleasesTheRestOfItsLimit) {
   t.end_time_exp = 1000 + 3600;
   t.finished = 1;
   auto c = charge(t, 1300, 5000, 1);
-  EXPECT_DOUBLE_EQ(c.run_delta, 100);                // 1300 .. end 1400, not 5000
+  EXPECT_DOUBLE_EQ(c.run_delta, 100);                 // 1300 .. end 1400, not 5000
   EXPECT_EQ(c.tres_time_delta, 1000u + 3600 - 1300);  // the whole reserved remainder
 }
 
