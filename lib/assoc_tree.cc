@@ -57,6 +57,8 @@ AssocTree AssocTree::build(std::vector<AssocRecord> records) {
     if (!r.user.empty()) ++t.user_count_;
     if (r.parent_id == 0) {
       if (t.root_ != kNoIndex) fail("second root association (parent 0)", r);
+      // Slurm's root is always the cluster's root account; a user there has no level to rank.
+      if (!r.user.empty()) fail("root association is a user association (parent 0)", r);
       t.root_ = i;
     }
   }

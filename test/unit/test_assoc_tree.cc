@@ -223,6 +223,8 @@ TEST(AssocTree, RejectsMalformedTrees) {
   expect_rejected({acct(1, 0, "root"), acct(2, 2, "a")}, "own parent", 2);
   expect_rejected({acct(1, 2, "x"), acct(2, 1, "y")}, "no root", 1);
   expect_rejected({acct(1, 0, "root"), acct(2, 0, "root2")}, "second root", 2);
+  expect_rejected({user(1, 0, "root", "alone"), user(2, 1, "root", "u")},
+                  "root association is a user", 1);
   expect_rejected({acct(1, 0, "root"), acct(2, 1, "a"), acct(2, 1, "b")}, "duplicate", 2);
   expect_rejected({acct(1, 0, "root"), user(2, 1, "root", "u"), acct(3, 2, "a")},
                   "user association has children", 2);
