@@ -79,32 +79,54 @@ _Static_assert(FAIRWAY_NO_VAL == NO_VAL, "NO_VAL");
 _Static_assert(FAIRWAY_INFINITE == INFINITE, "INFINITE");
 _Static_assert(FAIRWAY_NICE_OFFSET == NICE_OFFSET, "NICE_OFFSET");
 
-/* Settings read from slurm.conf by _read_settings(). */
-static fairway_weights_t g_weights;
-static double *g_tres_weights = NULL;	/* xmalloc'ed, g_weights.tres */
-static fairway_algorithm_t g_algo = FAIRWAY_ALGO_FAIR_TREE;
-static double g_damp = 1.0;
-static uint32_t g_slurm_flags = 0;	/* slurm_conf.priority_flags */
-static bool g_calc_fairshare = true;	/* false without slurmdbd */
+/*
+ * Settings read from slurm.conf by _read_settings().  priority_p_reconfig runs
+ * without slurmctld's locks (after a reconfigure) while the calculation thread,
+ * submits and sprio read them, so a settings object is immutable once
+ * published: readers hold a reference (_cfg_get/_cfg_put) for as long as they
+ * use it, and a reconfigure publishes a new object.  g_cfg_lock is a leaf lock
+ * (nothing else is taken while holding it).
+ */
+typedef struct {
+	int refs;			/* under g_cfg_lock */
+	fairway_weights_t weights;	/* weights.tres == tres */
+	double *tres;			/* xmalloc'ed, NULL without TRES weights */
+	fairway_algorithm_t algo;
+	double damp;			/* FairShareDampeningFactor, >= 1 */
+	uint32_t slurm_flags;		/* slurm_conf.priority_flags */
+} fw_cfg_t;
+static fw_cfg_t *g_cfg = NULL;
+static pthread_mutex_t g_cfg_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Before init and after fini: no weights. */
+static fw_cfg_t g_cfg_none = { .algo = FAIRWAY_ALGO_FAIR_TREE, .damp = 1.0 };
+static bool g_calc_fairshare = true;	/* false without slurmdbd; set by init */
 
 /*
  * The calculation ("decay") thread and the state of the periods.  g_calc_lock
  * serializes periods (the thread, priority_fairway_cycle) and protects the
- * fields below; g_last_ran is also read by priority_p_job_end under the job
- * write lock, as multifactor reads its g_last_ran.
+ * fields below, except g_charged_to (job write lock) and the two set from
+ * other threads (g_reconfig, g_decay_factor: atomic).
  */
 static pthread_t g_calc_thread;
 static bool g_calc_thread_started = false;
 static pthread_mutex_t g_calc_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_calc_cond = PTHREAD_COND_INITIALIZER;
 static bool g_shutdown = false;
-static bool g_reconfig = false;		/* re-read decay settings next period */
+static bool g_reconfig = false;		/* re-read decay settings next period (atomic) */
 static bool g_state_loaded = false;	/* state file read (first period) */
 static time_t g_last_ran = 0;		/* end of the last completed period */
 static time_t g_last_reset = 0;
 static time_t g_next_reset = 0;
 static uint16_t g_reset_period = PRIORITY_RESET_NONE;
-static double g_decay_factor = 1.0;	/* per second */
+static double g_decay_factor = 1.0;	/* per second (atomic: read by job end) */
+/*
+ * Running jobs are charged up to this time: set in the same job write lock as
+ * the charging pass of a period, read by priority_p_job_end under the job write
+ * lock.  (multifactor reads its g_last_ran there, which the period sets only
+ * after releasing the lock: a job ending in between is charged that stretch
+ * twice.  doc/differences.md.)
+ */
+static time_t g_charged_to = 0;
 
 /*
  * Restart safety (lib/usage_store.h): the usage file written at the end of
@@ -158,46 +180,88 @@ static uint32_t _translate_flags(uint32_t slurm_flags)
 }
 
 /* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does. */
+static const fw_cfg_t *_cfg_get(void)
+{
+	fw_cfg_t *c;
+
+	slurm_mutex_lock(&g_cfg_lock);
+	if ((c = g_cfg))
+		c->refs++;
+	slurm_mutex_unlock(&g_cfg_lock);
+	return c ? c : &g_cfg_none;
+}
+
+static void _cfg_put(const fw_cfg_t *cfg)
+{
+	fw_cfg_t *c = (fw_cfg_t *) cfg;
+	bool last;
+
+	if (!c || (c == &g_cfg_none))
+		return;
+	slurm_mutex_lock(&g_cfg_lock);
+	last = (--c->refs == 0);
+	slurm_mutex_unlock(&g_cfg_lock);
+	if (last) {
+		xfree(c->tres);
+		xfree(c);
+	}
+}
+
+/* Publish `c` (NULL: none) as the current settings. */
+static void _cfg_publish(fw_cfg_t *c)
+{
+	fw_cfg_t *old;
+
+	if (c)
+		c->refs = 1;
+	slurm_mutex_lock(&g_cfg_lock);
+	old = g_cfg;
+	g_cfg = c;
+	slurm_mutex_unlock(&g_cfg_lock);
+	_cfg_put(old);
+}
+
 static void _read_settings(void)
 {
-	g_slurm_flags = slurm_conf.priority_flags;
-	g_damp = (double) slurm_conf.fs_dampening_factor;
-	if (g_damp < 1)
-		g_damp = 1;
+	fw_cfg_t *c = xmalloc(sizeof(*c));
+	fairway_weights_t *w = &c->weights;
 
-	memset(&g_weights, 0, sizeof(g_weights));
-	g_weights.age = slurm_conf.priority_weight_age;
-	g_weights.assoc = slurm_conf.priority_weight_assoc;
-	g_weights.fairshare = slurm_conf.priority_weight_fs;
-	g_weights.job_size = slurm_conf.priority_weight_js;
-	g_weights.partition = slurm_conf.priority_weight_part;
-	g_weights.qos = slurm_conf.priority_weight_qos;
-	g_weights.max_age = slurm_conf.priority_max_age;
-	g_weights.favor_small = slurm_conf.priority_favor_small;
-	g_weights.flags = _translate_flags(g_slurm_flags);
+	c->slurm_flags = slurm_conf.priority_flags;
+	c->damp = (double) slurm_conf.fs_dampening_factor;
+	if (c->damp < 1)
+		c->damp = 1;
 
-	xfree(g_tres_weights);
-	g_tres_weights = slurm_get_tres_weight_array(
-		slurm_conf.priority_weight_tres, slurmctld_tres_cnt, true);
-	g_weights.tres = g_tres_weights;
-	g_weights.tres_count = g_tres_weights ? slurmctld_tres_cnt : 0;
+	w->age = slurm_conf.priority_weight_age;
+	w->assoc = slurm_conf.priority_weight_assoc;
+	w->fairshare = slurm_conf.priority_weight_fs;
+	w->job_size = slurm_conf.priority_weight_js;
+	w->partition = slurm_conf.priority_weight_part;
+	w->qos = slurm_conf.priority_weight_qos;
+	w->max_age = slurm_conf.priority_max_age;
+	w->favor_small = slurm_conf.priority_favor_small;
+	w->flags = _translate_flags(c->slurm_flags);
 
-	if (g_weights.flags & FAIRWAY_FLAG_DEPTH_OBLIVIOUS)
-		g_algo = FAIRWAY_ALGO_DEPTH_OBLIVIOUS;
-	else if (g_weights.flags & FAIRWAY_FLAG_NO_FAIR_TREE)
-		g_algo = FAIRWAY_ALGO_CLASSIC;
+	c->tres = slurm_get_tres_weight_array(slurm_conf.priority_weight_tres,
+					      slurmctld_tres_cnt, true);
+	w->tres = c->tres;
+	w->tres_count = c->tres ? slurmctld_tres_cnt : 0;
+
+	if (w->flags & FAIRWAY_FLAG_DEPTH_OBLIVIOUS)
+		c->algo = FAIRWAY_ALGO_DEPTH_OBLIVIOUS;
+	else if (w->flags & FAIRWAY_FLAG_NO_FAIR_TREE)
+		c->algo = FAIRWAY_ALGO_CLASSIC;
 	else
-		g_algo = FAIRWAY_ALGO_FAIR_TREE;
+		c->algo = FAIRWAY_ALGO_FAIR_TREE;
 
 	if (!g_calc_fairshare) {
-		g_weights.age = 0;
-		g_weights.fairshare = 0;
+		w->age = 0;
+		w->fairshare = 0;
 	}
 
 	log_flag(PRIO, "%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
-		 plugin_type, g_weights.age, g_weights.assoc,
-		 g_weights.fairshare, g_weights.job_size, g_weights.partition,
-		 g_weights.qos, g_weights.max_age, g_slurm_flags, g_algo);
+		 plugin_type, w->age, w->assoc, w->fairshare, w->job_size,
+		 w->partition, w->qos, w->max_age, c->slurm_flags, c->algo);
+	_cfg_publish(c);
 }
 
 /*
@@ -206,7 +270,7 @@ static void _read_settings(void)
  * classic computes 2^(-UE/S/d) from the association it shares with
  * (its parent for Fairshare=parent).  Caller holds the assoc read lock.
  */
-static double _job_fs_factor(job_record_t *job_ptr)
+static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 {
 	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
 	slurmdb_assoc_rec_t *fs_assoc;
@@ -223,18 +287,19 @@ static double _job_fs_factor(job_record_t *job_ptr)
 	    assoc->usage->fs_assoc_ptr)
 		fs_assoc = assoc->usage->fs_assoc_ptr;
 
-	if (g_algo == FAIRWAY_ALGO_FAIR_TREE)
+	if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE)
 		return assoc->usage->fs_factor;
 
 	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
 		priority_p_set_assoc_usage(fs_assoc);
 	return fairway_classic_fs_factor(fs_assoc->usage->usage_efctv,
-					 fs_assoc->usage->shares_norm, g_damp);
+					 fs_assoc->usage->shares_norm, cfg->damp);
 }
 
 /* Copy what the job-factor computation needs out of a job.  Caller holds the
  * job lock and the assoc read lock. */
-static void _job_input(job_record_t *job_ptr, fairway_job_input_t *in)
+static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
+		       fairway_job_input_t *in)
 {
 	struct job_details *details = job_ptr->details;
 
@@ -256,9 +321,9 @@ static void _job_input(job_record_t *job_ptr, fairway_job_input_t *in)
 	 * and partitions are scattered too, and the core ignores the rest. */
 	if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage) {
 		in->has_assoc = 1;
-		if (g_weights.fairshare)
-			in->fs_factor = _job_fs_factor(job_ptr);
-		if (g_weights.assoc) {
+		if (cfg->weights.fairshare)
+			in->fs_factor = _job_fs_factor(cfg, job_ptr);
+		if (cfg->weights.assoc) {
 			in->assoc_priority = job_ptr->assoc_ptr->priority;
 			in->assoc_priority_norm =
 				job_ptr->assoc_ptr->usage->priority_norm;
@@ -266,17 +331,17 @@ static void _job_input(job_record_t *job_ptr, fairway_job_input_t *in)
 	}
 	if (job_ptr->part_ptr) {
 		in->has_part = 1;
-		if (g_weights.partition) {
+		if (cfg->weights.partition) {
 			in->part_priority_job_factor =
 				job_ptr->part_ptr->priority_job_factor;
 			in->part_norm_priority =
 				job_ptr->part_ptr->norm_priority;
 		}
-		if (g_weights.job_size &&
-		    (g_weights.flags & FAIRWAY_FLAG_SMALL_RELATIVE))
+		if (cfg->weights.job_size &&
+		    (cfg->weights.flags & FAIRWAY_FLAG_SMALL_RELATIVE))
 			in->part_max_time = job_ptr->part_ptr->max_time;
 	}
-	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage && g_weights.qos) {
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage && cfg->weights.qos) {
 		in->has_qos = 1;
 		in->qos_priority = job_ptr->qos_ptr->priority;
 		in->qos_norm_priority = job_ptr->qos_ptr->usage->norm_priority;
@@ -294,15 +359,15 @@ static void _clear_prio_factors(job_record_t *job_ptr)
 }
 
 /* Sum of a job's weighted TRES factors in one partition (0 without weights). */
-static double _part_tres_weighted(job_record_t *job_ptr, part_record_t *part_ptr,
-				  double *buf)
+static double _part_tres_weighted(const fw_cfg_t *cfg, job_record_t *job_ptr,
+				  part_record_t *part_ptr, double *buf)
 {
-	if (!g_weights.tres)
+	if (!cfg->weights.tres)
 		return 0.0;
-	fairway_tres_factors(&g_weights, job_ptr->tres_alloc_cnt,
+	fairway_tres_factors(&cfg->weights, job_ptr->tres_alloc_cnt,
 			     job_ptr->tres_req_cnt,
 			     part_ptr ? part_ptr->tres_cnt : NULL, buf);
-	return fairway_tres_weighted(&g_weights, buf);
+	return fairway_tres_weighted(&cfg->weights, buf);
 }
 
 /* A multi-partition job's partitions, read without an iterator. */
@@ -330,25 +395,26 @@ static bool _parts_in_tier_order(const struct part_array *a)
 }
 
 /* The priority of an already weighted job in its i-th partition. */
-static void _part_priority(job_record_t *job_ptr, fairway_job_factors_t *f,
-			   part_record_t *part_ptr, int i)
+static void _part_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
+			   fairway_job_factors_t *f, part_record_t *part_ptr,
+			   int i)
 {
 	double part_tres = 0.0;
 	int clamped = 0;
 	uint32_t p;
 
-	if (g_weights.tres) {
+	if (cfg->weights.tres) {
 		double buf[slurmctld_tres_cnt];
-		part_tres = _part_tres_weighted(job_ptr, part_ptr, buf);
+		part_tres = _part_tres_weighted(cfg, job_ptr, part_ptr, buf);
 	}
-	p = fairway_job_priority_in_partition(&g_weights, f,
+	p = fairway_job_priority_in_partition(&cfg->weights, f,
 					      part_ptr->priority_job_factor,
 					      part_ptr->norm_priority,
 					      part_tres, &clamped);
 	if (clamped)
 		error("%s: %pJ priority in partition %s exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
 		      plugin_type, job_ptr, part_ptr->name);
-	if (!(g_weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
+	if (!(cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
 	    (job_ptr->priority_array[i] < p))
 		job_ptr->priority_array[i] = p;
 }
@@ -359,8 +425,8 @@ static void _part_priority(job_record_t *job_ptr, fairway_job_factors_t *f,
  * job_ptr->priority_array, and return the priority.  Caller holds the job
  * write lock and the assoc read lock (assoc_locked) or neither assoc lock.
  */
-static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
-			      bool assoc_locked)
+static uint32_t _job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
+			      time_t now, bool assoc_locked)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	fairway_cluster_t cluster = { cluster_cpus, node_record_count };
@@ -384,11 +450,11 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 
 	if (!assoc_locked)
 		assoc_mgr_lock(&locks);
-	_job_input(job_ptr, &in);
+	_job_input(cfg, job_ptr, &in);
 	if (!assoc_locked)
 		assoc_mgr_unlock(&locks);
 
-	fairway_job_factors(&g_weights, &cluster, &in, now, &f);
+	fairway_job_factors(&cfg->weights, &cluster, &in, now, &f);
 
 	if (!job_ptr->prio_factors)
 		job_ptr->prio_factors =
@@ -397,17 +463,17 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 		_clear_prio_factors(job_ptr);
 	pf = job_ptr->prio_factors;
 
-	if (g_weights.tres) {
+	if (cfg->weights.tres) {
 		pf->priority_tres = xcalloc(slurmctld_tres_cnt, sizeof(double));
 		pf->tres_weights = xcalloc(slurmctld_tres_cnt, sizeof(double));
-		memcpy(pf->tres_weights, g_weights.tres,
+		memcpy(pf->tres_weights, cfg->weights.tres,
 		       sizeof(double) * slurmctld_tres_cnt);
 		pf->tres_cnt = slurmctld_tres_cnt;
-		tres_sum = _part_tres_weighted(job_ptr, job_ptr->part_ptr,
+		tres_sum = _part_tres_weighted(cfg, job_ptr, job_ptr->part_ptr,
 					       pf->priority_tres);
 	}
 
-	prio = fairway_job_priority(&g_weights, &f, tres_sum, &clamped);
+	prio = fairway_job_priority(&cfg->weights, &f, tres_sum, &clamped);
 	if (clamped)
 		error("%s: %pJ priority exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
 		      plugin_type, job_ptr);
@@ -451,11 +517,11 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 
 			it = list_iterator_create(job_ptr->part_ptr_list);
 			while ((part_ptr = list_next(it)))
-				_part_priority(job_ptr, &f, part_ptr, i++);
+				_part_priority(cfg, job_ptr, &f, part_ptr, i++);
 			list_iterator_destroy(it);
 		} else {
 			for (int i = 0; i < parts.n; i++)
-				_part_priority(job_ptr, &f, parts.p[i], i);
+				_part_priority(cfg, job_ptr, &f, parts.p[i], i);
 		}
 	}
 	return prio;
@@ -464,7 +530,8 @@ static uint32_t _job_priority(job_record_t *job_ptr, time_t now,
 /* Recompute one job in the periodic pass (multifactor's
  * decay_apply_weighted_factors).  Caller holds the job write lock, and the
  * assoc read lock if assoc_locked. */
-static void _recalc_job(job_record_t *job_ptr, time_t now, bool assoc_locked)
+static void _recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
+			bool assoc_locked)
 {
 	uint32_t prio;
 
@@ -472,11 +539,11 @@ static void _recalc_job(job_record_t *job_ptr, time_t now, bool assoc_locked)
 	 * CALCULATE_RUNNING. */
 	if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
 	    (!IS_JOB_PENDING(job_ptr) &&
-	     !(g_weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING)))
+	     !(cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING)))
 		return;
 
-	prio = _job_priority(job_ptr, now, assoc_locked);
-	if (!(g_weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
+	prio = _job_priority(cfg, job_ptr, now, assoc_locked);
+	if (!(cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
 	    (job_ptr->priority < prio)) {
 		job_ptr->priority = prio;
 		last_job_update = time(NULL);
@@ -560,7 +627,7 @@ static bool _fs_snapshot(void)
 	return same;
 }
 
-static int _recalc_fairshare(bool users_lazy)
+static int _recalc_fairshare(const fw_cfg_t *cfg, bool users_lazy)
 {
 	fairway_error_t err = FAIRWAY_OK;
 
@@ -581,7 +648,7 @@ static int _recalc_fairshare(bool users_lazy)
 		fairway_fairshare_destroy(&g_fs);
 		return SLURM_ERROR;
 	}
-	if ((err = fairway_fairshare_compute(g_fs, g_algo, g_damp)) !=
+	if ((err = fairway_fairshare_compute(g_fs, cfg->algo, cfg->damp)) !=
 	    FAIRWAY_OK) {
 		error("%s: fair-share calculation failed: %s: %s",
 		      plugin_type, fairway_strerror(err), fairway_last_error());
@@ -680,7 +747,7 @@ static bool _apply_new_usage(job_record_t *job_ptr, time_t start_period,
 	fairway_job_charge_t c;
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
-	double usage_factor = -1.0, billable;
+	double usage_factor = -1.0, billable, decay_factor;
 
 	/* The job's end was charged already. */
 	if (job_ptr->end_time_exp == (time_t) NO_VAL)
@@ -715,8 +782,9 @@ static bool _apply_new_usage(job_record_t *job_ptr, time_t start_period,
 	qos = job_ptr->qos_ptr;
 	if (qos && (qos->usage_factor >= 0))
 		usage_factor = qos->usage_factor;
+	__atomic_load(&g_decay_factor, &decay_factor, __ATOMIC_RELAXED);
 	fairway_job_charge(&times, start_period, end_period, at_end,
-			   g_decay_factor, billable, usage_factor, &c);
+			   decay_factor, billable, usage_factor, &c);
 	if (job_ptr->tres_alloc_cnt) {
 		for (int i = 0; i < slurmctld_tres_cnt; i++) {
 			uint64_t cnt_i = job_ptr->tres_alloc_cnt[i];
@@ -760,16 +828,16 @@ static bool _apply_new_usage(job_record_t *job_ptr, time_t start_period,
 /* Charge a running job for the period (multifactor's decay_apply_new_usage);
  * false for jobs that are done.  assoc_locked: the caller holds the assoc and
  * QOS write locks and the TRES read lock. */
-static bool _charge_running_job(job_record_t *job_ptr, time_t now,
-				bool assoc_locked)
+static bool _charge_running_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
+				time_t now, bool assoc_locked)
 {
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
-	if (((g_weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING) ||
+	if (((cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING) ||
 	     !IS_JOB_PENDING(job_ptr)) &&
 	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
 	    job_ptr->assoc_ptr) {
-		if (!_apply_new_usage(job_ptr, g_last_ran, now, false,
+		if (!_apply_new_usage(job_ptr, g_charged_to, now, false,
 				      assoc_locked))
 			return false;
 	}
@@ -781,7 +849,7 @@ static bool _charge_running_job(job_record_t *job_ptr, time_t now,
  * job's whole TRES x time limit in grp_used_tres_run_secs; release what was
  * already used up to the last period (multifactor's _init_grp_used_tres_run_secs).
  */
-static void _init_grp_used_tres_run_secs(time_t last_ran)
+static void _init_grp_used_tres_run_secs(void)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
@@ -790,6 +858,7 @@ static void _init_grp_used_tres_run_secs(time_t last_ran)
 	uint64_t delta[cnt];
 	job_record_t *job_ptr;
 	ListIterator it;
+	time_t last_ran;
 
 	if (!(slurm_conf.accounting_storage_enforce &
 	      ACCOUNTING_ENFORCE_LIMITS))
@@ -802,6 +871,7 @@ static void _init_grp_used_tres_run_secs(time_t last_ran)
 		unlock_slurmctld(job_read_lock);
 		return;
 	}
+	last_ran = g_charged_to;
 	assoc_mgr_lock(&locks);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
@@ -1012,8 +1082,10 @@ static void _write_state(void)
  * g_calc_lock. */
 static void _load_period_state(time_t now)
 {
-	g_decay_factor = fairway_decay_factor(
-		(double) slurm_conf.priority_decay_hl);
+	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK };
+	double decay = fairway_decay_factor((double) slurm_conf.priority_decay_hl);
+
+	__atomic_store(&g_decay_factor, &decay, __ATOMIC_RELAXED);
 	g_reset_period = slurm_conf.priority_reset_period;
 	g_next_reset = 0;
 	_read_state(now);
@@ -1023,6 +1095,9 @@ static void _load_period_state(time_t now)
 		_restore_usage();
 		_journal_open();
 	}
+	lock_slurmctld(job_write_lock);
+	g_charged_to = g_last_ran;
+	unlock_slurmctld(job_write_lock);
 	g_state_loaded = true;
 }
 
@@ -1347,31 +1422,52 @@ done:
 /* One calculation period                                                    */
 /* ------------------------------------------------------------------------- */
 
-/* Classic: charge a job, then weigh it with the usage charged so far (the
- * charge takes the assoc write lock, so the weighing takes the read lock). */
+/* Classic: charge a job, then weigh it with the usage charged so far.  The
+ * caller holds the job write lock and the assoc and QOS write locks for the
+ * whole pass (multifactor takes them per job; one lock around the pass is the
+ * same sequence of values, and keeps one lock order for every pass over
+ * job_list: assoc_mgr's locks, then the list's). */
+/* The assoc_mgr locks of a charging pass (inside the job write lock). */
+static assoc_mgr_lock_t g_charge_locks = { .assoc = WRITE_LOCK,
+					   .qos = WRITE_LOCK,
+					   .tres = READ_LOCK };
+
+/* What a pass over job_list needs. */
+struct pass {
+	time_t now;
+	const fw_cfg_t *cfg;
+};
+
 static int _foreach_charge_and_weigh(void *x, void *arg)
 {
-	if (_charge_running_job(x, *(time_t *) arg, false))
-		_recalc_job(x, *(time_t *) arg, false);
+	struct pass *p = arg;
+
+	if (_charge_running_job(p->cfg, x, p->now, true))
+		_recalc_job(p->cfg, x, p->now, true);
 	return 0;
 }
 
 static int _foreach_weigh(void *x, void *arg)
 {
-	_recalc_job(x, *(time_t *) arg, true);
+	struct pass *p = arg;
+
+	_recalc_job(p->cfg, x, p->now, true);
 	return 0;
 }
 
 static int _foreach_charge(void *x, void *arg)
 {
-	(void) _charge_running_job(x, *(time_t *) arg, true);
+	struct pass *p = arg;
+
+	(void) _charge_running_job(p->cfg, x, p->now, true);
 	return 0;
 }
 
 /* Every job's priority, under the job write lock (assoc read lock inside it,
  * the order slurmctld uses). */
-static void _weigh_all_jobs(time_t now)
+static void _weigh_all_jobs(const fw_cfg_t *cfg, time_t now)
 {
+	struct pass pass = { now, cfg };
 	slurmctld_lock_t job_write_lock =
 		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
@@ -1379,7 +1475,7 @@ static void _weigh_all_jobs(time_t now)
 	lock_slurmctld(job_write_lock);
 	if (job_list) {
 		assoc_mgr_lock(&assoc_read);
-		list_for_each(job_list, _foreach_weigh, &now);
+		list_for_each(job_list, _foreach_weigh, &pass);
 		assoc_mgr_unlock(&assoc_read);
 	}
 	unlock_slurmctld(job_write_lock);
@@ -1412,18 +1508,18 @@ static void _depth_oblivious_children(List children)
 }
 
 /* Fair-share under the assoc write lock. */
-static int _fairshare_locked(bool users_lazy)
+static int _fairshare_locked(const fw_cfg_t *cfg, bool users_lazy)
 {
 	assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
 	int rc = SLURM_SUCCESS;
 
 	assoc_mgr_lock(&assoc_write);
-	if (g_algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
+	if (cfg->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
 		if (assoc_mgr_root_assoc)
 			_depth_oblivious_children(
 				assoc_mgr_root_assoc->usage->children_list);
 	} else {
-		rc = _recalc_fairshare(users_lazy);
+		rc = _recalc_fairshare(cfg, users_lazy);
 	}
 	assoc_mgr_unlock(&assoc_write);
 	return rc;
@@ -1440,17 +1536,20 @@ static int _period(time_t now)
 {
 	slurmctld_lock_t job_write_lock =
 		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
-	bool fair_tree = (g_algo == FAIRWAY_ALGO_FAIR_TREE);
+	const fw_cfg_t *cfg = _cfg_get();
+	bool fair_tree = (cfg->algo == FAIRWAY_ALGO_FAIR_TREE);
+	struct pass pass = { now, cfg };
+	double decay;
 	int rc = SLURM_SUCCESS;
 
 	if (!g_state_loaded)
 		_load_period_state(now);
-	if (g_reconfig) {
+	if (__atomic_exchange_n(&g_reconfig, false, __ATOMIC_ACQ_REL)) {
 		g_reset_period = slurm_conf.priority_reset_period;
 		g_next_reset = 0;
-		g_decay_factor = fairway_decay_factor(
+		decay = fairway_decay_factor(
 			(double) slurm_conf.priority_decay_hl);
-		g_reconfig = false;
+		__atomic_store(&g_decay_factor, &decay, __ATOMIC_RELAXED);
 	}
 
 	switch (g_reset_period) {
@@ -1474,17 +1573,23 @@ static int _period(time_t now)
 	}
 
 	if (!fair_tree && g_calc_fairshare)
-		rc = _fairshare_locked(true);
+		rc = _fairshare_locked(cfg, true);
 
 	if (g_last_ran && (difftime(now, g_last_ran) > 0)) {
 		double run_delta = difftime(now, g_last_ran);
 
-		_apply_decay(fairway_period_decay(g_decay_factor, run_delta));
+		__atomic_load(&g_decay_factor, &decay, __ATOMIC_RELAXED);
+		_apply_decay(fairway_period_decay(decay, run_delta));
 		lock_slurmctld(job_write_lock);
 		site_factor_g_update();
-		if (!fair_tree && job_list)
+		if (!fair_tree && job_list) {
+			assoc_mgr_lock(&g_charge_locks);
 			list_for_each(job_list, _foreach_charge_and_weigh,
-				      &now);
+				      &pass);
+			assoc_mgr_unlock(&g_charge_locks);
+		}
+		if (!fair_tree)
+			g_charged_to = now;
 		unlock_slurmctld(job_write_lock);
 	}
 
@@ -1493,22 +1598,29 @@ static int _period(time_t now)
 		if (job_list) {
 			/* One assoc lock for the whole pass, not one per
 			 * running job (inside the job lock: slurmctld's order). */
-			assoc_mgr_lock_t charge_locks = { .assoc = WRITE_LOCK,
-							  .qos = WRITE_LOCK,
-							  .tres = READ_LOCK };
-			assoc_mgr_lock(&charge_locks);
-			list_for_each(job_list, _foreach_charge, &now);
-			assoc_mgr_unlock(&charge_locks);
+			assoc_mgr_lock(&g_charge_locks);
+			list_for_each(job_list, _foreach_charge, &pass);
+			assoc_mgr_unlock(&g_charge_locks);
 		}
+		g_charged_to = now;
 		unlock_slurmctld(job_write_lock);
 		if (g_calc_fairshare)
-			rc = _fairshare_locked(false);
-		_weigh_all_jobs(now);
+			rc = _fairshare_locked(cfg, false);
+		_weigh_all_jobs(cfg, now);
 	}
 
+	/* No charging pass ran (classic, first period or clock not moved):
+	 * job ends charge from here on.  Written only by periods (g_calc_lock
+	 * held), so reading it here needs no job lock. */
+	if (g_charged_to != now) {
+		lock_slurmctld(job_write_lock);
+		g_charged_to = now;
+		unlock_slurmctld(job_write_lock);
+	}
 	g_last_ran = now;
 	_save_usage(now);
 	_write_state();
+	_cfg_put(cfg);
 	return rc;
 }
 
@@ -1516,11 +1628,14 @@ extern int priority_fairway_recalc(time_t now)
 {
 	int rc = SLURM_SUCCESS;
 
+	const fw_cfg_t *cfg = _cfg_get();
+
 	slurm_mutex_lock(&g_calc_lock);
 	if (g_calc_fairshare)
-		rc = _fairshare_locked(false);
-	_weigh_all_jobs(now);
+		rc = _fairshare_locked(cfg, false);
+	_weigh_all_jobs(cfg, now);
 	slurm_mutex_unlock(&g_calc_lock);
+	_cfg_put(cfg);
 	return rc;
 }
 
@@ -1542,7 +1657,7 @@ static void *_calc_thread(void *arg)
 	(void) prctl(PR_SET_NAME, "fairway", NULL, NULL, NULL);
 	/* Release the TRES run seconds running jobs used before the last
 	 * period (slurmctld reserved their whole time limit at start). */
-	_init_grp_used_tres_run_secs(g_last_ran);
+	_init_grp_used_tres_run_secs();
 
 	clock_gettime(CLOCK_REALTIME, &next);
 	slurm_mutex_lock(&g_calc_lock);
@@ -1587,13 +1702,20 @@ extern int init(void)
 			error("PriorityWeightAge can only be used with SlurmDBD, ignoring");
 		if (slurm_conf.priority_weight_fs)
 			error("PriorityWeightFairshare can only be used with SlurmDBD, ignoring");
+		struct pass pass = { now, NULL };
+
 		g_calc_fairshare = false;
 		_read_settings();
+		pass.cfg = _cfg_get();
 		lock_slurmctld(job_write_lock);
-		if (job_list)
+		if (job_list) {
+			assoc_mgr_lock(&g_charge_locks);
 			list_for_each(job_list, _foreach_charge_and_weigh,
-				      &now);
+				      &pass);
+			assoc_mgr_unlock(&g_charge_locks);
+		}
 		unlock_slurmctld(job_write_lock);
+		_cfg_put(pass.cfg);
 	} else if (assoc_mgr_root_assoc) {
 		assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
 
@@ -1626,8 +1748,8 @@ extern int init(void)
 	site_factor_plugin_init();
 	info("%s: %s %s loaded (fairway %s, %s)", plugin_type, plugin_name,
 	     SLURM_VERSION_STRING, fairway_version(),
-	     (g_algo == FAIRWAY_ALGO_FAIR_TREE) ? "fair tree" :
-	     (g_algo == FAIRWAY_ALGO_CLASSIC) ? "classic fair-share" :
+	     (g_cfg->algo == FAIRWAY_ALGO_FAIR_TREE) ? "fair tree" :
+	     (g_cfg->algo == FAIRWAY_ALGO_CLASSIC) ? "classic fair-share" :
 	     "depth-oblivious fair-share");
 	return SLURM_SUCCESS;
 }
@@ -1643,8 +1765,7 @@ extern int fini(void)
 		pthread_join(g_calc_thread, NULL);
 		g_calc_thread_started = false;
 	}
-	xfree(g_tres_weights);
-	g_weights.tres = NULL;
+	_cfg_publish(NULL);
 	_fs_cache_free();
 	slurm_mutex_lock(&g_journal_lock);
 	if (g_journal_fd >= 0)
@@ -1658,7 +1779,7 @@ extern int fini(void)
 	slurm_mutex_lock(&g_calc_lock);
 	g_state_loaded = false;
 	g_last_ran = g_last_reset = g_next_reset = 0;
-	g_reconfig = false;
+	__atomic_store_n(&g_reconfig, false, __ATOMIC_RELEASE);
 	slurm_mutex_unlock(&g_calc_lock);
 	site_factor_plugin_fini();
 	return SLURM_SUCCESS;
@@ -1666,11 +1787,13 @@ extern int fini(void)
 
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
+	const fw_cfg_t *cfg = _cfg_get();
 	uint32_t prio;
 
 	/* First, so a new site factor is part of the sum. */
 	site_factor_g_set(job_ptr);
-	prio = _job_priority(job_ptr, time(NULL), false);
+	prio = _job_priority(cfg, job_ptr, time(NULL), false);
+	_cfg_put(cfg);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       prio);
 	return prio;
@@ -1680,11 +1803,11 @@ extern void priority_p_reconfig(bool assoc_clear)
 {
 	_read_settings();
 	/* Decay half-life and reset period are re-read by the next period. */
-	g_reconfig = true;
+	__atomic_store_n(&g_reconfig, true, __ATOMIC_RELEASE);
 	/* slurmctld reset the TRES run seconds: release what was used up to
 	 * the last period again. */
 	if (assoc_clear)
-		_init_grp_used_tres_run_secs(g_last_ran);
+		_init_grp_used_tres_run_secs();
 	site_factor_g_reconfig();
 	debug2("%s: reconfigured", plugin_type);
 }
@@ -1702,6 +1825,15 @@ static void _set_usage_norm(slurmdb_assoc_rec_t *assoc)
 	assoc->usage->usage_norm = assoc->usage->usage_raw / root;
 	if (assoc->usage->usage_norm > 1L)
 		assoc->usage->usage_norm = 1L;
+}
+
+static fairway_algorithm_t _cfg_algo(void)
+{
+	const fw_cfg_t *cfg = _cfg_get();
+	fairway_algorithm_t a = cfg->algo;
+
+	_cfg_put(cfg);
+	return a;
 }
 
 /*
@@ -1726,7 +1858,7 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 		assoc->usage->usage_efctv = assoc->usage->usage_norm;
 	} else if (assoc->shares_raw == SLURMDB_FS_USE_PARENT) {
 		assoc->usage->usage_efctv = fs_assoc->usage->usage_efctv;
-	} else if (g_algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
+	} else if (_cfg_algo() == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
 		/* From the siblings' usage_norm as stored now, as multifactor
 		 * reads them (users' may be from an earlier period). */
 		long double siblings = 0;
@@ -1760,7 +1892,12 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 {
-	return fairway_classic_fs_factor(usage_efctv, shares_norm, g_damp);
+	const fw_cfg_t *cfg = _cfg_get();
+	double f = fairway_classic_fs_factor(usage_efctv, shares_norm,
+					     cfg->damp);
+
+	_cfg_put(cfg);
+	return f;
 }
 
 static int _find_ptr(void *x, void *key)
@@ -1780,7 +1917,7 @@ static bool _part_in_list(List list, part_record_t *part_ptr)
 }
 
 /* Append sprio's records of one job to ret_list (multifactor's _filter_job). */
-static void _append_job_factors(job_record_t *job_ptr,
+static void _append_job_factors(const fw_cfg_t *cfg, job_record_t *job_ptr,
 				priority_factors_request_msg_t *req_msg,
 				List part_filter, List ret_list)
 {
@@ -1823,19 +1960,19 @@ static void _append_job_factors(job_record_t *job_ptr,
 		obj = xmalloc(sizeof(*obj));
 		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
 		obj->priority_part =
-			((g_weights.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
+			((cfg->weights.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
 			 part_ptr->priority_job_factor :
-			 part_ptr->norm_priority) * (double) g_weights.partition;
+			 part_ptr->norm_priority) * (double) cfg->weights.partition;
 		obj->job_id = job_ptr->job_id;
 		obj->partition = part_ptr->name;
 		obj->user_id = job_ptr->user_id;
 		if (obj->priority_tres) {
-			fairway_tres_factors(&g_weights,
+			fairway_tres_factors(&cfg->weights,
 					     job_ptr->tres_alloc_cnt,
 					     job_ptr->tres_req_cnt,
 					     part_ptr->tres_cnt,
 					     obj->priority_tres);
-			fairway_tres_weighted(&g_weights, obj->priority_tres);
+			fairway_tres_weighted(&cfg->weights, obj->priority_tres);
 		}
 		list_append(ret_list, obj);
 	}
@@ -1862,11 +1999,13 @@ extern List priority_p_get_priority_factors_list(
 		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 	List ret_list = NULL, part_filter = NULL;
 	time_t now = time(NULL);
+	const fw_cfg_t *cfg;
 	job_record_t *job_ptr;
 	ListIterator it;
 
 	if (!req_msg)
 		return NULL;
+	cfg = _cfg_get();
 
 	lock_slurmctld(job_read_lock);
 	if (req_msg->partitions) {
@@ -1887,14 +2026,14 @@ extern List priority_p_get_priority_factors_list(
 		while ((job_ptr = list_next(it))) {
 			time_t use_time;
 
-			if (!(g_weights.flags &
+			if (!(cfg->weights.flags &
 			      FAIRWAY_FLAG_CALCULATE_RUNNING) &&
 			    !IS_JOB_PENDING(job_ptr))
 				continue;
 			if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details)
 				continue;
 			/* Not eligible yet. */
-			use_time = (g_weights.flags &
+			use_time = (cfg->weights.flags &
 				    FAIRWAY_FLAG_ACCRUE_ALWAYS) ?
 				job_ptr->details->submit_time :
 				job_ptr->details->begin_time;
@@ -1904,14 +2043,15 @@ extern List priority_p_get_priority_factors_list(
 				continue;
 			if (!_may_see_job(job_ptr, uid))
 				continue;
-			_append_job_factors(job_ptr, req_msg, part_filter,
-					    ret_list);
+			_append_job_factors(cfg, job_ptr, req_msg,
+					    part_filter, ret_list);
 		}
 		list_iterator_destroy(it);
 		if (!list_count(ret_list))
 			FREE_NULL_LIST(ret_list);
 	}
 	unlock_slurmctld(job_read_lock);
+	_cfg_put(cfg);
 	FREE_NULL_LIST(part_filter);
 	return ret_list;
 }
@@ -1924,5 +2064,5 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 		return;
 	log_flag(PRIO, "%s: %s called for %pJ", plugin_type, __func__,
 		 job_ptr);
-	(void) _apply_new_usage(job_ptr, g_last_ran, time(NULL), true, false);
+	(void) _apply_new_usage(job_ptr, g_charged_to, time(NULL), true, false);
 }
