@@ -25,6 +25,7 @@
 #include <getopt.h>
 #include <malloc.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,15 +59,45 @@ uint16_t running_cache = RUNNING_CACHE_STATE_NOTRUNNING;
 static part_record_t g_parts[MAX_PARTS];
 static int g_nparts;
 
-/* Time the job write lock is held (bench mode reports it). */
-static struct timespec g_job_lock_t0;
+/*
+ * slurmctld's locks.  One thread (differential, bench): no-ops that time how
+ * long the job write lock is held (bench mode reports the sum).  Soak mode
+ * (g_real_locks): real read/write locks taken in slurmctld's order (config,
+ * job, node, partition, federation), and the longest job write lock hold.
+ */
+static __thread struct timespec g_job_lock_t0;
 static double g_job_lock_ns;
+static bool g_real_locks;
+static uint64_t g_job_lock_max_ns;	/* soak: atomic */
+static pthread_rwlock_t g_ctld_locks[5] = {
+	PTHREAD_RWLOCK_INITIALIZER, PTHREAD_RWLOCK_INITIALIZER,
+	PTHREAD_RWLOCK_INITIALIZER, PTHREAD_RWLOCK_INITIALIZER,
+	PTHREAD_RWLOCK_INITIALIZER };
 static double _ns(struct timespec a, struct timespec b)
 {
 	return (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
 }
+static void _lock_one(int i, lock_level_t level)
+{
+	if (level == READ_LOCK)
+		pthread_rwlock_rdlock(&g_ctld_locks[i]);
+	else if (level == WRITE_LOCK)
+		pthread_rwlock_wrlock(&g_ctld_locks[i]);
+}
+static void _unlock_one(int i, lock_level_t level)
+{
+	if (level != NO_LOCK)
+		pthread_rwlock_unlock(&g_ctld_locks[i]);
+}
 void lock_slurmctld(slurmctld_lock_t l)
 {
+	if (g_real_locks) {
+		_lock_one(0, l.conf);
+		_lock_one(1, l.job);
+		_lock_one(2, l.node);
+		_lock_one(3, l.part);
+		_lock_one(4, l.fed);
+	}
 	if (l.job == WRITE_LOCK)
 		clock_gettime(CLOCK_MONOTONIC, &g_job_lock_t0);
 }
@@ -75,7 +106,25 @@ void unlock_slurmctld(slurmctld_lock_t l)
 	struct timespec t;
 	if (l.job == WRITE_LOCK) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		g_job_lock_ns += _ns(g_job_lock_t0, t);
+		if (!g_real_locks) {
+			g_job_lock_ns += _ns(g_job_lock_t0, t);
+		} else {
+			uint64_t ns = _ns(g_job_lock_t0, t);
+			uint64_t max = __atomic_load_n(&g_job_lock_max_ns,
+						       __ATOMIC_RELAXED);
+			while ((ns > max) &&
+			       !__atomic_compare_exchange_n(
+				       &g_job_lock_max_ns, &max, ns, false,
+				       __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				;
+		}
+	}
+	if (g_real_locks) {
+		_unlock_one(4, l.fed);
+		_unlock_one(3, l.part);
+		_unlock_one(2, l.node);
+		_unlock_one(1, l.job);
+		_unlock_one(0, l.conf);
 	}
 }
 void lock_state_files(void) {}
@@ -96,7 +145,7 @@ double calc_job_billable_tres(job_record_t *job_ptr, time_t start_time,
 
 /* ---- a small deterministic random generator (scenarios are reproducible
  * from their seed on any machine) ---- */
-static uint64_t g_rng;
+static __thread uint64_t g_rng;	/* per thread (soak mode) */
 static uint32_t _rand(void)
 {
 	g_rng ^= g_rng << 13;
@@ -367,6 +416,9 @@ static void _remove_state_files(void)
 
 /* ---- building Slurm's state ---- */
 static char *g_conf_path;
+/* Soak mode: more lines, and accounting through slurmdbd (so that the plugin
+ * starts its calculation thread) with a decay half-life of 7 days. */
+static const char *g_conf_extra;
 
 static void _write_conf(const scenario_t *s)
 {
@@ -387,7 +439,7 @@ static void _write_conf(const scenario_t *s)
 		"StateSaveLocation=%s\n"
 		"PluginDir=/usr/lib/x86_64-linux-gnu/slurm-wlm\n"
 		"PriorityType=priority/multifactor\n"
-		"AccountingStorageType=accounting_storage/none\n"
+		"AccountingStorageType=accounting_storage/%s\n"
 		"AccountingStorageTRES=cpu,mem,energy,node,billing\n"
 		"PriorityWeightAge=%u\nPriorityWeightAssoc=%u\n"
 		"PriorityWeightFairshare=%u\nPriorityWeightJobSize=%u\n"
@@ -397,14 +449,16 @@ static void _write_conf(const scenario_t *s)
 		/* The decay factor of multifactor lives in its thread, which
 		 * a harness does not run: compare accrual without decay (the
 		 * decay arithmetic is unit-tested in test_usage_decay). */
-		"PriorityDecayHalfLife=0\nPriorityUsageResetPeriod=YEARLY\n",
-		dir, s->w_age, s->w_assoc, s->w_fs, s->w_js, s->w_part,
-		s->w_qos, (unsigned) (s->max_age / 60), s->damp,
-		s->favor_small ? "YES" : "NO");
+		"PriorityDecayHalfLife=%s\nPriorityUsageResetPeriod=YEARLY\n",
+		dir, g_conf_extra ? "slurmdbd" : "none", s->w_age,
+		s->w_assoc, s->w_fs, s->w_js, s->w_part, s->w_qos, (unsigned) (s->max_age / 60), s->damp,
+		s->favor_small ? "YES" : "NO", g_conf_extra ? "7-0" : "0");
 	if (s->flags[0])
 		fprintf(f, "PriorityFlags=%s\n", s->flags);
 	if (s->w_tres[0])
 		fprintf(f, "PriorityWeightTRES=%s\n", s->w_tres);
+	if (g_conf_extra)
+		fputs(g_conf_extra, f);
 	fprintf(f, "NodeName=n[1-4] CPUs=16 RealMemory=4000\n");
 	fclose(f);
 }
@@ -445,6 +499,9 @@ static int _scenario_index(uint32_t id)
 	return e ? e->idx : -1;
 }
 
+/* slurmctld's reaction to a removed association (soak mode). */
+static void (*g_remove_assoc_notify)(slurmdb_assoc_rec_t *);
+
 static void _setup_assoc_mgr(scenario_t *s)
 {
 	slurmdb_update_object_t update;
@@ -456,6 +513,7 @@ static void _setup_assoc_mgr(scenario_t *s)
 	assoc_mgr_qos_list = list_create(slurmdb_destroy_qos_rec);
 	memset(&args, 0, sizeof(args));
 	args.running_cache = &running_cache;
+	args.remove_assoc_notify = g_remove_assoc_notify;
 	running_cache = RUNNING_CACHE_STATE_RUNNING;
 	assoc_mgr_init(NULL, &args, SLURM_SUCCESS);
 
@@ -580,6 +638,74 @@ static slurmdb_assoc_rec_t *_find_assoc(uint32_t id)
  * charges the running jobs' usage. */
 static bool g_use_recalc;
 
+/* A pending job of association `sa`, of random shape (drawn from the
+ * generator: scenarios are reproducible from their seed). */
+static job_record_t *_make_job(uint32_t job_id, const sc_assoc_t *sa,
+			       time_t now)
+{
+	job_record_t *j = xmalloc(sizeof(*j));
+	int part = _pick(g_nparts);
+
+	j->magic = JOB_MAGIC;
+	j->job_id = job_id;
+	j->job_state = JOB_PENDING;
+	j->assoc_id = sa->id;
+	j->assoc_ptr = _find_assoc(sa->id);
+	j->account = xstrdup(sa->acct);
+	j->user_id = 1000 + (job_id - 100) % 7;
+	j->part_ptr = &g_parts[part];
+	j->partition = xstrdup(g_parts[part].name);
+	if ((g_nparts > 1) && _chance(20)) {
+		j->part_ptr_list = list_create(NULL);
+		for (int p = 0; p < g_nparts; p++)
+			list_append(j->part_ptr_list, &g_parts[p]);
+	}
+	j->priority = _chance(8) ? 0 : 1;	/* 0: held */
+	if (_chance(5)) {			/* set by an admin */
+		j->priority = 1 + _pick(100000);
+		j->direct_set_prio = 1;
+	}
+	if (!j->priority) {
+		j->state_reason = WAIT_HELD;
+		j->comment = xstrdup("held");	/* the soak's marker */
+	}
+	j->site_factor = NICE_OFFSET;
+	j->time_limit = _chance(30) ? NO_VAL : 1 + _pick(2880);
+	if (_chance(70))
+		j->qos_ptr = g_qos[_pick(MAX_QOS)];
+	j->details = xmalloc(sizeof(*j->details));
+	j->details->min_cpus = 1 + _pick(64);
+	j->details->max_cpus = _chance(20) ? j->details->min_cpus : NO_VAL;
+	j->details->min_nodes = 1 + _pick(4);
+	j->details->nice = NICE_OFFSET +
+		(_chance(20) ? (int) _pick(2000) - 500 : 0);
+	j->details->submit_time = now - _pick(100000);
+	j->details->begin_time = j->details->submit_time;
+	j->details->accrue_time = _chance(10) ? 0 :
+		now - _pick(200000) + (_chance(5) ? 5000 : 0);
+	j->tres_req_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+	j->tres_req_cnt[TRES_ARRAY_CPU] = j->details->min_cpus;
+	j->tres_req_cnt[TRES_ARRAY_MEM] = 100 * (1 + _pick(100));
+	j->tres_req_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
+	return j;
+}
+
+/* Start a pending job at `start`: it runs on min_cpus CPUs until its time
+ * limit (100000 s without one). */
+static void _start_job(job_record_t *j, time_t start)
+{
+	j->job_state = JOB_RUNNING;
+	j->start_time = start;
+	j->total_cpus = j->details->min_cpus;
+	j->end_time_exp = start + ((j->time_limit == NO_VAL) ? 100000 :
+				   (time_t) j->time_limit * 60);
+	j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+	j->tres_alloc_cnt[TRES_ARRAY_CPU] = j->total_cpus;
+	j->tres_alloc_cnt[TRES_ARRAY_MEM] = j->tres_req_cnt[TRES_ARRAY_MEM];
+	j->tres_alloc_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
+	j->tres_alloc_cnt[TRES_ARRAY_BILLING] = j->total_cpus;
+}
+
 static void _setup_jobs(scenario_t *s, time_t now)
 {
 	int *users = xcalloc(s->nassoc + 1, sizeof(int)), nusers = 0;
@@ -589,66 +715,13 @@ static void _setup_jobs(scenario_t *s, time_t now)
 			users[nusers++] = i;
 	job_list = list_create(NULL);
 	for (int n = 0; n < s->njobs && nusers; n++) {
-		job_record_t *j = xmalloc(sizeof(*j));
-		sc_assoc_t *sa = &s->a[users[_pick(nusers)]];
-		int part = _pick(g_nparts);
+		job_record_t *j = _make_job(100 + n, &s->a[users[_pick(nusers)]],
+					    now);
 
-		j->magic = JOB_MAGIC;
-		j->job_id = 100 + n;
-		j->job_state = JOB_PENDING;
-		j->assoc_id = sa->id;
-		j->assoc_ptr = _find_assoc(sa->id);
-		j->account = xstrdup(sa->acct);
-		j->user_id = 1000 + n % 7;
-		j->part_ptr = &g_parts[part];
-		j->partition = xstrdup(g_parts[part].name);
-		if ((g_nparts > 1) && _chance(20)) {
-			j->part_ptr_list = list_create(NULL);
-			for (int p = 0; p < g_nparts; p++)
-				list_append(j->part_ptr_list, &g_parts[p]);
-		}
-		j->priority = _chance(8) ? 0 : 1;	/* 0: held */
-		if (_chance(5)) {			/* set by an admin */
-			j->priority = 1 + _pick(100000);
-			j->direct_set_prio = 1;
-		}
-		j->site_factor = NICE_OFFSET;
-		j->time_limit = _chance(30) ? NO_VAL : 1 + _pick(2880);
-		if (_chance(70))
-			j->qos_ptr = g_qos[_pick(MAX_QOS)];
-		j->details = xmalloc(sizeof(*j->details));
-		j->details->min_cpus = 1 + _pick(64);
-		j->details->max_cpus = _chance(20) ? j->details->min_cpus :
-			NO_VAL;
-		j->details->min_nodes = 1 + _pick(4);
-		j->details->nice = NICE_OFFSET +
-			(_chance(20) ? (int) _pick(2000) - 500 : 0);
-		j->details->submit_time = now - _pick(100000);
-		j->details->begin_time = j->details->submit_time;
-		j->details->accrue_time = _chance(10) ? 0 :
-			now - _pick(200000) + (_chance(5) ? 5000 : 0);
-		j->tres_req_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
-		j->tres_req_cnt[TRES_ARRAY_CPU] = j->details->min_cpus;
-		j->tres_req_cnt[TRES_ARRAY_MEM] = 100 * (1 + _pick(100));
-		j->tres_req_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
-		if (g_bench ? (n < s->nrunning) : (!g_use_recalc && _chance(25))) {
-			/* Running since some time after the last period:
-			 * charged by the period under test. */
-			j->job_state = JOB_RUNNING;
-			j->start_time = now - 1 - _pick(40000);
-			j->total_cpus = j->details->min_cpus;
-			j->end_time_exp = j->start_time +
-				((j->time_limit == NO_VAL) ? 100000 :
-				 (time_t) j->time_limit * 60);
-			j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt,
-						    sizeof(uint64_t));
-			j->tres_alloc_cnt[TRES_ARRAY_CPU] = j->total_cpus;
-			j->tres_alloc_cnt[TRES_ARRAY_MEM] =
-				j->tres_req_cnt[TRES_ARRAY_MEM];
-			j->tres_alloc_cnt[TRES_ARRAY_NODE] =
-				j->details->min_nodes;
-			j->tres_alloc_cnt[TRES_ARRAY_BILLING] = j->total_cpus;
-		}
+		/* Running since some time after the last period: charged by
+		 * the period under test. */
+		if (g_bench ? (n < s->nrunning) : (!g_use_recalc && _chance(25)))
+			_start_job(j, now - 1 - _pick(40000));
 		list_append(job_list, j);
 	}
 	xfree(users);
@@ -895,6 +968,7 @@ typedef struct {
 	List (*factors)(priority_factors_request_msg_t *, uid_t);
 	int (*recalc)(time_t);
 	int (*cycle)(time_t);
+	void (*job_end)(job_record_t *);
 } fw_plugin_t;
 
 static void _load_fairway(fw_plugin_t *p)
@@ -909,8 +983,10 @@ static void _load_fairway(fw_plugin_t *p)
 	p->factors = dlsym(p->handle, "priority_p_get_priority_factors_list");
 	p->recalc = dlsym(p->handle, "priority_fairway_recalc");
 	p->cycle = dlsym(p->handle, "priority_fairway_cycle");
+	p->job_end = dlsym(p->handle, "priority_p_job_end");
 	if (!p->init || !p->fini || !p->reconfig || !p->set ||
-	    !p->set_assoc_usage || !p->factors || !p->recalc || !p->cycle)
+	    !p->set_assoc_usage || !p->factors || !p->recalc || !p->cycle ||
+	    !p->job_end)
 		fatal("%s lacks the entry points of priority/fairway",
 		      g_plugin_path);
 }
@@ -1361,6 +1437,735 @@ static int _run_cycles(int cycles)
 	return rc;
 }
 
+/*
+ * --soak SECONDS[,ASSOCS,PENDING,RUNNING]: priority/fairway loaded as
+ * slurmctld loads it (its calculation thread started, real read/write locks),
+ * with another thread running calculation periods back to back and four
+ * threads playing slurmctld's RPC and job threads for SECONDS seconds:
+ * sprio-style queries (by job ids, user, partition, all), submits
+ * (priority_p_set), job ends (priority_p_job_end) and starts, reconfigures
+ * (with and without slurmctld's locks, the dampening factor changed), and
+ * associations added and removed through assoc_mgr with jobs pending and
+ * running under them (removal handled as slurmctld does: the jobs lose their
+ * association).  The main thread purges finished jobs every second, as
+ * slurmctld's background thread does, and samples the heap and RSS.
+ *
+ * Checks: no crash (and, under ThreadSanitizer, no report), no calculation
+ * error, the heap in use flat from the first quarter to the end (within
+ * 5% + 8 MB: the job count moves a little), every pending job's priority in
+ * [1, 2^32-1] unless held (0) or set by an administrator, no NaN in any
+ * association.  Prints per-operation latency (p50, p99, max) and the figures.
+ */
+#define SOAK_WORKERS 4
+#define SOAK_LAG 100		/* submitted jobs waiting before one starts */
+#define SOAK_MAX_ADDED 32	/* associations added and not yet removed */
+
+enum {
+	OP_Q_JOBS, OP_Q_USER, OP_Q_PART, OP_Q_ALL, OP_SUBMIT, OP_TURNOVER,
+	OP_RECONFIG, OP_ASSOC_ADD, OP_ASSOC_DEL, OP_PURGE, OP_PERIOD, SOAK_OPS
+};
+static const char *g_op_name[SOAK_OPS] = {
+	"sprio -j (5 jobs)", "sprio -u (1 user)", "sprio -p (1 partition)",
+	"sprio (all)", "submit (priority_p_set)",
+	"job end + start (priority_p_job_end)", "reconfigure",
+	"association added", "association removed", "purge finished jobs",
+	"calculation period"
+};
+
+typedef struct {
+	double *v;
+	size_t n, cap;
+	double sum;
+} lat_t;
+
+static void _lat_add(lat_t *l, double ms)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 1024;
+		l->v = xrealloc(l->v, l->cap * sizeof(double));
+	}
+	l->v[l->n++] = ms;
+	l->sum += ms;
+}
+
+static double _now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+typedef struct {
+	sc_assoc_t sc;
+	slurmdb_assoc_rec_t *rec;
+} added_assoc_t;
+
+/* Shared by the soak threads; everything below is under the job write lock
+ * except what is marked atomic. */
+static struct {
+	fw_plugin_t fw;
+	scenario_t *s;
+	int *users, nusers;
+	job_record_t **running;
+	size_t nrun, caprun;
+	job_record_t **queue;	/* ring of submitted pending jobs */
+	size_t qhead, qlen, qcap;
+	uint32_t next_job_id;	/* atomic */
+	added_assoc_t added[SOAK_MAX_ADDED];
+	int nadded;
+	uint32_t next_assoc_id;	/* only the association thread */
+	double deadline;	/* read-only while the threads run */
+	int stop;		/* atomic */
+	long cycle_errors;	/* atomic */
+	long held_by_removal;	/* jobs that lost their association */
+} g_soak;
+
+static slurmctld_lock_t g_soak_job_write = { READ_LOCK, WRITE_LOCK, WRITE_LOCK,
+					     READ_LOCK, READ_LOCK };
+
+static void _free_job(job_record_t *j)
+{
+	if (j->prio_factors) {
+		xfree(j->prio_factors->priority_tres);
+		xfree(j->prio_factors->tres_weights);
+		xfree(j->prio_factors);
+	}
+	xfree(j->priority_array);
+	xfree(j->details);
+	xfree(j->tres_req_cnt);
+	xfree(j->tres_alloc_cnt);
+	xfree(j->account);
+	xfree(j->comment);
+	xfree(j->partition);
+	FREE_NULL_LIST(j->part_ptr_list);
+	xfree(j);
+}
+
+static void _soak_push_running(job_record_t *j)
+{
+	if (g_soak.nrun == g_soak.caprun) {
+		g_soak.caprun = g_soak.caprun ? 2 * g_soak.caprun : 1024;
+		g_soak.running = xrealloc(g_soak.running,
+					  g_soak.caprun * sizeof(*g_soak.running));
+	}
+	g_soak.running[g_soak.nrun++] = j;
+}
+
+static void _soak_queue_push(job_record_t *j)
+{
+	if (g_soak.qlen == g_soak.qcap) {	/* grow, keeping the order */
+		size_t cap = g_soak.qcap ? 2 * g_soak.qcap : 1024;
+		job_record_t **q = xcalloc(cap, sizeof(*q));
+		for (size_t i = 0; i < g_soak.qlen; i++)
+			q[i] = g_soak.queue[(g_soak.qhead + i) % g_soak.qcap];
+		xfree(g_soak.queue);
+		g_soak.queue = q;
+		g_soak.qcap = cap;
+		g_soak.qhead = 0;
+	}
+	g_soak.queue[(g_soak.qhead + g_soak.qlen++) % g_soak.qcap] = j;
+}
+
+static job_record_t *_soak_queue_pop(void)
+{
+	job_record_t *j;
+
+	if (!g_soak.qlen)
+		return NULL;
+	j = g_soak.queue[g_soak.qhead];
+	g_soak.qhead = (g_soak.qhead + 1) % g_soak.qcap;
+	g_soak.qlen--;
+	return j;
+}
+
+/* slurmctld's acct_policy_job_begin(): a starting job reserves its TRES for
+ * its whole time limit in grp_used_tres_run_secs of its QOS and associations
+ * (the plugin releases them as the job runs). */
+static void _reserve_run_secs_locked(job_record_t *j)
+{
+	uint64_t secs = j->end_time_exp - j->start_time;
+
+	for (int t = 0; t < slurmctld_tres_cnt; t++) {
+		uint64_t v = j->tres_alloc_cnt[t] * secs;
+		if (j->qos_ptr)
+			j->qos_ptr->usage->grp_used_tres_run_secs[t] += v;
+		for (slurmdb_assoc_rec_t *a = j->assoc_ptr; a && a->usage;
+		     a = a->usage->parent_assoc_ptr)
+			a->usage->grp_used_tres_run_secs[t] += v;
+	}
+}
+
+static void _reserve_run_secs(job_record_t *j)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+
+	assoc_mgr_lock(&locks);
+	_reserve_run_secs_locked(j);
+	assoc_mgr_unlock(&locks);
+}
+
+/* A reconfigure's _restore_job_accounting(): slurmctld clears the TRES run
+ * seconds and reserves every running job's whole time limit again (then
+ * calls priority_g_reconfig(true), which releases what was used). */
+static void _restore_job_accounting(void)
+{
+	slurmctld_lock_t locks = { WRITE_LOCK, WRITE_LOCK, WRITE_LOCK,
+				   WRITE_LOCK, READ_LOCK };
+	assoc_mgr_lock_t alocks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
+	slurmdb_assoc_rec_t *a;
+	ListIterator it;
+	job_record_t *j;
+
+	lock_slurmctld(locks);
+	assoc_mgr_lock(&alocks);
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((a = list_next(it)))
+		memset(a->usage->grp_used_tres_run_secs, 0,
+		       sizeof(uint64_t) * g_tres_count);
+	list_iterator_destroy(it);
+	for (int q = 0; q < MAX_QOS; q++)
+		memset(g_qos[q]->usage->grp_used_tres_run_secs, 0,
+		       sizeof(uint64_t) * g_tres_count);
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it)))
+		if (IS_JOB_RUNNING(j) && j->tres_alloc_cnt)
+			_reserve_run_secs_locked(j);
+	list_iterator_destroy(it);
+	assoc_mgr_unlock(&alocks);
+	unlock_slurmctld(locks);
+}
+
+/* A job ends (or a pending one is cancelled): slurmctld calls the plugin
+ * under the job write lock; the record stays until the purge. */
+static void _soak_finish(job_record_t *j, uint32_t state, time_t now)
+{
+	j->job_state = state;
+	j->end_time = now;
+	g_soak.fw.job_end(j);
+}
+
+static void _op_submit(time_t now)
+{
+	const sc_assoc_t *sa;
+	slurmdb_assoc_rec_t *rec = NULL;
+	job_record_t *j;
+	uint32_t id;
+
+	lock_slurmctld(g_soak_job_write);
+	if (g_soak.nadded && _chance(10)) {
+		added_assoc_t *a = &g_soak.added[_pick(g_soak.nadded)];
+		sa = &a->sc;
+		rec = a->rec;
+	} else {
+		sa = &g_soak.s->a[g_soak.users[_pick(g_soak.nusers)]];
+	}
+	id = __atomic_fetch_add(&g_soak.next_job_id, 1, __ATOMIC_RELAXED);
+	j = _make_job(id, sa, now);
+	if (rec)
+		j->assoc_ptr = rec;
+	j->details->submit_time = j->details->begin_time = now;
+	j->details->accrue_time = now;
+	if (j->priority && !j->direct_set_prio)
+		j->priority = g_soak.fw.set(0, j);
+	list_append(job_list, j);
+	_soak_queue_push(j);
+	unlock_slurmctld(g_soak_job_write);
+}
+
+/* One running job ends; the oldest submitted job (once SOAK_LAG wait) starts,
+ * or is cancelled if it cannot run (held, or its association is gone). */
+static void _op_turnover(time_t now)
+{
+	job_record_t *j;
+
+	lock_slurmctld(g_soak_job_write);
+	if (g_soak.nrun) {
+		size_t r = _pick(g_soak.nrun);
+		j = g_soak.running[r];
+		g_soak.running[r] = g_soak.running[--g_soak.nrun];
+		_soak_finish(j, JOB_COMPLETE, now);
+	}
+	if ((g_soak.qlen > SOAK_LAG) && (j = _soak_queue_pop())) {
+		if (!IS_JOB_PENDING(j))
+			;	/* finished already */
+		else if (!j->priority || !j->assoc_ptr)
+			_soak_finish(j, JOB_CANCELLED, now);
+		else {
+			/* slurmctld ends a job at its time limit; here jobs
+			 * end at random, so give them longer than the soak. */
+			if ((j->time_limit == NO_VAL) || (j->time_limit < 60))
+				j->time_limit = 60 + _pick(2880);
+			_start_job(j, now);
+			_reserve_run_secs(j);
+			_soak_push_running(j);
+		}
+	}
+	unlock_slurmctld(g_soak_job_write);
+}
+
+static bool _is_finished(job_record_t *j)
+{
+	return IS_JOB_FINISHED(j);
+}
+
+/* slurmctld's purge of old jobs: finished records leave job_list. */
+static void _op_purge(void)
+{
+	ListIterator it;
+	job_record_t *j;
+
+	lock_slurmctld(g_soak_job_write);
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it)))
+		if (_is_finished(j)) {
+			list_remove(it);
+			_free_job(j);
+		}
+	list_iterator_destroy(it);
+	unlock_slurmctld(g_soak_job_write);
+}
+
+static int _query(int op, uint32_t *count)
+{
+	priority_factors_request_msg_t req;
+	uint32_t hi = __atomic_load_n(&g_soak.next_job_id, __ATOMIC_RELAXED);
+	List l;
+
+	memset(&req, 0, sizeof(req));
+	if (op == OP_Q_JOBS) {
+		req.job_id_list = list_create(xfree_ptr);
+		for (int i = 0; i < 5; i++) {
+			uint32_t *id = xmalloc(sizeof(*id));
+			*id = 100 + _pick(hi - 100);
+			list_append(req.job_id_list, id);
+		}
+	} else if (op == OP_Q_USER) {
+		uint32_t *uid = xmalloc(sizeof(*uid));
+		*uid = 1000 + _pick(7);
+		req.uid_list = list_create(xfree_ptr);
+		list_append(req.uid_list, uid);
+	} else if (op == OP_Q_PART) {
+		req.partitions = xstrdup_printf("p%u", _pick(g_nparts));
+	}
+	l = g_soak.fw.factors(&req, 0);
+	*count = l ? list_count(l) : 0;
+	FREE_NULL_LIST(l);
+	FREE_NULL_LIST(req.job_id_list);
+	FREE_NULL_LIST(req.uid_list);
+	xfree(req.partitions);
+	return 0;
+}
+
+/* As slurmctld: scontrol setfsdampeningfactor (config and job write locks,
+ * slurm_conf changed) or a reconfigure's notification (no lock held). */
+static void _op_reconfig(void)
+{
+	slurmctld_lock_t config_write = { WRITE_LOCK, WRITE_LOCK, READ_LOCK,
+					  READ_LOCK, READ_LOCK };
+	if (_chance(50)) {
+		lock_slurmctld(config_write);
+		slurm_conf.fs_dampening_factor = 1 + _pick(4);
+		g_soak.fw.reconfig(false);
+		unlock_slurmctld(config_write);
+	} else {
+		_restore_job_accounting();
+		g_soak.fw.reconfig(true);
+	}
+}
+
+/* assoc_mgr's notification after it removed an association (outside its
+ * locks): slurmctld's job_hold_by_assoc_id(). */
+static void _soak_remove_assoc_notify(slurmdb_assoc_rec_t *rec)
+{
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK };
+	ListIterator it;
+	job_record_t *j;
+
+	lock_slurmctld(job_write);
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		if (j->assoc_id != rec->id)
+			continue;
+		if (IS_JOB_PENDING(j) && j->details) {
+			j->state_reason = FAIL_ACCOUNT;
+			j->details->accrue_time = 0;
+			j->details->begin_time = 0;
+		}
+		if (!IS_JOB_FINISHED(j)) {
+			j->assoc_ptr = NULL;
+			g_soak.held_by_removal++;
+		}
+		j->assoc_id = 0;
+	}
+	list_iterator_destroy(it);
+	unlock_slurmctld(job_write);
+}
+
+static void _op_assoc_add(void)
+{
+	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
+	slurmdb_update_object_t update;
+	slurmdb_assoc_rec_t *a, *found = NULL;
+	added_assoc_t n;
+	const sc_assoc_t *parent = NULL;
+	ListIterator it;
+
+	memset(&n, 0, sizeof(n));
+	while (!parent || parent->user[0] || (parent->id == 1))
+		parent = &g_soak.s->a[_pick(g_soak.s->nassoc)];
+	n.sc.id = g_soak.next_assoc_id++;
+	n.sc.parent = parent->id;
+	n.sc.shares = 1 + _pick(10);
+	snprintf(n.sc.acct, sizeof(n.sc.acct), "%s", parent->acct);
+	snprintf(n.sc.user, sizeof(n.sc.user), "soak%u", n.sc.id);
+
+	a = xmalloc(sizeof(*a));
+	slurmdb_init_assoc_rec(a, 0);
+	a->cluster = xstrdup(slurm_conf.cluster_name);
+	a->usage = slurmdb_create_assoc_usage(g_tres_count);
+	a->id = n.sc.id;
+	a->parent_id = n.sc.parent;
+	a->shares_raw = n.sc.shares;
+	a->acct = xstrdup(n.sc.acct);
+	a->user = xstrdup(n.sc.user);
+	a->uid = 5000 + (n.sc.id % 1000);
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_ADD_ASSOC;
+	update.objects = list_create(slurmdb_destroy_assoc_rec);
+	list_append(update.objects, a);
+	if (assoc_mgr_update_assocs(&update, false))
+		fatal("soak: assoc_mgr_update_assocs(add) failed");
+	FREE_NULL_LIST(update.objects);
+
+	assoc_mgr_lock(&read);
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while (!found && (a = list_next(it)))
+		if (a->id == n.sc.id)
+			found = a;
+	list_iterator_destroy(it);
+	assoc_mgr_unlock(&read);
+	if (!found)
+		fatal("soak: added association %u not in assoc_mgr", n.sc.id);
+	n.rec = found;
+
+	lock_slurmctld(g_soak_job_write);
+	g_soak.added[g_soak.nadded++] = n;
+	unlock_slurmctld(g_soak_job_write);
+}
+
+static void _op_assoc_del(void)
+{
+	slurmdb_update_object_t update;
+	slurmdb_assoc_rec_t *a;
+	added_assoc_t gone;
+	int k;
+
+	/* No new job may use it from here on (submits hold the job lock). */
+	lock_slurmctld(g_soak_job_write);
+	k = _pick(g_soak.nadded);
+	gone = g_soak.added[k];
+	g_soak.added[k] = g_soak.added[--g_soak.nadded];
+	unlock_slurmctld(g_soak_job_write);
+
+	a = xmalloc(sizeof(*a));
+	slurmdb_init_assoc_rec(a, 0);
+	a->cluster = xstrdup(slurm_conf.cluster_name);
+	a->id = gone.sc.id;
+	a->acct = xstrdup(gone.sc.acct);
+	a->user = xstrdup(gone.sc.user);
+	memset(&update, 0, sizeof(update));
+	update.type = SLURMDB_REMOVE_ASSOC;
+	update.objects = list_create(slurmdb_destroy_assoc_rec);
+	list_append(update.objects, a);
+	if (assoc_mgr_update_assocs(&update, false))
+		fatal("soak: assoc_mgr_update_assocs(remove) failed");
+	FREE_NULL_LIST(update.objects);
+}
+
+typedef struct {
+	int idx;
+	uint64_t seed;
+	lat_t lat[SOAK_OPS];
+	uint64_t items[SOAK_OPS];
+} soak_worker_t;
+
+/* Only worker 0 changes associations (slurmctld applies database updates from
+ * one thread too). */
+static void *_soak_worker(void *arg)
+{
+	soak_worker_t *w = arg;
+
+	g_rng = w->seed;
+	while (_now_ms() < g_soak.deadline) {
+		uint32_t r = _pick(1000), n = 0;
+		time_t now = time(NULL);
+		double t0 = _now_ms();
+		int op;
+
+		if (r < 350)
+			op = OP_Q_JOBS;
+		else if (r < 400)
+			op = OP_Q_USER;
+		else if (r < 420)
+			op = OP_Q_PART;
+		else if (r < 425)
+			op = OP_Q_ALL;
+		else if (r < 700)
+			op = OP_SUBMIT;
+		else if (r < 985)
+			op = OP_TURNOVER;
+		else if (r < 990)
+			op = OP_RECONFIG;
+		else if (w->idx)
+			op = OP_SUBMIT;
+		else if ((g_soak.nadded < SOAK_MAX_ADDED) &&
+			 (!g_soak.nadded || _chance(55)))
+			op = OP_ASSOC_ADD;
+		else
+			op = OP_ASSOC_DEL;
+
+		switch (op) {
+		case OP_SUBMIT: _op_submit(now); break;
+		case OP_TURNOVER: _op_turnover(now); break;
+		case OP_RECONFIG: _op_reconfig(); break;
+		case OP_ASSOC_ADD: _op_assoc_add(); break;
+		case OP_ASSOC_DEL: _op_assoc_del(); break;
+		default: _query(op, &n); break;
+		}
+		_lat_add(&w->lat[op], _now_ms() - t0);
+		w->items[op] += n;
+	}
+	return NULL;
+}
+
+/* Calculation periods back to back (the plugin's own thread runs too, at
+ * PriorityCalcPeriod=1, serialized with these by the plugin). */
+static void *_soak_cycler(void *arg)
+{
+	lat_t *lat = arg;
+
+	while (!__atomic_load_n(&g_soak.stop, __ATOMIC_ACQUIRE)) {
+		double t0 = _now_ms();
+		if (g_soak.fw.cycle(time(NULL)) != SLURM_SUCCESS)
+			__atomic_fetch_add(&g_soak.cycle_errors, 1,
+					   __ATOMIC_RELAXED);
+		_lat_add(lat, _now_ms() - t0);
+	}
+	return NULL;
+}
+
+
+static double _pct(lat_t *l, double p)
+{
+	if (!l->n)
+		return 0;
+	return l->v[(size_t) ((l->n - 1) * p)];
+}
+
+static double _rss_mb(void)
+{
+	long pages = 0, rss = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
+			rss = 0;
+		fclose(f);
+	}
+	return rss * (double) sysconf(_SC_PAGESIZE) / 1048576.0;
+}
+
+static int _run_soak(const char *arg)
+{
+	static scenario_t s;
+	static soak_worker_t w[SOAK_WORKERS];
+	pthread_t tw[SOAK_WORKERS], tc;
+	lat_t cyc = { 0 }, purge = { 0 }, all[SOAK_OPS];
+	uint64_t items[SOAK_OPS] = { 0 };
+	int secs = 60, assocs = 1000, pending = 10000, running = 500;
+	double t_start, heap_q = 0, heap_end, rss_q = 0, rss_end, rss_max = 0;
+	size_t checked = 0, held = 0, bad = 0, nassoc = 0;
+	time_t now = time(NULL);
+	bool heap_known;
+	int rc = 0;
+
+	if (!g_plugin_path) {
+		fprintf(stderr, "fw_diff: no plugin: pass -p first or set FAIRWAY_PLUGIN\n");
+		return 2;
+	}
+	sscanf(arg, "%d,%d,%d,%d", &secs, &assocs, &pending, &running);
+	g_rng = 11;
+	g_bench = true;
+	g_conf_extra = "PriorityCalcPeriod=1\n"
+		"AccountingStorageEnforce=associations,limits\n";
+	g_remove_assoc_notify = _soak_remove_assoc_notify;
+	_gen_bench(&s, assocs, pending + running, running);
+	if (getenv("FW_SOAK_FLAGS"))	/* PriorityFlags, e.g. NO_FAIR_TREE */
+		snprintf(s.flags, sizeof(s.flags), "%s", getenv("FW_SOAK_FLAGS"));
+	g_scenario = s.name;
+	_setup_world(&s, 0, now, "fw_soak");
+	accounting_enforce = ACCOUNTING_ENFORCE_LIMITS;
+	_write_last_ran(now - 30);
+
+	g_soak.s = &s;
+	g_soak.users = xcalloc(s.nassoc, sizeof(int));
+	for (int i = 0; i < s.nassoc; i++)
+		if (s.a[i].user[0])
+			g_soak.users[g_soak.nusers++] = i;
+	g_soak.next_job_id = 100 + s.njobs;
+	g_soak.next_assoc_id = 1000000;
+	{
+		ListIterator it = list_iterator_create(job_list);
+		job_record_t *j;
+		while ((j = list_next(it)))
+			if (IS_JOB_RUNNING(j)) {
+				/* Within its time limit, with an hour left. */
+				if ((j->time_limit == NO_VAL) ||
+				    (j->time_limit < 120))
+					j->time_limit = 120 + _pick(2880);
+				xfree(j->tres_alloc_cnt);
+				_start_job(j, now - 1 -
+					   _pick((j->time_limit - 60) * 60));
+				_reserve_run_secs(j);
+				_soak_push_running(j);
+			}
+		list_iterator_destroy(it);
+	}
+
+	/* As slurmctld: real locks, cluster known, the plugin's thread on. */
+	g_real_locks = true;
+	_load_fairway(&g_soak.fw);
+	cluster_cpus = 64;
+	if (g_soak.fw.init() != SLURM_SUCCESS)
+		fatal("fairway init failed");
+
+	printf("soak: PriorityFlags=%s\n", s.flags);
+	printf("soak: %d associations, %d pending + %d running jobs, %d s: %d threads (sprio queries, submits, job ends/starts, reconfigures, associations added/removed), periods back to back, the plugin's own thread, a purge every second\n",
+	       s.nassoc, pending, running, secs, SOAK_WORKERS);
+	fflush(stdout);
+	t_start = _now_ms();
+	g_soak.deadline = t_start + secs * 1000.0;
+	pthread_create(&tc, NULL, _soak_cycler, &cyc);
+	for (int i = 0; i < SOAK_WORKERS; i++) {
+		w[i].idx = i;
+		w[i].seed = 0x9E3779B97F4A7C15ULL * (i + 3);
+		pthread_create(&tw[i], NULL, _soak_worker, &w[i]);
+	}
+	while (_now_ms() < g_soak.deadline) {
+		double t0, rss;
+		usleep(1000000);
+		t0 = _now_ms();
+		_op_purge();
+		_lat_add(&purge, _now_ms() - t0);
+		rss = _rss_mb();
+		if (rss > rss_max)
+			rss_max = rss;
+		if (!heap_q && (_now_ms() - t_start >= secs * 250.0)) {
+			heap_q = _heap() / 1048576.0;
+			rss_q = rss;
+		}
+	}
+	for (int i = 0; i < SOAK_WORKERS; i++)
+		pthread_join(tw[i], NULL);
+	__atomic_store_n(&g_soak.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(tc, NULL);
+	_op_purge();
+	heap_end = _heap() / 1048576.0;
+	rss_end = _rss_mb();
+	g_soak.fw.fini();
+	g_real_locks = false;
+
+	/* Priorities sane, no NaN in the associations. */
+	{
+		ListIterator it = list_iterator_create(job_list);
+		slurmdb_assoc_rec_t *a;
+		job_record_t *j;
+		while ((j = list_next(it))) {
+			if (!IS_JOB_PENDING(j))
+				continue;
+			checked++;
+			if (!xstrcmp(j->comment, "held")) {
+				held++;
+				if (j->priority != 0) {
+					bad++;
+					printf("FAIL: held job %u has priority %u\n",
+					       j->job_id, j->priority);
+				}
+			} else if (j->priority < 1) {
+				bad++;
+				printf("FAIL: pending job %u has priority 0\n",
+				       j->job_id);
+			}
+		}
+		list_iterator_destroy(it);
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((a = list_next(it))) {
+			nassoc++;
+			if (!isfinite((double) a->usage->usage_raw) ||
+			    (a->usage->usage_raw < 0) ||
+			    isnan(a->usage->fs_factor) ||
+			    (a->usage->fs_factor < 0) ||
+			    (a->usage->fs_factor > 1)) {
+				bad++;
+				printf("FAIL: association %u: usage %Lg, fs_factor %g\n",
+				       a->id, a->usage->usage_raw,
+				       a->usage->fs_factor);
+			}
+		}
+		list_iterator_destroy(it);
+	}
+
+	memset(all, 0, sizeof(all));
+	for (int i = 0; i < SOAK_WORKERS; i++)
+		for (int op = 0; op < SOAK_OPS; op++) {
+			for (size_t k = 0; k < w[i].lat[op].n; k++)
+				_lat_add(&all[op], w[i].lat[op].v[k]);
+			items[op] += w[i].items[op];
+		}
+	for (size_t k = 0; k < purge.n; k++)
+		_lat_add(&all[OP_PURGE], purge.v[k]);
+	for (size_t k = 0; k < cyc.n; k++)
+		_lat_add(&all[OP_PERIOD], cyc.v[k]);
+	printf("  %-38s %8s %10s %10s %10s %10s\n", "operation", "count",
+	       "p50 ms", "p99 ms", "max ms", "items/op");
+	for (int op = 0; op < SOAK_OPS; op++) {
+		lat_t *l = &all[op];
+		if (!l->n)
+			continue;
+		qsort(l->v, l->n, sizeof(double), _cmp_double);
+		printf("  %-38s %8zu %10.3f %10.3f %10.3f", g_op_name[op], l->n,
+		       _pct(l, 0.5), _pct(l, 0.99), l->v[l->n - 1]);
+		if (op <= OP_Q_ALL)
+			printf(" %10.0f", (double) items[op] / l->n);
+		printf("\n");
+	}
+	printf("  job write lock held at most %.1f ms; %ld calculation errors; %ld jobs lost their association\n",
+	       g_job_lock_max_ns / 1e6, g_soak.cycle_errors,
+	       g_soak.held_by_removal);
+	heap_known = (heap_q > 0) && (heap_end > 0);
+	if (heap_known)
+		printf("  heap in use: %.1f MB after %d s, %.1f MB at the end (%+.2f%%); RSS %.1f MB after %d s, %.1f MB at the end, %.1f MB at most\n",
+		       heap_q, secs / 4, heap_end,
+		       100.0 * (heap_end - heap_q) / heap_q, rss_q, secs / 4,
+		       rss_end, rss_max);
+	else
+		printf("  heap in use: not measurable with this allocator; RSS %.1f MB after %d s, %.1f MB at the end, %.1f MB at most\n",
+		       rss_q, secs / 4, rss_end, rss_max);
+	printf("  checked %zu pending jobs (%zu held, at 0) and %zu associations at the end\n",
+	       checked, held, nassoc);
+	if (heap_known && (heap_end > heap_q * 1.05 + 8)) {
+		printf("FAIL: the heap grew by more than 5%% + 8 MB\n");
+		rc = 1;
+	}
+	if (g_soak.cycle_errors || bad)
+		rc = 1;
+	printf("soak: %s\n", rc ? "FAILED" : "ok");
+	unlink(g_conf_path);
+	_remove_state_files();
+	rmdir(g_state_dir);
+	return rc;
+}
+
 static void _bench_header(void)
 {
 	printf("# Full recalculation (fair-share + every job) per PriorityCalcPeriod, median of N runs after a warm-up;\n"
@@ -1391,6 +2196,7 @@ int main(int argc, char **argv)
 		{ "bench", required_argument, NULL, 'B' },
 		{ "reps", required_argument, NULL, 'R' },
 		{ "cycles", required_argument, NULL, 'C' },
+		{ "soak", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 } };
 
 	g_plugin_path = getenv("FAIRWAY_PLUGIN");
@@ -1404,6 +2210,7 @@ int main(int argc, char **argv)
 		case 'B': bench = optarg; break;
 		case 'R': reps = atoi(optarg); break;
 		case 'C': return _run_cycles_main(optarg);
+		case 'K': return _run_soak(optarg);
 		default:
 			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites]\n",
 				argv[0]);
