@@ -14,7 +14,10 @@ double age_factor(const fairway_weights_t& w, const fairway_job_input_t& job, ti
   if (!w.age || !job.accrue_time) return 0.0;
   // Slurm keeps the difference in 32 bits; a job accruing in the future has age 0.
   uint32_t diff = 0;
-  if (now > job.accrue_time) diff = static_cast<uint32_t>(now - job.accrue_time);
+  // (Unsigned arithmetic: the same low 32 bits, defined for any two times.)
+  if (now > job.accrue_time)
+    diff = static_cast<uint32_t>(static_cast<uint64_t>(now) -
+                                 static_cast<uint64_t>(job.accrue_time));
   if (diff < w.max_age) return static_cast<double>(diff) / static_cast<double>(w.max_age);
   return 1.0;
 }
@@ -58,7 +61,9 @@ double job_size_factor(const fairway_weights_t& w, const fairway_cluster_t& c,
       js /= 2;
     }
   }
-  if (js < .0)
+  // NaN (0/0: no nodes, no CPUs and a zero time limit) counts as 0, where Slurm would
+  // carry it into the priority.
+  if (!(js >= .0))
     js = 0.0;
   else if (js > 1.0)
     js = 1.0;

@@ -4,6 +4,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 
 namespace fairway {
 
@@ -20,6 +21,14 @@ double period_decay(double factor, double seconds) noexcept {
 
 namespace {
 constexpr time_t kDay = 86400;
+
+// double -> uint64_t as Slurm converts in range; NaN and negatives give 0 and values
+// from 2^64 up give 2^64-1 (undefined in C, so no result of Slurm's to match).
+uint64_t to_u64(double d) {
+  if (!(d > 0)) return 0;
+  if (d >= 18446744073709551616.0) return UINT64_MAX;
+  return static_cast<uint64_t>(d);
+}
 constexpr time_t kWeek = 7 * kDay;
 
 // Slurm's slurm_mktime(): mktime() letting the C library decide daylight saving time.
@@ -95,10 +104,14 @@ JobCharge job_charge(const JobTimes& job, time_t start_period, time_t end_period
   } else if (job.finished) {
     c.tres_time_delta = limit_ends - static_cast<uint64_t>(start_period);
   } else if (end_period > job.end_time_exp) {
-    const int end_exp = static_cast<int>(std::difftime(job.end_time_exp, start_period));
-    if (end_exp > 0) c.tres_time_delta = static_cast<uint64_t>(end_exp);
+    // Slurm stores this difference in an int; a difference beyond its range (an expected
+    // end 68 years away) is undefined there and on x86-64 becomes INT_MIN: nothing is
+    // released.  Same result here, defined.
+    const double end_exp = std::difftime(job.end_time_exp, start_period);
+    if (end_exp >= 1 && end_exp < 2147483648.0)
+      c.tres_time_delta = static_cast<uint64_t>(static_cast<int>(end_exp));
   } else {
-    c.tres_time_delta = static_cast<uint64_t>(c.run_delta);
+    c.tres_time_delta = to_u64(c.run_delta);
   }
 
   c.run_decay = c.run_delta * std::pow(factor, c.run_delta);
@@ -111,8 +124,7 @@ JobCharge job_charge(const JobTimes& job, time_t start_period, time_t end_period
     c.real_nodecay *= usage_factor;
     c.run_nodecay *= usage_factor;
     // Slurm multiplies the uint64_t in place by a double (truncating back).
-    c.tres_time_delta =
-        static_cast<uint64_t>(static_cast<double>(c.tres_time_delta) * usage_factor);
+    c.tres_time_delta = to_u64(static_cast<double>(c.tres_time_delta) * usage_factor);
   }
   return c;
 }

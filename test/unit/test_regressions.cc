@@ -114,3 +114,69 @@ TEST(Issue8, OutOfRangeAlgorithmIsEinvalWithoutUb) {
 }
 
 }  // namespace
+
+namespace {
+
+// fuzz job_factors: the age factor subtracted two time_t values in int64_t: signed
+// overflow for times far apart.  Now unsigned, with the same low 32 bits Slurm keeps.
+TEST(Issue8, AgeOfTimesFarApartIsDefined) {
+  fairway_weights_t w{};
+  w.age = 1000;
+  w.max_age = 7 * 86400;
+  fairway_cluster_t c{64, 4};
+  fairway_job_input_t job{};
+  job.has_details = 1;
+  job.max_cpus = FAIRWAY_NO_VAL;
+  job.accrue_time = std::numeric_limits<int64_t>::min() / 2;
+  fairway_job_factors_t f;
+  ASSERT_EQ(fairway_job_factors(&w, &c, &job, std::numeric_limits<int64_t>::max() / 2 + 3600,
+                                &f),
+            FAIRWAY_OK);
+  EXPECT_GE(f.age, 0.0);
+  EXPECT_LE(f.age, 1.0);
+  // An ordinary case is unchanged: one day of a week.
+  job.accrue_time = 1767225600;
+  ASSERT_EQ(fairway_job_factors(&w, &c, &job, 1767225600 + 86400, &f), FAIRWAY_OK);
+  EXPECT_DOUBLE_EQ(f.age, 1.0 / 7);
+}
+
+// fuzz job_factors: SMALL_RELATIVE_TO_TIME with no nodes, no CPUs and a zero time limit
+// divided 0 by 0; the NaN job-size factor passed the clamps.  It counts as 0 now.
+TEST(Issue8, JobSizeZeroOverZeroIsZero) {
+  fairway_weights_t w{};
+  w.job_size = 1000;
+  w.flags = FAIRWAY_FLAG_SMALL_RELATIVE;
+  fairway_cluster_t c{64, 4};
+  fairway_job_input_t job{};
+  job.has_details = 1;
+  job.max_cpus = FAIRWAY_NO_VAL;
+  job.time_limit = 0;
+  fairway_job_factors_t f;
+  ASSERT_EQ(fairway_job_factors(&w, &c, &job, 1767225600, &f), FAIRWAY_OK);
+  EXPECT_EQ(f.job_size, 0.0);
+}
+
+// fuzz job_factors: fairway_job_charge converted doubles out of the range of the integer
+// type (an expected end 68+ years away into int; TRES seconds x usage factor >= 2^64 into
+// uint64_t): undefined.  Now: nothing released for the former (x86-64's result of Slurm's
+// cast), 2^64-1 for the latter.
+TEST(Issue8, JobChargeConversionsOutOfRangeAreDefined) {
+  fairway_job_times_t t{};
+  t.start_time = 1767225600;
+  t.end_time_exp = t.start_time + (int64_t{1} << 40);
+  t.time_limit = 0xfffffffe;
+  fairway_job_charge_t ch;
+  ASSERT_EQ(fairway_job_charge(&t, t.start_time, t.start_time + 60, 0, 1.0, 1.0, -1.0, &ch),
+            FAIRWAY_OK);
+  EXPECT_EQ(ch.tres_time_delta, 60U);  // end_exp still ahead: what ran
+  ASSERT_EQ(fairway_job_charge(&t, t.start_time, t.end_time_exp + 10, 0, 1.0, 1.0, -1.0, &ch),
+            FAIRWAY_OK);
+  EXPECT_EQ(ch.tres_time_delta, 0U);
+  t.end_time_exp = t.start_time + 3600;
+  t.finished = 1;
+  ASSERT_EQ(fairway_job_charge(&t, t.start_time, t.start_time + 60, 1, 1.0, 1.0, 1e300, &ch),
+            FAIRWAY_OK);
+  EXPECT_EQ(ch.tres_time_delta, UINT64_MAX);
+}
+
+}  // namespace
