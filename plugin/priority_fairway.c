@@ -1655,12 +1655,12 @@ static void *_calc_thread(void *arg)
 	time_t start = time(NULL);
 
 	(void) prctl(PR_SET_NAME, "fairway", NULL, NULL, NULL);
-	/* Release the TRES run seconds running jobs used before the last
-	 * period (slurmctld reserved their whole time limit at start). */
-	_init_grp_used_tres_run_secs();
-
 	clock_gettime(CLOCK_REALTIME, &next);
 	slurm_mutex_lock(&g_calc_lock);
+	/* Release the TRES run seconds running jobs used before the last
+	 * period (slurmctld reserved their whole time limit at start); before
+	 * any period charges them again. */
+	_init_grp_used_tres_run_secs();
 	while (!g_shutdown) {
 		(void) _period(start);
 
@@ -1806,8 +1806,12 @@ extern void priority_p_reconfig(bool assoc_clear)
 	__atomic_store_n(&g_reconfig, true, __ATOMIC_RELEASE);
 	/* slurmctld reset the TRES run seconds: release what was used up to
 	 * the last period again. */
-	if (assoc_clear)
+	if (assoc_clear) {
+		/* Not while a period charges (slurmctld holds no lock here). */
+		slurm_mutex_lock(&g_calc_lock);
 		_init_grp_used_tres_run_secs();
+		slurm_mutex_unlock(&g_calc_lock);
+	}
 	site_factor_g_reconfig();
 	debug2("%s: reconfigured", plugin_type);
 }

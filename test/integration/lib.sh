@@ -26,6 +26,7 @@ PASSED=0
 FAILED=0
 TB_DIR=""
 _TMPFILES=()
+_MOUNTS=()
 _FINISHED=0
 _T0=$SECONDS
 
@@ -96,6 +97,21 @@ daemon_pids() {
 	done
 }
 
+# A tmpfs of SIZE over DIR, keeping DIR's files (copied in); unmounted on exit.  Fails
+# (status 1, nothing changed) where mounting is not permitted.
+mount_tmpfs_over() { # dir size
+	local keep
+	keep=$(mktemp -d "${TMPDIR:-/tmp}/fw-it-keep.XXXXXX")
+	cp -a "$1/." "$keep/"
+	if ! mount -t tmpfs -o "size=$2,mode=0755" fwtest "$1" 2>/dev/null; then
+		rm -rf "$keep"
+		return 1
+	fi
+	_MOUNTS+=("$1")
+	cp -a "$keep/." "$1/"
+	rm -rf "$keep"
+}
+
 alive() { # pid: running and not a zombie
 	[ -d "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]
 }
@@ -114,6 +130,9 @@ _cleanup() {
 			echo "---"
 		fi
 		"$TESTBED" stop "$TB_DIR" >/dev/null 2>&1
+		local m
+		for m in "${_MOUNTS[@]}"; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
+		_MOUNTS=()
 		if [ "${FW_KEEP_TESTBED:-0}" = 1 ]; then
 			echo "kept testbed dir $TB_DIR (FW_KEEP_TESTBED=1)"
 		else

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2317  # (helper functions are called through wait_for)
 # Faults around priority/fairway on a live cluster: garbage in its state files, a partition
-# removed by reconfigure with jobs still queued in it, an association deleted, every node
-# down.  After each, slurmctld keeps running, the log says what happened in one line, and
-# priorities stay sane (pending jobs in [1, 2^32-1], held jobs 0).
+# removed by reconfigure with jobs still queued in it, a StateSaveLocation that is full and
+# then read-only (a tmpfs of its own), an association deleted, a QOS deleted while a job
+# waits with it, every node down.  After each, slurmctld keeps running, the log says what
+# happened in one line, and priorities stay sane (pending jobs in [1, 2^32-1], held jobs 0);
+# once StateSaveLocation is writable again Fairway's files are written by the next period
+# and the usage survives a restart.
 #
 # Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required).
 set -euo pipefail
@@ -47,6 +50,20 @@ has_prio() { [ "$(squeue -h -t PD -o %Q | sort -n | tail -n 1)" -gt 1 ]; }
 wait_for 70 has_prio || true
 sane "start"
 
+# Some usage to keep: a job that runs and ends.
+submit fw_u1 bloggs.prj -p debug -n4 -t 5 --wrap 'sleep 2' >/dev/null
+idle() { [ -z "$(squeue -h -t R,CG -o %i)" ]; }
+check "a job ran and ended" wait_for 60 idle
+
+# StateSaveLocation on a small tmpfs of its own, to fill and make read-only below.
+ssl=0
+if mount_tmpfs_over "$STATE" 16m; then
+	ssl=1
+	pass "StateSaveLocation on a 16 MB tmpfs"
+else
+	echo "SKIP: mounting a tmpfs is not permitted here: full and read-only StateSaveLocation not tested"
+fi
+
 # 1. Garbage state files: the decay state and its copy, then Fairway's usage file.
 head -c 16 /dev/urandom >"$STATE/priority_last_decay_ran"
 printf 'garbage' >"$STATE/priority_last_decay_ran.old"
@@ -65,22 +82,71 @@ restart
 alive "garbage journal"
 sane "garbage files"
 
-# 2. A partition removed by reconfigure while a job is queued in it.
+# 2. A partition removed by reconfigure while a job is queued in it; meanwhile
+# StateSaveLocation is full.
+if [ "$ssl" = 1 ]; then
+	usage_before=$(usage_table)
+	dd if=/dev/zero of="$STATE/zz-filler" bs=64k 2>/dev/null || true
+	log "StateSaveLocation full: $(df -h "$STATE" | tail -n 1)"
+fi
 sed -i '/^PartitionName=gone/d' "$SLURM_CONF"
 check "reconfigure without partition 'gone'" scontrol reconfigure
 sleep 65	# one calculation period
 alive "partition removed"
 sane "partition removed"
+if [ "$ssl" = 1 ]; then
+	alive "StateSaveLocation full"
+	assert_match "StateSaveLocation full: said in the log" \
+		"priority/fairway: cannot save the usage file: .*No space left on device" \
+		"$(grep -F 'priority/fairway: cannot save the usage file' "$LOG" | tail -n 1)"
+	sane "StateSaveLocation full"
+fi
 
-# 3. An association deleted (its pending job cancelled first, as sacctmgr requires).
+# 3. An association deleted (its pending job cancelled first, as sacctmgr requires; the
+# soak test in make check deletes associations with jobs pending and running).
 scancel -u fw_u6 || true
 sacctmgr -i delete user fw_u6 account=chem.lab >/dev/null 2>&1 || true
 sleep 2
 alive "association deleted"
 
-# 4. Every node down.
+# 4. A QOS deleted while a job waits with it.
+sacctmgr -i add qos fwq Priority=100 >/dev/null
+sacctmgr -i modify user fw_u1 set qos+=fwq >/dev/null
+sleep 2	# slurmctld hears of it from slurmdbd
+qjob=$(submit fw_u1 bloggs.prj -p hold --qos=fwq -n1 -t 5 --wrap 'sleep 1')
+check "QOS fwq deleted" sacctmgr -i delete qos fwq
+qos_gone() { [ -z "$(scontrol -o show job "$qjob" | grep -o 'QOS=fwq')" ]; }
+wait_for 20 qos_gone || true
+alive "QOS deleted"
+
+# 5. Every node down; meanwhile StateSaveLocation is read-only.
+if [ "$ssl" = 1 ]; then
+	rm -f "$STATE/zz-filler"
+	check "StateSaveLocation remounted read-only" mount -o remount,ro "$STATE"
+fi
 check "nodes down" scontrol update NodeName=ALL State=DOWN Reason=fairway-test
 sleep 62
 alive "all nodes down"
 sane "all nodes down"
+sane "QOS deleted"
+if [ "$ssl" = 1 ]; then
+	assert_match "StateSaveLocation read-only: said in the log" \
+		"priority/fairway: cannot save the usage file: .*Read-only file system" \
+		"$(grep -F 'priority/fairway: cannot save the usage file' "$LOG" | tail -n 1)"
+
+	# 6. Writable again: the next period writes Fairway's files, and the usage
+	# survives a restart (it only decays: half-life 1 day, a few minutes here).
+	marker="" && tmpfile marker
+	check "StateSaveLocation writable again" mount -o remount,rw "$STATE"
+	saved() { [ "$STATE/fairway_usage" -nt "$marker" ] && [ "$STATE/priority_last_decay_ran" -nt "$marker" ]; }
+	check "writable again: the next period saved the usage and decay state" wait_for 75 saved
+	restart
+	alive "restart after the faults"
+	lost=$(join -t '|' -j 1 \
+		<(echo "$usage_before" | awk -F'|' '{print $1 "/" $2 "|" $3}' | sort) \
+		<(usage_table | awk -F'|' '{print $1 "/" $2 "|" $3}' | sort) |
+		awk -F'|' '$2 > 0 && ($3 < 0.99 * $2 || $3 > $2 + 1) { print }')
+	assert_eq "usage kept through full and read-only StateSaveLocation and a restart" "" "$lost"
+	check "there was usage to keep" test -n "$(echo "$usage_before" | awk -F'|' '$3 > 0')"
+fi
 finish
