@@ -2185,6 +2185,13 @@ static int _run_soak(const char *arg)
 	if (g_soak.cycle_errors || bad)
 		rc = 1;
 	printf("soak: %s\n", rc ? "FAILED" : "ok");
+	for (int op = 0; op < SOAK_OPS; op++) {
+		xfree(all[op].v);
+		for (int i = 0; i < SOAK_WORKERS; i++)
+			xfree(w[i].lat[op].v);
+	}
+	xfree(cyc.v);
+	xfree(purge.v);
 	unlink(g_conf_path);
 	_remove_state_files();
 	rmdir(g_state_dir);
