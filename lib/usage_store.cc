@@ -70,11 +70,14 @@ bool to_u32(std::string_view s, uint32_t* out) {
 
 bool to_time(std::string_view s, time_t* out) {
   if (s.empty() || s.size() > 19) return false;
-  int64_t v = 0;
+  // 19 digits can exceed INT64_MAX: accumulate unsigned (no overflow below 20 digits) and
+  // range-check before the conversion (found by fuzzing).
+  uint64_t v = 0;
   for (char c : s) {
     if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
+    v = v * 10 + static_cast<uint64_t>(c - '0');
   }
+  if (v > static_cast<uint64_t>(std::numeric_limits<time_t>::max())) return false;
   *out = static_cast<time_t>(v);
   return true;
 }

@@ -11,6 +11,7 @@
 #include "api_guard.h"
 #include "fairway.h"
 #include "state_file.h"
+#include "usage_store.h"
 
 namespace {
 
@@ -177,6 +178,31 @@ TEST(Issue8, JobChargeConversionsOutOfRangeAreDefined) {
   ASSERT_EQ(fairway_job_charge(&t, t.start_time, t.start_time + 60, 1, 1.0, 1.0, 1e300, &ch),
             FAIRWAY_OK);
   EXPECT_EQ(ch.tres_time_delta, UINT64_MAX);
+}
+
+
+// fuzz_usage_store (CI, session 3): a 19-digit epoch or period above INT64_MAX overflowed the
+// signed accumulator of the time parser.  Now such a line is refused (a usage file: EPARSE
+// naming the header; a journal: the line is not an entry).
+TEST(Issue8, TimeAboveInt64IsRefusedWithoutUb) {
+  try {
+    (void)fairway::parse_usage("fairway-usage 1 9223372036854775808\na 1 0x8p+7 0x1p+4\nend 1\n");
+    FAIL() << "a period above INT64_MAX was accepted";
+  } catch (const fairway::Error& e) {
+    EXPECT_EQ(e.code(), FAIRWAY_EPARSE);
+    EXPECT_NE(std::string(e.what()).find("line 1"), std::string::npos) << e.what();
+  }
+  const auto ok = fairway::parse_usage("fairway-usage 1 9223372036854775807\nend 0\n");
+  EXPECT_EQ(ok.period, std::numeric_limits<time_t>::max());
+  bool refused = false;
+  try {
+    const auto v = fairway::parse_journal(
+        "e 9999999999999999999 42 7 0x1.9p+7 0x1.4p+5 1 0x1.9p+7 0x1.4p+5 0 0x0p+0 0x0p+0\n");
+    refused = v.empty();
+  } catch (const fairway::Error& e) {
+    refused = e.code() == FAIRWAY_EPARSE;
+  }
+  EXPECT_TRUE(refused);
 }
 
 }  // namespace
