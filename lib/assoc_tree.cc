@@ -23,6 +23,13 @@ std::string describe(uint32_t id, const std::string& account, const std::string&
 
 bool valid_usage(long double u) { return std::isfinite(u) && u >= 0; }
 
+// strcmp(a.c_str(), b.c_str()) < 0: compares up to the first NUL, as unsigned char.
+bool c_string_less(std::string_view a, std::string_view b) {
+  a = a.substr(0, a.find('\0'));
+  b = b.substr(0, b.find('\0'));
+  return a.compare(b) < 0;
+}
+
 }  // namespace
 
 TreeError::TreeError(const std::string& problem, uint32_t id, std::string account, std::string user)
@@ -37,8 +44,25 @@ AssocTree AssocTree::build(std::vector<AssocRecord> records) {
   if (n >= kNoIndex) fail("too many associations", records.back());
 
   AssocTree t;
-  t.records_ = std::move(records);
-  const auto& rec = t.records_;
+  const auto& rec = records;
+  t.ids_.resize(n);
+  t.is_user_.resize(n);
+  t.name_off_.resize(2 * n + 1);
+  {
+    size_t chars = 0;
+    for (const AssocRecord& r : rec) chars += r.account.size() + r.user.size();
+    if (chars >= UINT32_MAX) fail("association names too long (4 GiB in all)", rec.back());
+    t.names_.reserve(chars);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    t.ids_[i] = rec[i].id;
+    t.is_user_[i] = !rec[i].user.empty();
+    t.name_off_[2 * i] = static_cast<uint32_t>(t.names_.size());
+    t.names_ += rec[i].account;
+    t.name_off_[2 * i + 1] = static_cast<uint32_t>(t.names_.size());
+    t.names_ += rec[i].user;
+  }
+  t.name_off_[2 * n] = static_cast<uint32_t>(t.names_.size());
 
   // Validate values and find the root.
   t.shares_raw_.resize(n);
@@ -66,11 +90,13 @@ AssocTree AssocTree::build(std::vector<AssocRecord> records) {
 
   // Id lookup.
   t.by_id_.resize(n);
-  for (uint32_t i = 0; i < n; ++i) t.by_id_[i] = {rec[i].id, i};
-  std::sort(t.by_id_.begin(), t.by_id_.end());
+  std::iota(t.by_id_.begin(), t.by_id_.end(), 0U);
+  std::sort(t.by_id_.begin(), t.by_id_.end(), [&](uint32_t a, uint32_t b) {
+    return t.ids_[a] != t.ids_[b] ? t.ids_[a] < t.ids_[b] : a < b;
+  });
   for (size_t k = 1; k < n; ++k) {
-    if (t.by_id_[k].first == t.by_id_[k - 1].first) {
-      fail("duplicate association id", rec[std::max(t.by_id_[k].second, t.by_id_[k - 1].second)]);
+    if (t.ids_[t.by_id_[k]] == t.ids_[t.by_id_[k - 1]]) {
+      fail("duplicate association id", rec[std::max(t.by_id_[k], t.by_id_[k - 1])]);
     }
   }
 
@@ -110,6 +136,7 @@ AssocTree AssocTree::build(std::vector<AssocRecord> records) {
       const auto ch = t.children(v);
       for (size_t k = ch.size(); k-- > 0;) {
         t.depth_[ch[k]] = t.depth_[v] + 1;
+        t.max_depth_ = std::max(t.max_depth_, t.depth_[ch[k]]);
         stack.push_back(ch[k]);
       }
     }
@@ -203,8 +230,21 @@ AssocTree AssocTree::build(std::vector<AssocRecord> records) {
 }
 
 uint32_t AssocTree::find(uint32_t id) const {
-  auto it = std::lower_bound(by_id_.begin(), by_id_.end(), std::make_pair(id, uint32_t{0}));
-  return (it != by_id_.end() && it->first == id) ? it->second : kNoIndex;
+  auto it = std::lower_bound(by_id_.begin(), by_id_.end(), id,
+                             [&](uint32_t idx, uint32_t want) { return ids_[idx] < want; });
+  return (it != by_id_.end() && ids_[*it] == id) ? *it : kNoIndex;
+}
+
+AssocRecord AssocTree::record(uint32_t i) const {
+  AssocRecord r;
+  r.id = ids_[i];
+  r.parent_id = parent_[i] == kNoIndex ? 0 : ids_[parent_[i]];
+  r.account = account(i);
+  r.user = user(i);
+  r.shares_parent = uses_parent_shares(i);
+  r.shares_raw = shares_raw_[i];
+  r.usage_raw = usage_[i];
+  return r;
 }
 
 void AssocTree::set_usage(uint32_t i, long double usage_raw) {
@@ -213,7 +253,7 @@ void AssocTree::set_usage(uint32_t i, long double usage_raw) {
     fail(std::isnan(usage_raw)   ? "usage is NaN"
          : std::isinf(usage_raw) ? "usage is infinite"
                                  : "usage is negative",
-         records_[i]);
+         record(i));
   }
   usage_[i] = usage_raw;
 }
@@ -247,9 +287,7 @@ std::vector<uint32_t> hierarchical_order(const AssocTree& t) {
     std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
       const bool ua = t.is_user(a), ub = t.is_user(b);
       if (ua != ub) return ua;
-      const std::string& na = ua ? t.record(a).user : t.record(a).account;
-      const std::string& nb = ub ? t.record(b).user : t.record(b).account;
-      return std::strcmp(na.c_str(), nb.c_str()) < 0;
+      return c_string_less(ua ? t.user(a) : t.account(a), ub ? t.user(b) : t.account(b));
     });
     for (size_t k = kids.size(); k-- > 0;) stack.push_back(kids[k]);
   }

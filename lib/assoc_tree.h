@@ -22,6 +22,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fairway {
@@ -69,10 +70,22 @@ class AssocTree {
   // double rounding is the same (a top-down product would differ in the last bit).
   static AssocTree build(std::vector<AssocRecord> records);
 
-  size_t size() const noexcept { return records_.size(); }
+  size_t size() const noexcept { return ids_.size(); }
   uint32_t root() const noexcept { return root_; }
-  const AssocRecord& record(uint32_t i) const { return records_[i]; }
-  bool is_user(uint32_t i) const { return !records_[i].user.empty(); }
+  uint32_t id(uint32_t i) const { return ids_[i]; }
+  // Names as given to build() (the tree keeps them in one pool, not one record each: the
+  // plugin keeps a tree per cluster between periods, and memory per association counts).
+  std::string_view account(uint32_t i) const {
+    return std::string_view(names_).substr(name_off_[2 * i], name_off_[2 * i + 1] - name_off_[2 * i]);
+  }
+  std::string_view user(uint32_t i) const {
+    return std::string_view(names_).substr(name_off_[2 * i + 1],
+                                           name_off_[2 * i + 2] - name_off_[2 * i + 1]);
+  }
+  // The record association i was built from, with its usage as the tree holds it now and
+  // shares_raw as shares_raw(i) (kSharesUseParent for Fairshare=parent).
+  AssocRecord record(uint32_t i) const;
+  bool is_user(uint32_t i) const { return is_user_[i] != 0; }
   // Fairshare=parent (either flag or the raw marker value).
   bool uses_parent_shares(uint32_t i) const { return shares_raw_[i] == kSharesUseParent; }
   // Raw shares as Slurm stores them: kSharesUseParent for Fairshare=parent.
@@ -80,6 +93,7 @@ class AssocTree {
   uint32_t parent(uint32_t i) const { return parent_[i]; }        // kNoIndex for the root
   uint32_t fs_parent(uint32_t i) const { return fs_parent_[i]; }  // kNoIndex for the root
   uint32_t depth(uint32_t i) const { return depth_[i]; }          // root: 0
+  uint32_t max_depth() const noexcept { return max_depth_; }
   // Direct children, in input order.
   std::span<const uint32_t> children(uint32_t i) const {
     return {child_idx_.data() + child_begin_[i], child_begin_[i + 1] - child_begin_[i]};
@@ -115,7 +129,10 @@ class AssocTree {
  private:
   AssocTree() = default;
 
-  std::vector<AssocRecord> records_;
+  std::vector<uint32_t> ids_;
+  std::vector<uint8_t> is_user_;
+  std::string names_;               // account and user of each association, back to back
+  std::vector<uint32_t> name_off_;  // 2 * size() + 1 offsets into names_
   std::vector<uint32_t> shares_raw_;
   std::vector<uint32_t> parent_, fs_parent_, depth_;
   std::vector<uint32_t> child_begin_, child_idx_;
@@ -124,8 +141,9 @@ class AssocTree {
   std::vector<uint32_t> level_shares_;
   std::vector<double> shares_norm_ft_, shares_norm_classic_;
   std::vector<long double> usage_;
-  std::vector<std::pair<uint32_t, uint32_t>> by_id_;  // (id, index), sorted by id
+  std::vector<uint32_t> by_id_;  // indexes, sorted by id
   uint32_t root_ = kNoIndex;
+  uint32_t max_depth_ = 0;
   uint32_t user_count_ = 0;
 };
 

@@ -13,9 +13,16 @@ void FairShareResult::resize(size_t n) {
   level_fs.resize(n);
   fs_factor.resize(n);
   set.resize(n);
-  work_order.resize(n);
-  work_sum.resize(n);
-  work_stack.resize(n + 1);
+}
+
+void FairShareResult::reserve_work(const AssocTree& tree, Algorithm algorithm) {
+  if (algorithm == Algorithm::kFairTree) {
+    work_order.resize(tree.size());
+    // One frame per account on the path being ranked: at most the depth plus the root's.
+    work_stack.resize(size_t{tree.max_depth()} + 2);
+  } else if (algorithm == Algorithm::kDepthOblivious) {
+    work_sum.resize(tree.size());
+  }
 }
 
 void compute_fair_share(const AssocTree& tree, Algorithm algorithm, double dampening_factor,
@@ -23,6 +30,7 @@ void compute_fair_share(const AssocTree& tree, Algorithm algorithm, double dampe
   if (!(dampening_factor >= 1.0) || !std::isfinite(dampening_factor))
     throw std::invalid_argument("FairShareDampeningFactor must be a number >= 1");
   out.resize(tree.size());
+  out.reserve_work(tree, algorithm);
   switch (algorithm) {
     case Algorithm::kFairTree:
       detail::compute_fair_tree(tree, out);

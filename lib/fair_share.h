@@ -43,8 +43,11 @@ struct FairShareResult {  // one entry per association, indexed like the tree
   std::vector<double> fs_factor;
   std::vector<uint8_t> set;  // FieldMask bits: which fields multifactor writes for that association
 
-  // Internal workspace of compute_fair_share (sibling order per level and the traversal stack),
-  // kept here so that repeated calls on the same tree do not allocate. Unspecified contents.
+  // Internal workspace of compute_fair_share (Fair Tree: sibling order per level and the
+  // traversal stack; depth-oblivious: sibling usage sums), sized on the first computation with
+  // that algorithm and kept, so that repeated calls on the same tree do not allocate; an
+  // algorithm that does not need a vector leaves it empty (memory per association counts: the
+  // plugin keeps this between periods). Unspecified contents.
   struct Frame {
     uint32_t begin, end, next;
     bool account_tied;
@@ -54,8 +57,10 @@ struct FairShareResult {  // one entry per association, indexed like the tree
   std::vector<long double> work_sum;
   std::vector<Frame> work_stack;
 
-  // Sizes every vector for n associations (allocates only if the size changes).
+  // Sizes every result vector for n associations (allocates only if the size changes).
   void resize(size_t n);
+  // Sizes the workspace the algorithm needs on this tree (allocates only if it grows).
+  void reserve_work(const AssocTree& tree, Algorithm algorithm);
 };
 
 // Computes the fair-share values of every association. dampening_factor is

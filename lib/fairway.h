@@ -121,7 +121,8 @@ fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t* fs, size_t inde
 /*
  * Compute normalized shares, usage and the fair-share factor of every association,
  * exactly as Slurm 22.05's priority/multifactor does for `algo`.  dampening is
- * FairShareDampeningFactor (classic only; >= 1).  Allocates nothing.
+ * FairShareDampeningFactor (classic only; >= 1).  Allocates only on the
+ * first computation of a tree with an algorithm (its workspace); never after.
  * Errors: FAIRWAY_EINVAL (NULL fs, bad algo, dampening < 1), FAIRWAY_EINTERNAL.
  */
 fairway_error_t fairway_fairshare_compute(fairway_fairshare_t* fs, fairway_algorithm_t algo,

@@ -38,7 +38,7 @@ std::optional<uint64_t> raw_usage(long double u) {
 
 struct Row {
   std::string account_column;  // indented
-  const AssocRecord* rec;
+  std::string account, user;
   bool parent_shares;
   std::optional<uint32_t> raw_shares;  // nullopt: empty, unless parent_shares
   std::optional<double> norm_shares, norm_usage, effective_usage, fairshare, level_fs;
@@ -59,28 +59,29 @@ std::vector<Row> make_rows(const AssocTree& t, const FairShareResult& r, Algorit
   std::unordered_map<std::string, std::pair<size_t, size_t>> seen;
 
   for (uint32_t i : hierarchical_order(t)) {
-    const AssocRecord& rec = t.record(i);
     const bool user = t.is_user(i);
     const bool is_root = i == t.root();
     Row row{};
-    row.rec = &rec;
+    row.account = t.account(i);
+    row.user = t.user(i);
+    const std::string& account = row.account;
+    const std::string parent_account = is_root ? std::string() : std::string(t.account(t.parent(i)));
 
     // Account column. Users are looked up as "|user" (never found), with their account as
     // parent; accounts by name, with the direct parent's account (none for the root).
-    const std::string* parent_name =
-        user ? &rec.account : (is_root ? nullptr : &t.record(t.parent(i)).account);
-    auto found = user ? seen.end() : seen.find(rec.account);
+    const std::string* parent_name = user ? &account : (is_root ? nullptr : &parent_account);
+    auto found = user ? seen.end() : seen.find(account);
     if (parent_name && found != seen.end()) {
-      row.account_column = std::string(found->second.first, ' ') + rec.account;
+      row.account_column = std::string(found->second.first, ' ') + account;
     } else {
       size_t spaces = 0;
       if (parent_name) {
         auto p = seen.find(*parent_name);
         if (p != seen.end()) spaces = p->second.second + 1;
       }
-      row.account_column = std::string(spaces, ' ') + (user ? *parent_name : rec.account);
+      row.account_column = std::string(spaces, ' ') + (user ? *parent_name : account);
       if (!user) {
-        auto [it, inserted] = seen.try_emplace(rec.account, spaces, spaces);
+        auto [it, inserted] = seen.try_emplace(account, spaces, spaces);
         if (!inserted) it->second.second = spaces;
       }
     }
@@ -140,7 +141,7 @@ std::string format_sshare(const AssocTree& t, const FairShareResult& r, Algorith
     std::vector<std::string> f;
     f.reserve(11);
     f.push_back(row.account_column);
-    f.push_back(row.rec->user);
+    f.push_back(row.user);
     f.push_back(row.parent_shares ? "parent"
                 : row.raw_shares  ? std::to_string(*row.raw_shares)
                                   : "");
@@ -168,8 +169,8 @@ std::string format_sshare_json(const AssocTree& t, const FairShareResult& r, Alg
   json arr = json::array();
   for (const Row& row : make_rows(t, r, algo, opt)) {
     json o;
-    o["account"] = row.rec->account;
-    o["user"] = row.rec->user.empty() ? json(nullptr) : json(row.rec->user);
+    o["account"] = row.account;
+    o["user"] = row.user.empty() ? json(nullptr) : json(row.user);
     o["raw_shares"] = row.parent_shares ? json("parent")
                       : row.raw_shares  ? json(*row.raw_shares)
                                         : json(nullptr);

@@ -568,18 +568,25 @@ static void _recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
  */
 static fairway_fairshare_t *g_fs = NULL;
 static slurmdb_assoc_rec_t **g_fs_ptrs = NULL;
-static fairway_assoc_t *g_fs_in = NULL;
+/* What the cached tree was built from, to tell whether the shape changed (the
+ * full fairway_assoc_t input only exists while a tree is built: 16 bytes per
+ * association kept instead of 48). */
+typedef struct {
+	uint32_t id, parent_id, shares_raw;
+	uint8_t shares_parent, is_user;
+} fs_shape_t;
+static fs_shape_t *g_fs_shape = NULL;
 static size_t g_fs_n = 0, g_fs_cap = 0;
 
 static void _fs_cache_free(void)
 {
 	fairway_fairshare_destroy(&g_fs);
 	xfree(g_fs_ptrs);
-	xfree(g_fs_in);
+	xfree(g_fs_shape);
 	g_fs_n = g_fs_cap = 0;
 }
 
-/* Copy the current associations into g_fs_in/g_fs_ptrs; true if their shape
+/* Record the current associations in g_fs_shape/g_fs_ptrs; true if their shape
  * is what the cached tree was built from. */
 static bool _fs_snapshot(void)
 {
@@ -591,16 +598,17 @@ static bool _fs_snapshot(void)
 	if (cnt > g_fs_cap) {
 		g_fs_cap = cnt + cnt / 8 + 16;
 		xrecalloc(g_fs_ptrs, g_fs_cap, sizeof(*g_fs_ptrs));
-		xrecalloc(g_fs_in, g_fs_cap, sizeof(*g_fs_in));
+		xrecalloc(g_fs_shape, g_fs_cap, sizeof(*g_fs_shape));
 		same = false;
 	}
 	it = list_iterator_create(assoc_mgr_assoc_list);
 	while ((assoc = list_next(it)) && (n < g_fs_cap)) {
-		fairway_assoc_t *in = &g_fs_in[n];
+		fs_shape_t *in = &g_fs_shape[n];
 		uint32_t parent = (assoc == assoc_mgr_root_assoc) ?
 			0 : assoc->parent_id;
-		int sp = (assoc->shares_raw == SLURMDB_FS_USE_PARENT);
+		uint8_t sp = (assoc->shares_raw == SLURMDB_FS_USE_PARENT);
 		uint32_t shares = sp ? 0 : assoc->shares_raw;
+		uint8_t user = (assoc->user != NULL);
 
 		if (!assoc->usage)
 			continue;
@@ -608,16 +616,14 @@ static bool _fs_snapshot(void)
 			     (in->parent_id != parent) ||
 			     (in->shares_parent != sp) ||
 			     (in->shares_raw != shares) ||
-			     ((in->user != NULL) != (assoc->user != NULL))))
+			     (in->is_user != user)))
 			same = false;
 		g_fs_ptrs[n] = assoc;
 		in->id = assoc->id;
 		in->parent_id = parent;
-		in->account = assoc->acct;
-		in->user = assoc->user;
 		in->shares_parent = sp;
 		in->shares_raw = shares;
-		in->usage_raw = assoc->usage->usage_raw;
+		in->is_user = user;
 		n++;
 	}
 	list_iterator_destroy(it);
@@ -625,6 +631,28 @@ static bool _fs_snapshot(void)
 		same = false;
 	g_fs_n = n;
 	return same;
+}
+
+/* Build g_fs from the associations _fs_snapshot() recorded. */
+static fairway_error_t _fs_build(void)
+{
+	fairway_assoc_t *in = xcalloc(g_fs_n + 1, sizeof(*in));
+	fairway_error_t err;
+
+	for (size_t i = 0; i < g_fs_n; i++) {
+		const slurmdb_assoc_rec_t *a = g_fs_ptrs[i];
+
+		in[i].id = g_fs_shape[i].id;
+		in[i].parent_id = g_fs_shape[i].parent_id;
+		in[i].account = a->acct;
+		in[i].user = a->user;
+		in[i].shares_parent = g_fs_shape[i].shares_parent;
+		in[i].shares_raw = g_fs_shape[i].shares_raw;
+		in[i].usage_raw = a->usage->usage_raw;
+	}
+	err = fairway_fairshare_new(in, g_fs_n, &g_fs);
+	xfree(in);
+	return err;
 }
 
 static int _recalc_fairshare(const fw_cfg_t *cfg, bool users_lazy)
@@ -636,11 +664,11 @@ static int _recalc_fairshare(const fw_cfg_t *cfg, bool users_lazy)
 
 	if (_fs_snapshot()) {
 		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK); i++)
-			err = fairway_fairshare_set_usage(g_fs, i,
-							  g_fs_in[i].usage_raw);
+			err = fairway_fairshare_set_usage(
+				g_fs, i, g_fs_ptrs[i]->usage->usage_raw);
 	} else {
 		fairway_fairshare_destroy(&g_fs);
-		err = fairway_fairshare_new(g_fs_in, g_fs_n, &g_fs);
+		err = _fs_build();
 	}
 	if (err != FAIRWAY_OK) {
 		error("%s: association tree rejected, fair-share values left unchanged: %s: %s",
