@@ -23,9 +23,10 @@ std::vector<fairway::AssocRecord> synthetic_tree(int n) {
   for (int a = 0; a < accounts; a++) {
     const uint32_t aid = id++;
     const std::string acct = "acct" + std::to_string(a);
-    recs.push_back({aid, 1, acct, "", false, 1 + rng() % 100, 0});
+    recs.push_back({aid, 1, acct, "", false, static_cast<uint32_t>(1 + rng() % 100), 0});
     for (int u = 0; u < 100; u++)
-      recs.push_back({id++, aid, acct, "u" + std::to_string(u), false, 1 + rng() % 10,
+      recs.push_back({id++, aid, acct, "u" + std::to_string(u), false,
+                      static_cast<uint32_t>(1 + rng() % 10),
                       static_cast<long double>(rng() % 100000)});
   }
   fairway::accumulate_direct_usage(recs);

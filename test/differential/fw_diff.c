@@ -1343,6 +1343,7 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	double mf_ms, mf_lock, fw_ms, fw_lock, mf_set, fw_set;
 	size_t h0, h_mf, h1, h_fw;
 	int mf_weighed = -1, fw_weighed;
+	double extra;
 	fw_plugin_t fw;
 	void *mf;
 
@@ -1408,14 +1409,16 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	printf("# same, reading every field fairway reads and writing prio_factors: %.0f ns/job\n",
 	       _time_floor(now));
 
-	/* Both plugins allocate the same per-job objects (prio_factors,
-	 * priority_array); what fairway keeps beyond that is its association
-	 * tree, so the difference is reported per association. */
-	printf("%8d %9d %8d | %10.2f %10.2f %7.1fx | %7.0f %7.0f | %9.2f %9.2f %7.1fx | %6.0f %6.0f | %8.1f\n",
+	/* Extra = heap fairway keeps beyond multifactor's after the same
+	 * periods on the same jobs.  It is a*assocs + b*jobs with a, b >= 0, so
+	 * extra/assocs bounds a and extra/jobs bounds b (each as if all of it
+	 * were per association, or per job). */
+	extra = (double) h_fw - h1 - ((double) h_mf - h0);
+	printf("%8d %9d %8d | %10.2f %10.2f %7.1fx | %7.0f %7.0f | %9.2f %9.2f %7.1fx | %6.0f %6.0f | %7.1f %7.1f\n",
 	       s.nassoc, jobs, running, mf_ms, fw_ms, mf_ms / fw_ms,
 	       mf_ms * 1e6 / jobs, fw_ms * 1e6 / jobs, mf_lock, fw_lock,
-	       mf_lock / fw_lock, mf_set, fw_set,
-	       ((double) h_fw - h1 - ((double) h_mf - h0)) / s.nassoc);
+	       mf_lock / fw_lock, mf_set, fw_set, extra / s.nassoc,
+	       extra / jobs);
 	fflush(stdout);
 	unlink(g_conf_path);
 	_remove_state_files();
@@ -2237,9 +2240,9 @@ static void _bench_header(void)
 {
 	printf("# Full recalculation (fair-share + every job) per PriorityCalcPeriod, median of N runs after a warm-up;\n"
 	       "# multifactor = Debian's priority_multifactor.so (fair_tree_decay), fairway = priority_fairway_cycle.\n"
-	       "# extra B/assoc: heap fairway keeps beyond multifactor's (which is all per association: it\n"
-	       "# allocates nothing per job that multifactor does not).\n"
-	       "#   assocs      jobs  running |     mf ms     fw ms   speed | mf ns/j fw ns/j | mf lock ms fw lock ms   ratio | set ns mf/fw | extra B/assoc\n");
+	       "# extra: heap fairway keeps beyond multifactor's after the same periods, divided by the\n"
+	       "# associations and by the jobs: each an upper bound of the memory per association and per job.\n"
+	       "#   assocs      jobs  running |     mf ms     fw ms   speed | mf ns/j fw ns/j | mf lock ms fw lock ms   ratio | set ns mf/fw | extra B/assoc B/job\n");
 }
 
 static int _run_cycles_main(const char *arg)
