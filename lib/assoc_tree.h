@@ -76,7 +76,8 @@ class AssocTree {
   // Names as given to build() (the tree keeps them in one pool, not one record each: the
   // plugin keeps a tree per cluster between periods, and memory per association counts).
   std::string_view account(uint32_t i) const {
-    return std::string_view(names_).substr(name_off_[2 * i], name_off_[2 * i + 1] - name_off_[2 * i]);
+    return std::string_view(names_).substr(name_off_[2 * i],
+                                           name_off_[2 * i + 1] - name_off_[2 * i]);
   }
   std::string_view user(uint32_t i) const {
     return std::string_view(names_).substr(name_off_[2 * i + 1],

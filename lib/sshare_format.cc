@@ -65,7 +65,8 @@ std::vector<Row> make_rows(const AssocTree& t, const FairShareResult& r, Algorit
     row.account = t.account(i);
     row.user = t.user(i);
     const std::string& account = row.account;
-    const std::string parent_account = is_root ? std::string() : std::string(t.account(t.parent(i)));
+    const std::string parent_account =
+        is_root ? std::string() : std::string(t.account(t.parent(i)));
 
     // Account column. Users are looked up as "|user" (never found), with their account as
     // parent; accounts by name, with the direct parent's account (none for the root).

@@ -33,6 +33,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <unistd.h>
@@ -41,6 +42,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -530,24 +532,36 @@ static uint32_t _job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 /* Recompute one job in the periodic pass (multifactor's
  * decay_apply_weighted_factors).  Caller holds the job write lock, and the
  * assoc read lock if assoc_locked. */
-static void _recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
-			bool assoc_locked)
+/* Whether the periodic pass weighs this job: held jobs (priority 0) keep 0;
+ * only pending jobs unless CALCULATE_RUNNING. */
+static bool _weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 {
-	uint32_t prio;
+	return (job_ptr->priority != 0) && !IS_JOB_POWER_UP_NODE(job_ptr) &&
+	       (IS_JOB_PENDING(job_ptr) ||
+		(cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING));
+}
 
-	/* Held jobs (priority 0) keep 0; only pending jobs unless
-	 * CALCULATE_RUNNING. */
-	if ((job_ptr->priority == 0) || IS_JOB_POWER_UP_NODE(job_ptr) ||
-	    (!IS_JOB_PENDING(job_ptr) &&
-	     !(cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING)))
-		return;
+/* Weigh one weighable job; true if its priority changed (the caller then
+ * sets last_job_update). */
+static bool _weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
+		       bool assoc_locked)
+{
+	uint32_t prio = _job_priority(cfg, job_ptr, now, assoc_locked);
 
-	prio = _job_priority(cfg, job_ptr, now, assoc_locked);
 	if (!(cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
 	    (job_ptr->priority < prio)) {
 		job_ptr->priority = prio;
-		last_job_update = time(NULL);
+		return true;
 	}
+	return false;
+}
+
+static void _recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
+			bool assoc_locked)
+{
+	if (_weighable(cfg, job_ptr) &&
+	    _weigh_job(cfg, job_ptr, now, assoc_locked))
+		last_job_update = time(NULL);
 }
 
 
@@ -1491,6 +1505,202 @@ static int _foreach_charge(void *x, void *arg)
 	return 0;
 }
 
+/*
+ * Parallel weighing (Fair Tree only).  Weighing a job reads its record, its
+ * association, QOS and partitions and writes only the job's own priority,
+ * prio_factors and priority_array, so jobs can be weighed by several threads
+ * at once while the calculation thread holds the job write lock and the assoc
+ * read lock on their behalf (nobody else can change what they read).  Not in
+ * classic mode: there a job's fair-share factor may first compute and store
+ * its association's effective usage (multifactor's on-demand
+ * priority_p_set_assoc_usage), a write shared between jobs.
+ *
+ * The calculation thread collects the weighable jobs into g_weigh_jobs (which
+ * only grows), hands the second half to a helper thread and weighs the first
+ * half itself.  FAIRWAY_WEIGH_THREADS=1 in slurmctld's environment turns it
+ * off (default: 2 when more than one CPU is online); passes with fewer than
+ * FAIRWAY_PARALLEL_MIN_JOBS weighable jobs (default 4096) stay serial.
+ */
+static int g_weigh_threads = 1;
+static size_t g_parallel_min_jobs = 4096;
+static job_record_t **g_weigh_jobs = NULL;
+static size_t g_weigh_cap = 0;
+
+static pthread_mutex_t g_helper_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_helper_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t g_helper_thread;
+static bool g_helper_started = false, g_helper_stop = false;
+static struct {
+	uint64_t posted, done;	/* tasks handed out / finished */
+	const fw_cfg_t *cfg;
+	time_t now;
+	size_t begin, end;	/* range of g_weigh_jobs */
+	bool changed;
+} g_helper;
+
+static bool _weigh_range(const fw_cfg_t *cfg, time_t now, size_t begin,
+			 size_t end)
+{
+	bool changed = false;
+
+	for (size_t i = begin; i < end; i++)
+		if (_weigh_job(cfg, g_weigh_jobs[i], now, true))
+			changed = true;
+	return changed;
+}
+
+static void *_helper_main(void *arg)
+{
+	uint64_t seen = 0;
+
+	(void) prctl(PR_SET_NAME, "fw_weigh", NULL, NULL, NULL);
+	slurm_mutex_lock(&g_helper_lock);
+	while (!g_helper_stop) {
+		const fw_cfg_t *cfg;
+		time_t now;
+		size_t begin, end;
+		bool changed;
+
+		if (g_helper.posted == seen) {
+			slurm_cond_wait(&g_helper_cond, &g_helper_lock);
+			continue;
+		}
+		seen = g_helper.posted;
+		cfg = g_helper.cfg;
+		now = g_helper.now;
+		begin = g_helper.begin;
+		end = g_helper.end;
+		slurm_mutex_unlock(&g_helper_lock);
+
+		changed = _weigh_range(cfg, now, begin, end);
+
+		slurm_mutex_lock(&g_helper_lock);
+		g_helper.changed = changed;
+		g_helper.done = seen;
+		slurm_cond_broadcast(&g_helper_cond);
+	}
+	slurm_mutex_unlock(&g_helper_lock);
+	return NULL;
+}
+
+/* Start the helper once; false (serial passes) if it cannot be started. */
+static bool _helper_start(void)
+{
+	if (g_helper_started)
+		return true;
+	g_helper_stop = false;
+	if (pthread_create(&g_helper_thread, NULL, _helper_main, NULL)) {
+		error("%s: cannot start the weighing helper thread (%m), weighing jobs in one thread",
+		      plugin_type);
+		g_weigh_threads = 1;
+		return false;
+	}
+	g_helper_started = true;
+	return true;
+}
+
+static void _helper_stop(void)
+{
+	if (!g_helper_started)
+		return;
+	slurm_mutex_lock(&g_helper_lock);
+	g_helper_stop = true;
+	slurm_cond_broadcast(&g_helper_cond);
+	slurm_mutex_unlock(&g_helper_lock);
+	pthread_join(g_helper_thread, NULL);
+	g_helper_started = false;
+}
+
+struct collect {
+	const fw_cfg_t *cfg;
+	size_t n;
+};
+
+static int _foreach_collect(void *x, void *arg)
+{
+	struct collect *c = arg;
+
+	if (!_weighable(c->cfg, x))
+		return 0;
+	if (c->n == g_weigh_cap) {	/* grows with the queue, never shrinks */
+		g_weigh_cap += g_weigh_cap / 4 + 1024;
+		xrecalloc(g_weigh_jobs, g_weigh_cap, sizeof(*g_weigh_jobs));
+	}
+	g_weigh_jobs[c->n++] = x;
+	return 0;
+}
+
+/* Weigh job_list in two threads; false if it did not (the caller then
+ * weighs serially).  Caller holds the job write lock and assoc read lock. */
+static bool _weigh_parallel(const fw_cfg_t *cfg, time_t now)
+{
+	struct collect c = { cfg, 0 };
+	size_t half;
+	bool changed;
+
+	if ((g_weigh_threads < 2) ||
+	    (list_count(job_list) < g_parallel_min_jobs) ||
+	    (cfg->algo != FAIRWAY_ALGO_FAIR_TREE) || !_helper_start())
+		return false;
+	list_for_each(job_list, _foreach_collect, &c);
+	if (c.n < g_parallel_min_jobs) {
+		/* Already filtered: weigh them here. */
+		if (_weigh_range(cfg, now, 0, c.n))
+			last_job_update = time(NULL);
+		return true;
+	}
+
+	half = c.n / 2;
+	slurm_mutex_lock(&g_helper_lock);
+	g_helper.cfg = cfg;
+	g_helper.now = now;
+	g_helper.begin = half;
+	g_helper.end = c.n;
+	g_helper.posted++;
+	slurm_cond_broadcast(&g_helper_cond);
+	slurm_mutex_unlock(&g_helper_lock);
+
+	changed = _weigh_range(cfg, now, 0, half);
+
+	slurm_mutex_lock(&g_helper_lock);
+	while (g_helper.done != g_helper.posted)
+		slurm_cond_wait(&g_helper_cond, &g_helper_lock);
+	changed |= g_helper.changed;
+	slurm_mutex_unlock(&g_helper_lock);
+	if (changed)
+		last_job_update = time(NULL);
+	return true;
+}
+
+/* FAIRWAY_WEIGH_THREADS and FAIRWAY_PARALLEL_MIN_JOBS from the environment. */
+static void _read_weigh_env(void)
+{
+	const char *v;
+	char *end;
+	long n;
+
+	g_weigh_threads = (sysconf(_SC_NPROCESSORS_ONLN) > 1) ? 2 : 1;
+	g_parallel_min_jobs = 4096;
+	if ((v = getenv("FAIRWAY_WEIGH_THREADS"))) {
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno || (end == v) || *end || (n < 1) || (n > 2))
+			error("%s: FAIRWAY_WEIGH_THREADS='%s' is not 1 or 2, using %d",
+			      plugin_type, v, g_weigh_threads);
+		else
+			g_weigh_threads = n;
+	}
+	if ((v = getenv("FAIRWAY_PARALLEL_MIN_JOBS"))) {
+		errno = 0;
+		n = strtol(v, &end, 10);
+		if (errno || (end == v) || *end || (n < 2))
+			error("%s: FAIRWAY_PARALLEL_MIN_JOBS='%s' is not a number of at least 2, using %zu",
+			      plugin_type, v, g_parallel_min_jobs);
+		else
+			g_parallel_min_jobs = n;
+	}
+}
+
 /* Every job's priority, under the job write lock (assoc read lock inside it,
  * the order slurmctld uses). */
 static void _weigh_all_jobs(const fw_cfg_t *cfg, time_t now)
@@ -1503,7 +1713,8 @@ static void _weigh_all_jobs(const fw_cfg_t *cfg, time_t now)
 	lock_slurmctld(job_write_lock);
 	if (job_list) {
 		assoc_mgr_lock(&assoc_read);
-		list_for_each(job_list, _foreach_weigh, &pass);
+		if (!_weigh_parallel(cfg, now))
+			list_for_each(job_list, _foreach_weigh, &pass);
 		assoc_mgr_unlock(&assoc_read);
 	}
 	unlock_slurmctld(job_write_lock);
@@ -1714,6 +1925,7 @@ extern int init(void)
 
 	g_calc_fairshare = true;
 	g_shutdown = false;
+	_read_weigh_env();
 
 	/* Loaded outside slurmctld (sshare, a test harness): no thread. */
 	if (cluster_cpus == NO_VAL) {
@@ -1793,6 +2005,11 @@ extern int fini(void)
 		pthread_join(g_calc_thread, NULL);
 		g_calc_thread_started = false;
 	}
+	/* No period runs now (the thread is gone; a test's synchronous call
+	 * has returned). */
+	_helper_stop();
+	xfree(g_weigh_jobs);
+	g_weigh_cap = 0;
 	_cfg_publish(NULL);
 	_fs_cache_free();
 	slurm_mutex_lock(&g_journal_lock);

@@ -17,6 +17,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 require_fairway_plugin
+# slurmctld inherits this: Fairway weighs the queue in two threads from the second pending
+# job on (priority_fairway(8)), so the live comparison covers the parallel pass too.
+export FAIRWAY_WEIGH_THREADS=2 FAIRWAY_PARALLEL_MIN_JOBS=2
 
 extra="" && tmpfile extra
 cat >"$extra" <<'EOF'

@@ -130,8 +130,7 @@ TEST(Issue8, AgeOfTimesFarApartIsDefined) {
   job.max_cpus = FAIRWAY_NO_VAL;
   job.accrue_time = std::numeric_limits<int64_t>::min() / 2;
   fairway_job_factors_t f;
-  ASSERT_EQ(fairway_job_factors(&w, &c, &job, std::numeric_limits<int64_t>::max() / 2 + 3600,
-                                &f),
+  ASSERT_EQ(fairway_job_factors(&w, &c, &job, std::numeric_limits<int64_t>::max() / 2 + 3600, &f),
             FAIRWAY_OK);
   EXPECT_GE(f.age, 0.0);
   EXPECT_LE(f.age, 1.0);
@@ -179,7 +178,6 @@ TEST(Issue8, JobChargeConversionsOutOfRangeAreDefined) {
             FAIRWAY_OK);
   EXPECT_EQ(ch.tres_time_delta, UINT64_MAX);
 }
-
 
 // fuzz_usage_store (CI, session 3): a 19-digit epoch or period above INT64_MAX overflowed the
 // signed accumulator of the time parser.  Now such a line is refused (a usage file: EPARSE
