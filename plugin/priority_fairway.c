@@ -1669,6 +1669,7 @@ static bool _weigh_parallel(const fw_cfg_t *cfg, time_t now)
 	slurm_mutex_unlock(&g_helper_lock);
 	if (changed)
 		last_job_update = time(NULL);
+	log_flag(PRIO, "%s: weighed %zu jobs in two threads", plugin_type, c.n);
 	return true;
 }
 

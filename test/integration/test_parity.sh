@@ -32,6 +32,8 @@ PriorityWeightPartition=1000
 PriorityWeightQOS=1000
 PartitionName=hold Nodes=ALL State=DOWN PriorityJobFactor=2
 PartitionName=hold2 Nodes=ALL State=DOWN PriorityJobFactor=5
+SlurmctldDebug=verbose
+DebugFlags=Priority
 EOF
 tb_start --priority-type priority/multifactor --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
 # shellcheck disable=SC1091
@@ -83,6 +85,8 @@ switch_to priority/fairway
 assert_eq "priority/fairway in use" priority/fairway \
 	"$(scontrol show config | awk -F' = ' '/^PriorityType /{print $2}')"
 capture "$dir/fw"
+assert_ne "fairway weighed the queue in two threads (slurmctld.log)" 0 \
+	"$(grep -c 'priority/fairway: weighed [0-9]* jobs in two threads' "$TB_DIR/log/slurmctld.log" || true)"
 switch_to priority/multifactor
 capture "$dir/mf2"
 
