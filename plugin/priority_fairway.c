@@ -10,7 +10,12 @@
  *
  *  Entry points: init, fini and the priority_p_* functions the loader of this
  *  Slurm version requires (see slurm_priority.c), guarded by
- *  SLURM_VERSION_NUMBER so the same source builds for later Slurm releases.
+ *  SLURM_VERSION_NUMBER as the loader's list changed: 23.02 added
+ *  priority_p_recover and gave get_priority_factors_list only the uid, 24.05
+ *  added priority_p_thread_start, 25.11 dropped priority_p_calc_fs_factor.
+ *  Only the 22.05 branch is built and tested here (Debian 12's Slurm); the
+ *  rest of the file uses 22.05's internal API, which later releases changed
+ *  in places too, so a later Slurm needs a port beyond these guards.
  *
  *  Documented test hooks (exported; see priority_fairway(8)):
  *    int priority_fairway_recalc(time_t now)
@@ -1919,12 +1924,33 @@ static void *_calc_thread(void *arg)
 	return NULL;
 }
 
+/* The calculation thread; slurmctld calls init, and from 24.05 on
+ * priority_p_thread_start once it is ready for threads. */
+static bool g_calc_thread_wanted = false;
+
+static void _start_calc_thread(void)
+{
+	if (g_calc_thread_started)
+		return;
+	slurm_thread_create(&g_calc_thread, _calc_thread, NULL);
+	g_calc_thread_started = true;
+}
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+extern void priority_p_thread_start(void)
+{
+	if (g_calc_thread_wanted)
+		_start_calc_thread();
+}
+#endif
+
 extern int init(void)
 {
 	slurmctld_lock_t job_write_lock =
 		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
 
 	g_calc_fairshare = true;
+	g_calc_thread_wanted = false;
 	g_shutdown = false;
 	_read_weigh_env();
 
@@ -1971,8 +1997,11 @@ extern int init(void)
 		_load_period_state(time(NULL));
 		slurm_mutex_unlock(&g_calc_lock);
 		g_shutdown = false;
-		slurm_thread_create(&g_calc_thread, _calc_thread, NULL);
-		g_calc_thread_started = true;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+		g_calc_thread_wanted = true;	/* priority_p_thread_start */
+#else
+		_start_calc_thread();
+#endif
 	} else {
 		/*
 		 * multifactor calls fatal() here when PriorityWeightFairshare
@@ -2139,6 +2168,8 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	}
 }
 
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(25, 11, 0)
+/* Slurm 25.11 dropped this hook from the loader's list. */
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 {
@@ -2149,6 +2180,7 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	_cfg_put(cfg);
 	return f;
 }
+#endif
 
 static int _find_ptr(void *x, void *key)
 {
@@ -2175,11 +2207,11 @@ static void _append_job_factors(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	part_record_t *part_ptr;
 	ListIterator it;
 
-	if (req_msg->job_id_list &&
+	if (req_msg && req_msg->job_id_list &&
 	    !list_find_first(req_msg->job_id_list, _find_uint32,
 			     &job_ptr->job_id))
 		return;
-	if (req_msg->uid_list &&
+	if (req_msg && req_msg->uid_list &&
 	    !list_find_first(req_msg->uid_list, _find_uint32,
 			     &job_ptr->user_id))
 		return;
@@ -2242,8 +2274,9 @@ static bool _may_see_job(job_record_t *job_ptr, uid_t uid)
 	return mcs_g_check_mcs_label(uid, job_ptr->mcs_label, false) == 0;
 }
 
-extern List priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid)
+/* The sprio breakdown of every job uid may see, filtered by req_msg (NULL: no
+ * filter, as Slurm 23.02 and later ask for it). */
+static List _factors_list(priority_factors_request_msg_t *req_msg, uid_t uid)
 {
 	slurmctld_lock_t job_read_lock =
 		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
@@ -2253,12 +2286,10 @@ extern List priority_p_get_priority_factors_list(
 	job_record_t *job_ptr;
 	ListIterator it;
 
-	if (!req_msg)
-		return NULL;
 	cfg = _cfg_get();
 
 	lock_slurmctld(job_read_lock);
-	if (req_msg->partitions) {
+	if (req_msg && req_msg->partitions) {
 		char *parts = xstrdup(req_msg->partitions), *save = NULL;
 		part_record_t *part_ptr;
 
@@ -2305,6 +2336,35 @@ extern List priority_p_get_priority_factors_list(
 	FREE_NULL_LIST(part_filter);
 	return ret_list;
 }
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+/* 23.02 on: slurmctld filters sprio's request itself. */
+extern List priority_p_get_priority_factors_list(uid_t uid)
+{
+	return _factors_list(NULL, uid);
+}
+#else
+extern List priority_p_get_priority_factors_list(
+	priority_factors_request_msg_t *req_msg, uid_t uid)
+{
+	if (!req_msg)
+		return NULL;
+	return _factors_list(req_msg, uid);
+}
+#endif
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+/*
+ * 23.02 on: called after slurmctld recovered its jobs, with the boost
+ * priority/basic adds to keep its decreasing priorities above 0.  Like
+ * multifactor, Fairway computes every priority afresh and needs no boost.
+ */
+extern uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	(void) prio_boost;
+	return 0;
+}
+#endif
 
 /* A job ended: charge what it used since the last period.  Caller holds the
  * job write lock (acct_policy_job_fini). */
