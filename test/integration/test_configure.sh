@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # configure's bad-input paths: each gets one line that says what to do (issue 2).
-# A missing tree, a tree that is not Slurm, an unconfigured tree, a tree of another
-# Slurm version than the installed one.
+# No tree given and none cached, a missing tree, a tree that is not Slurm, an unconfigured
+# tree, a tree of another Slurm version than the installed libslurm, a slurmctld of another
+# version than the tree, missing public headers.
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -16,6 +17,21 @@ cfg() { # expected-regex configure-args...
 	out=$(cd "$work" && "$FW_ROOT/configure" -q "$@" 2>&1 | tail -n 1) || true
 	assert_match "configure $*" "$want" "$out"
 }
+cfg_env() { # expected-regex VAR=value configure-args...
+	local want=$1 var=$2 out
+	shift 2
+	out=$(cd "$work" && env "$var" "$FW_ROOT/configure" -q "$@" 2>&1 | tail -n 1) || true
+	assert_match "$var configure $*" "$want" "$out"
+}
+
+# No --with-slurm-source and nothing in scripts/slurm-source's cache.
+mkdir -p "$work/empty-cache"
+cfg_env "^configure: error: no Slurm source tree: run 'scripts/slurm-source'" \
+	FAIRWAY_SLURM_CACHE="$work/empty-cache"
+# The source matches libslurm but the installed slurmctld is another version.
+printf '#!/bin/sh\necho "slurm-wlm 99.11.1"\n' >"$work/slurmctld" && chmod +x "$work/slurmctld"
+cfg_env "^configure: error: the installed slurmctld is 99.11.1 but the Slurm source is [0-9.]*: the plugin would not load" \
+	SLURMCTLD="$work/slurmctld" --with-slurm-source="${slurm[0]}" --with-slurm-build="${slurm[1]}"
 
 cfg "^configure: error: --with-slurm-source=/nonexistent is not a Slurm source tree .*scripts/slurm-source" \
 	--with-slurm-source=/nonexistent
