@@ -16,6 +16,11 @@
  *	Runs COUNT random scenarios from FIRST_SEED (each in a forked child so
  *	that assoc_mgr starts clean), plus the seeds' site trees with --sites.
  *	The last line is "N scenarios, M mismatches".
+ *	--decay-thread: each plugin runs the period in its own calculation
+ *	thread, started as slurmctld starts it, with the clock frozen at the
+ *	scenario's time: random PriorityDecayHalfLife, PriorityUsageResetPeriod,
+ *	time since the last period and since the last reset (multifactor's
+ *	decay and reset code only runs in its thread).
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -143,6 +148,29 @@ double calc_job_billable_tres(job_record_t *job_ptr, time_t start_time,
 	return job_ptr->total_cpus;
 }
 
+/*
+ * The clock both plugins read.  --decay-thread freezes it at the scenario's
+ * time, so that multifactor's decay thread and Fairway's calculation thread,
+ * each started as slurmctld starts it, run their first period at the same
+ * second (the executable's time() is found before libc's: -rdynamic).
+ */
+static time_t g_frozen_now;
+time_t time(time_t *t)
+{
+	struct timespec ts;
+	time_t v;
+
+	if (g_frozen_now) {
+		v = g_frozen_now;
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		v = ts.tv_sec;
+	}
+	if (t)
+		*t = v;
+	return v;
+}
+
 /* ---- a small deterministic random generator (scenarios are reproducible
  * from their seed on any machine) ---- */
 static __thread uint64_t g_rng;	/* per thread (soak mode) */
@@ -165,7 +193,7 @@ typedef struct {
 } sc_assoc_t;
 
 typedef struct {
-	char name[64];
+	char name[160];
 	char flags[256];
 	uint32_t w_age, w_assoc, w_fs, w_js, w_part, w_qos;
 	char w_tres[128];
@@ -419,6 +447,14 @@ static char *g_conf_path;
 /* Soak mode: more lines, and accounting through slurmdbd (so that the plugin
  * starts its calculation thread) with a decay half-life of 7 days. */
 static const char *g_conf_extra;
+/* --decay-thread: each scenario's PriorityDecayHalfLife,
+ * PriorityUsageResetPeriod, AccountingStorageEnforce=limits, and the state
+ * file the plugins find (when the last period ran, when usage was last reset). */
+static bool g_thread_mode;
+static const char *g_decay_hl;
+static const char *g_reset_period;
+static bool g_enforce_limits;
+static time_t g_since_last_ran, g_last_reset_ago;
 
 static void _write_conf(const scenario_t *s)
 {
@@ -446,13 +482,17 @@ static void _write_conf(const scenario_t *s)
 		"PriorityWeightPartition=%u\nPriorityWeightQOS=%u\n"
 		"PriorityMaxAge=%u\nFairShareDampeningFactor=%u\n"
 		"PriorityFavorSmall=%s\n"
-		/* The decay factor of multifactor lives in its thread, which
-		 * a harness does not run: compare accrual without decay (the
-		 * decay arithmetic is unit-tested in test_usage_decay). */
-		"PriorityDecayHalfLife=%s\nPriorityUsageResetPeriod=YEARLY\n",
-		dir, g_conf_extra ? "slurmdbd" : "none", s->w_age,
+		/* Decay and resets happen in multifactor's thread, which
+		 * only --decay-thread runs: other scenarios compare accrual
+		 * without decay. */
+		"PriorityDecayHalfLife=%s\nPriorityUsageResetPeriod=%s\n",
+		dir, (g_conf_extra || g_thread_mode) ? "slurmdbd" : "none", s->w_age,
 		s->w_assoc, s->w_fs, s->w_js, s->w_part, s->w_qos, (unsigned) (s->max_age / 60), s->damp,
-		s->favor_small ? "YES" : "NO", g_conf_extra ? "7-0" : "0");
+		s->favor_small ? "YES" : "NO",
+		g_decay_hl ? g_decay_hl : (g_conf_extra ? "7-0" : "0"),
+		g_reset_period ? g_reset_period : "YEARLY");
+	if (g_thread_mode && g_enforce_limits)
+		fputs("AccountingStorageEnforce=associations,limits\n", f);
 	if (s->flags[0])
 		fprintf(f, "PriorityFlags=%s\n", s->flags);
 	if (s->w_tres[0])
@@ -617,6 +657,11 @@ static void _setup_parts_qos(void)
 			q->flags |= QOS_FLAG_NO_DECAY;
 		for (int t = 0; t < g_tres_count; t++)
 			q->usage->grp_used_tres_run_secs[t] = _pick(1u << 30);
+		/* Usage from earlier periods, for decay and resets to act on. */
+		if (_chance(60)) {
+			q->usage->usage_raw = (long double) _pick(10000000);
+			q->usage->grp_used_wall = _pick(1000000);
+		}
 		if (q->priority > max_prio)
 			max_prio = q->priority;
 		list_append(assoc_mgr_qos_list, q);
@@ -731,11 +776,13 @@ static void _setup_jobs(scenario_t *s, time_t now)
 typedef struct {
 	double shares_norm, fs_factor, grp_used_wall;
 	long double usage_norm, usage_efctv, level_fs, usage_raw;
+	long double tres_raw[8];
 	uint64_t run_secs[8];
 } assoc_out_t;
 
 typedef struct {
 	long double usage_raw;
+	long double tres_raw[8];
 	double grp_used_wall;
 	uint64_t run_secs[8];
 } qos_out_t;
@@ -777,8 +824,10 @@ static void _capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *)
 		r->a[i].fs_factor = a->usage->fs_factor;
 		r->a[i].usage_raw = a->usage->usage_raw;
 		r->a[i].grp_used_wall = a->usage->grp_used_wall;
-		for (int t = 0; t < g_tres_count && t < 8; t++)
+		for (int t = 0; t < g_tres_count && t < 8; t++) {
 			r->a[i].run_secs[t] = a->usage->grp_used_tres_run_secs[t];
+			r->a[i].tres_raw[t] = a->usage->usage_tres_raw[t];
+		}
 		i++;
 	}
 	list_iterator_destroy(it);
@@ -786,8 +835,10 @@ static void _capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *)
 	for (int q = 0; q < MAX_QOS; q++) {
 		r->q[q].usage_raw = g_qos[q]->usage->usage_raw;
 		r->q[q].grp_used_wall = g_qos[q]->usage->grp_used_wall;
-		for (int t = 0; t < g_tres_count && t < 8; t++)
+		for (int t = 0; t < g_tres_count && t < 8; t++) {
 			r->q[q].run_secs[t] = g_qos[q]->usage->grp_used_tres_run_secs[t];
+			r->q[q].tres_raw[t] = g_qos[q]->usage->usage_tres_raw[t];
+		}
 	}
 	r->nj = list_count(job_list);
 	r->j = xcalloc(r->nj, sizeof(*r->j));
@@ -827,16 +878,21 @@ static void _reset_state(void)
 	for (int q = 0; q < MAX_QOS; q++) {
 		g_qos[q]->usage->usage_raw = g_before.q[q].usage_raw;
 		g_qos[q]->usage->grp_used_wall = g_before.q[q].grp_used_wall;
-		for (int t = 0; t < g_tres_count && t < 8; t++)
+		for (int t = 0; t < g_tres_count && t < 8; t++) {
 			g_qos[q]->usage->grp_used_tres_run_secs[t] =
 				g_before.q[q].run_secs[t];
+			g_qos[q]->usage->usage_tres_raw[t] =
+				g_before.q[q].tres_raw[t];
+		}
 	}
 	while ((a = list_next(it))) {
 		a->usage->usage_raw = g_before.a[i].usage_raw;
 		a->usage->grp_used_wall = g_before.a[i].grp_used_wall;
-		for (int t = 0; t < g_tres_count && t < 8; t++)
+		for (int t = 0; t < g_tres_count && t < 8; t++) {
 			a->usage->grp_used_tres_run_secs[t] =
 				g_before.a[i].run_secs[t];
+			a->usage->usage_tres_raw[t] = g_before.a[i].tres_raw[t];
+		}
 		i++;
 		a->usage->usage_norm = (long double) NO_VAL;
 		a->usage->usage_efctv = 0;
@@ -921,16 +977,22 @@ static void _compare(const result_t *mf, const result_t *fw)
 		CMP("assoc", i, "fs_factor", mf->a[i].fs_factor, fw->a[i].fs_factor);
 		CMP("assoc", i, "usage_raw", mf->a[i].usage_raw, fw->a[i].usage_raw);
 		CMP("assoc", i, "grp_used_wall", mf->a[i].grp_used_wall, fw->a[i].grp_used_wall);
-		for (int t = 0; t < 8; t++)
+		for (int t = 0; t < 8; t++) {
 			CMPI("assoc", i, "grp_used_tres_run_secs", mf->a[i].run_secs[t],
 			     fw->a[i].run_secs[t]);
+			CMP("assoc", i, "usage_tres_raw", mf->a[i].tres_raw[t],
+			    fw->a[i].tres_raw[t]);
+		}
 	}
 	for (int q = 0; q < MAX_QOS; q++) {
 		CMP("qos", q, "usage_raw", mf->q[q].usage_raw, fw->q[q].usage_raw);
 		CMP("qos", q, "grp_used_wall", mf->q[q].grp_used_wall, fw->q[q].grp_used_wall);
-		for (int t = 0; t < 8; t++)
+		for (int t = 0; t < 8; t++) {
 			CMPI("qos", q, "grp_used_tres_run_secs", mf->q[q].run_secs[t],
 			     fw->q[q].run_secs[t]);
+			CMP("qos", q, "usage_tres_raw", mf->q[q].tres_raw[t],
+			    fw->q[q].tres_raw[t]);
+		}
 	}
 	for (int i = 0; i < mf->nj; i++) {
 		const job_out_t *a = &mf->j[i], *b = &fw->j[i];
@@ -1027,18 +1089,51 @@ static void _no_materialize(slurmdb_assoc_rec_t *a) { (void) a; }
 
 /* When the last period ran, in multifactor's state file format: before every
  * running job started, so both plugins charge each from its start. */
-static void _write_last_ran(time_t last_ran)
+static void _write_state_file(time_t last_ran, time_t last_reset)
 {
 	char *path = xstrdup_printf("%s/priority_last_decay_ran", g_state_dir);
 	unsigned char b[16] = { 0 };
 	FILE *f;
 
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 8; i++) {
 		b[i] = ((uint64_t) last_ran) >> (56 - 8 * i);
+		b[8 + i] = ((uint64_t) last_reset) >> (56 - 8 * i);
+	}
 	if (!(f = fopen(path, "w")) || (fwrite(b, 1, 16, f) != 16))
 		fatal("cannot write %s", path);
 	fclose(f);
 	xfree(path);
+}
+
+static void _write_last_ran(time_t last_ran)
+{
+	_write_state_file(last_ran, 0);
+}
+
+/* Wait until a plugin's calculation thread has finished its period at `when`:
+ * both plugins write the state file last.  False after 30 seconds. */
+static bool _wait_period(time_t when)
+{
+	char *path = xstrdup_printf("%s/priority_last_decay_ran", g_state_dir);
+	bool done = false;
+
+	for (int i = 0; (i < 30000) && !done; i++) {
+		unsigned char b[8];
+		FILE *f = fopen(path, "r");
+		uint64_t v = 0;
+
+		if (f && (fread(b, 1, 8, f) == 8)) {
+			for (int k = 0; k < 8; k++)
+				v = (v << 8) | b[k];
+			done = ((time_t) v == when);
+		}
+		if (f)
+			fclose(f);
+		if (!done)
+			usleep(1000);
+	}
+	xfree(path);
+	return done;
 }
 
 static int _run_scenario(scenario_t *s, uint32_t seed)
@@ -1051,22 +1146,44 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	time_t now = 1700000000;
 	bool classic;
 
-	g_use_recalc = (seed % 4) == 0;
+	g_use_recalc = !g_thread_mode && ((seed % 4) == 0);
 	_setup_world(s, seed, now, "fw_diff");
 	classic = !(slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE);
 	/* TRES run seconds are released only when limits are enforced. */
-	accounting_enforce = _chance(50) ? ACCOUNTING_ENFORCE_LIMITS : 0;
+	if (g_thread_mode)
+		accounting_enforce = g_enforce_limits ?
+			ACCOUNTING_ENFORCE_LIMITS : 0;
+	else
+		accounting_enforce = _chance(50) ? ACCOUNTING_ENFORCE_LIMITS : 0;
 	{
 		slurmdb_assoc_rec_t *a;
 		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
 		while ((a = list_next(it)))
-			for (int t = 0; t < g_tres_count; t++)
+			for (int t = 0; t < g_tres_count; t++) {
 				a->usage->grp_used_tres_run_secs[t] =
 					_pick(1u << 30);
+				/* TRES usage of earlier periods (decayed
+				 * and reset like usage_raw) */
+				a->usage->usage_tres_raw[t] =
+					a->usage->usage_raw * (t + 1) / 4;
+			}
 		list_iterator_destroy(it);
 	}
 	_capture(&g_before, _no_materialize);
 
+	if (g_thread_mode) {
+		/* As slurmctld starts it: multifactor's decay thread reads the
+		 * state file and runs a whole period (reset, decay, accrual,
+		 * fair-share, every job) at the frozen `now`. */
+		g_frozen_now = now;
+		_write_state_file(now - g_since_last_ran,
+				  g_last_reset_ago ? now - g_last_reset_ago : 0);
+		cluster_cpus = 64;
+		if (priority_g_init() != SLURM_SUCCESS)
+			fatal("cannot load priority/multifactor");
+		if (!_wait_period(now))
+			fatal("multifactor's decay thread ran no period");
+	} else {
 	/* multifactor, through Slurm's loader, outside slurmctld (no thread),
 	 * then set up as slurmctld would (cluster_cpus, reconfig). */
 	if (priority_g_init() != SLURM_SUCCESS)
@@ -1074,6 +1191,7 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	cluster_cpus = 64;
 	priority_g_reconfig(false);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	}
 	if (!(mf = dlopen("/usr/lib/x86_64-linux-gnu/slurm-wlm/priority_multifactor.so",
 			  RTLD_LAZY | RTLD_NOLOAD)))
 		fatal("dlopen NOLOAD multifactor: %s", dlerror());
@@ -1084,7 +1202,9 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	if (!mf_fair_tree_decay || !mf_weigh || !mf_charge || !mf_set_assoc_usage)
 		fatal("multifactor lacks fair_tree_decay/decay_apply_weighted_factors");
 
-	if (classic) {
+	if (g_thread_mode) {
+		/* the period ran in multifactor's thread */
+	} else if (classic) {
 		_mf_classic_children(assoc_mgr_root_assoc->usage->children_list,
 				     mf_set_assoc_usage);
 		list_for_each(job_list, _mf_charge_and_weigh, &now);
@@ -1092,8 +1212,24 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 		mf_fair_tree_decay(job_list, now);
 	}
 	_capture(&r_mf, mf_set_assoc_usage);
+	if (g_thread_mode) {	/* stop multifactor's thread */
+		priority_g_fini();
+		_remove_state_files();
+	}
 	_reset_state();
 
+	if (g_thread_mode) {
+		/* priority/fairway as slurmctld starts it, from the same
+		 * state file: its own thread runs the period. */
+		_write_state_file(now - g_since_last_ran,
+				  g_last_reset_ago ? now - g_last_reset_ago : 0);
+		cluster_cpus = 64;
+		_load_fairway(&fw);
+		if (fw.init() != SLURM_SUCCESS)
+			fatal("fairway init failed");
+		if (!_wait_period(now))
+			fatal("Fairway's calculation thread ran no period");
+	} else {
 	/* priority/fairway, the same way. */
 	cluster_cpus = NO_VAL;
 	_load_fairway(&fw);
@@ -1105,6 +1241,7 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	if ((g_use_recalc ? fw.recalc(now) : fw.cycle(now)) != SLURM_SUCCESS)
 		printf("NOTE %s: priority/fairway reported an error\n",
 		       g_scenario);
+	}
 	_capture(&r_fw, fw.set_assoc_usage);
 	fw.fini();
 
@@ -1122,7 +1259,8 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 		       g_use_recalc ? "recalc" : "cycle", s->flags, charged,
 		       g_mismatches);
 	}
-	priority_g_fini();
+	if (!g_thread_mode)
+		priority_g_fini();
 	xfree(r_mf.a);
 	xfree(r_mf.j);
 	xfree(r_fw.a);
@@ -1133,6 +1271,27 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	_remove_state_files();
 	rmdir(g_state_dir);
 	return g_mismatches ? 1 : 0;
+}
+
+/* --decay-thread: what the calculation threads find, drawn from the
+ * scenario's generator after its tree (reproducible from the seed). */
+static void _gen_thread_params(scenario_t *s)
+{
+	static const char *hl[] = { "0", "60", "1-0", "7-0", "90-0" };
+	static const char *reset[] = { "NONE", "NOW", "DAILY", "WEEKLY",
+				       "MONTHLY", "QUARTERLY", "YEARLY" };
+	size_t len = strlen(s->name);
+
+	g_decay_hl = hl[_pick(5)];
+	g_reset_period = reset[_pick(7)];
+	g_enforce_limits = _chance(50);
+	g_since_last_ran = 1 + _pick(_chance(20) ? 300 : 100000);
+	/* 0: never reset (the thread counts from its start); else up to 400
+	 * days ago, so that every period's reset is sometimes due. */
+	g_last_reset_ago = _chance(20) ? 0 : 1 + _pick(400 * 86400);
+	snprintf(s->name + len, sizeof(s->name) - len,
+		 " [thread: hl %s, reset %s, %lds since last]", g_decay_hl,
+		 g_reset_period, (long) g_since_last_ran);
 }
 
 static int _fork_scenario(scenario_t *s, uint32_t seed)
@@ -2279,6 +2438,7 @@ int main(int argc, char **argv)
 		{ "reps", required_argument, NULL, 'R' },
 		{ "cycles", required_argument, NULL, 'C' },
 		{ "soak", required_argument, NULL, 'K' },
+		{ "decay-thread", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 } };
 
 	g_plugin_path = getenv("FAIRWAY_PLUGIN");
@@ -2289,12 +2449,13 @@ int main(int argc, char **argv)
 		case 'n': count = strtoul(optarg, NULL, 10); break;
 		case 's': first = strtoul(optarg, NULL, 10); break;
 		case 'S': sites = true; break;
+		case 'T': g_thread_mode = true; break;
 		case 'B': bench = optarg; break;
 		case 'R': reps = atoi(optarg); break;
 		case 'C': return _run_cycles_main(optarg);
 		case 'K': return _run_soak(optarg);
 		default:
-			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites]\n",
+			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites] [--decay-thread]\n",
 				argv[0]);
 			return 2;
 		}
@@ -2321,12 +2482,18 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (int w = 0; sites && _gen_site(&s, w); w++) {
+		if (g_thread_mode) {
+			g_rng = (1000000 + w) * 0x9E3779B97F4A7C15ULL + 1;
+			_gen_thread_params(&s);
+		}
 		total++;
 		failed += _fork_scenario(&s, 1000000 + w);
 	}
 	for (uint32_t seed = first; seed < first + count; seed++) {
 		g_rng = seed * 0x9E3779B97F4A7C15ULL + 1;
 		_gen_random(&s, seed);
+		if (g_thread_mode)
+			_gen_thread_params(&s);
 		total++;
 		failed += _fork_scenario(&s, seed);
 	}
