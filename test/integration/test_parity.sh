@@ -11,7 +11,8 @@
 # each capture follows a slurmctld restart: both plugins run a full calculation period when
 # they start, so the captures never wait for PriorityCalcPeriod.
 #
-# Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required).
+# Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required);
+# FAIRWAY_BUILD_DIR, the build whose tools/fairway replays a snapshot of the live tree.
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -78,6 +79,13 @@ capture() { # file-prefix
 }
 dir=$TB_DIR/parity
 mkdir -p "$dir"
+same() { # name file-a file-b
+	if diff -u "$2" "$3" >"$dir/diff.out"; then
+		pass "$1"
+	else
+		fail "$1" "$(head -c 1500 "$dir/diff.out")"
+	fi
+}
 
 switch_to priority/multifactor
 capture "$dir/mf1"
@@ -85,6 +93,19 @@ switch_to priority/fairway
 assert_eq "priority/fairway in use" priority/fairway \
 	"$(scontrol show config | awk -F' = ' '/^PriorityType /{print $2}')"
 capture "$dir/fw"
+# The administrator's offline view: a snapshot of the live tree replayed by 'fairway
+# shares' prints what sshare prints (every column but the TRES ones, which a snapshot does
+# not hold).
+cli=${FAIRWAY_BUILD_DIR:-}/tools/fairway
+if [ -x "$cli" ]; then
+	check "fairway snapshot of the live cluster" "$cli" snapshot -o "$dir/live.json"
+	"$cli" shares "$dir/live.json" >"$dir/replay.sshare" || true
+	cut -d'|' -f1-9 "$dir/fw.sshare" >"$dir/fw.sshare9"
+	cut -d'|' -f1-9 "$dir/replay.sshare" >"$dir/replay.sshare9"
+	same "fairway shares of the snapshot = live sshare -a -l -P" "$dir/fw.sshare9" "$dir/replay.sshare9"
+else
+	fail "fairway CLI" "FAIRWAY_BUILD_DIR must hold a build with tools/fairway (got '${FAIRWAY_BUILD_DIR:-}'); scripts/check sets it"
+fi
 assert_ne "fairway weighed the queue in two threads (slurmctld.log)" 0 \
 	"$(grep -c 'priority/fairway: weighed [0-9]* jobs in two threads' "$TB_DIR/log/slurmctld.log" || true)"
 switch_to priority/multifactor
@@ -95,13 +116,6 @@ sed 's/^/    /' "$dir/mf1.sshare"
 log "multifactor sprio:"
 sed 's/^/    /' "$dir/mf1.sprio"
 
-same() { # name file-a file-b
-	if diff -u "$2" "$3" >"$dir/diff.out"; then
-		pass "$1"
-	else
-		fail "$1" "$(head -c 1500 "$dir/diff.out")"
-	fi
-}
 nonempty() { [ -s "$1" ] && [ "$(wc -l <"$1")" -gt 1 ]; }
 check "sshare captured" nonempty "$dir/mf1.sshare"
 check "sprio captured" nonempty "$dir/mf1.sprio"
