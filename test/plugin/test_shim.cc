@@ -5,12 +5,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -486,6 +488,45 @@ TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_EQ(fake_call_fini(), 0);  // PriorityCalcPeriod is 300 s: fini must not wait for it
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  rm_tree(dir);
+}
+
+// fini while the calculation thread is inside a period (holding the job write lock): fini
+// waits for that period to finish, the period completes (the job is weighed, the state file
+// written) and no lock stays held.  A hook holds the thread inside the lock until the test
+// has called fini.
+TEST_F(ShimTest, FiniDuringACalculationLetsThePeriodFinish) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fw-shim-mid-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  fake_conf_state_dir(dir.c_str());
+  fake_set_cluster(64, 4);
+  EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(true));
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+
+  const auto main_thread = std::this_thread::get_id();
+  std::promise<void> entered, release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<bool> armed{true};
+  EXPECT_CALL(mock_, CtldLock(_, _, _)).WillRepeatedly([&](int job, int, int) {
+    if (job == W && std::this_thread::get_id() != main_thread && armed.exchange(false)) {
+      entered.set_value();
+      released.wait();
+    }
+  });
+  ASSERT_EQ(fake_call_init(), 0);
+  ASSERT_EQ(entered.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready)
+      << "the calculation thread never took the job write lock";
+  EXPECT_FALSE(fake_job_has_factors(100));  // mid-period: not weighed yet
+  auto fini = std::async(std::launch::async, [] { return fake_call_fini(); });
+  EXPECT_EQ(fini.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
+      << "fini returned while a period was still running";
+  release.set_value();
+  ASSERT_EQ(fini.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(fini.get(), 0);
+  EXPECT_TRUE(fake_job_has_factors(100));  // the period ran to its end
+  EXPECT_TRUE(std::filesystem::exists(dir / "priority_last_decay_ran"));
+  EXPECT_EQ(fake_locks_held(), 0);
   rm_tree(dir);
 }
 
