@@ -394,6 +394,39 @@ TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
   rm_tree(dir);
 }
 
+// A Fair Tree period: the job write lock once for the site factor, then once for the whole
+// of one walk over the jobs (charging the running ones, collecting the pending ones), the
+// tree and the weighing, with every assoc_mgr lock inside it and released before it.
+TEST_F(ShimTest, FairTreePeriodWalksTheJobsOnceUnderOneJobLock) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("fw-shim-lk-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  fake_conf_state_dir(dir.c_str());
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);  // running
+  fake_add_job(101, 21, "p1", "normal", 0, 1, 1, 1001);  // pending
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  {
+    InSequence seq;
+    EXPECT_CALL(mock_, CtldLock(W, R, R));  // site factor update (no decay: half-life 0)
+    EXPECT_CALL(mock_, CtldUnlock(W, R, R));
+    EXPECT_CALL(mock_, CtldLock(W, R, R));  // one job write lock for the rest:
+    EXPECT_CALL(mock_, AssocLock(W, W, R));  // charge running jobs, collect pending ones
+    EXPECT_CALL(mock_, AssocUnlock(W, W, R));
+    EXPECT_CALL(mock_, AssocLock(W, N, N));  // the tree
+    EXPECT_CALL(mock_, AssocUnlock(W, N, N));
+    EXPECT_CALL(mock_, AssocLock(R, R, N));  // weighing
+    EXPECT_CALL(mock_, AssocUnlock(R, R, N));
+    EXPECT_CALL(mock_, CtldUnlock(W, R, R));
+  }
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 30 + 120.0);
+  EXPECT_TRUE(fake_job_has_factors(101));
+  EXPECT_GT(fake_job_priority(101), 1u);
+  EXPECT_EQ(fake_locks_held(), 0);
+  rm_tree(dir);
+}
+
 // A slurmctld killed between its usage checkpoints: Fairway's usage file (written at every
 // period) and journal (every job end since) give back what was charged, and a job whose
 // end was already charged is not charged again when it comes back as running.
