@@ -125,6 +125,14 @@ class ShimTest : public ::testing::Test {
     fake_set_cluster(64, 4);
     fake_call_reconfig(0);
   }
+  // A fresh StateSaveLocation for this test, under the temporary directory.
+  std::filesystem::path UseStateDir(const std::string& tag) {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("fw-shim-" + tag + "-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    fake_conf_state_dir(dir.c_str());
+    return dir;
+  }
   NiceMock<MockSlurm> mock_;
 };
 
@@ -378,10 +386,7 @@ TEST_F(ShimTest, JobEndChargesUsageUpTheTreeOnce) {
 }
 
 TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("fw-shim-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  fake_conf_state_dir(dir.c_str());
+  const auto dir = UseStateDir("cycle");
   LoadOutsideSlurmctld();
   fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);  // running since 1000 on 2 CPUs
   ASSERT_EQ(fake_call_cycle(1000), 0);                   // first period: nothing ran yet
@@ -398,10 +403,7 @@ TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
 // of one walk over the jobs (charging the running ones, collecting the pending ones), the
 // tree and the weighing, with every assoc_mgr lock inside it and released before it.
 TEST_F(ShimTest, FairTreePeriodWalksTheJobsOnceUnderOneJobLock) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("fw-shim-lk-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  fake_conf_state_dir(dir.c_str());
+  const auto dir = UseStateDir("lk");
   LoadOutsideSlurmctld();
   fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);  // running
   fake_add_job(101, 21, "p1", "normal", 0, 1, 1, 1001);  // pending
@@ -410,7 +412,7 @@ TEST_F(ShimTest, FairTreePeriodWalksTheJobsOnceUnderOneJobLock) {
     InSequence seq;
     EXPECT_CALL(mock_, CtldLock(W, R, R));  // site factor update (no decay: half-life 0)
     EXPECT_CALL(mock_, CtldUnlock(W, R, R));
-    EXPECT_CALL(mock_, CtldLock(W, R, R));  // one job write lock for the rest:
+    EXPECT_CALL(mock_, CtldLock(W, R, R));   // one job write lock for the rest:
     EXPECT_CALL(mock_, AssocLock(W, W, R));  // charge running jobs, collect pending ones
     EXPECT_CALL(mock_, AssocUnlock(W, W, R));
     EXPECT_CALL(mock_, AssocLock(W, N, N));  // the tree
@@ -431,10 +433,7 @@ TEST_F(ShimTest, FairTreePeriodWalksTheJobsOnceUnderOneJobLock) {
 // period) and journal (every job end since) give back what was charged, and a job whose
 // end was already charged is not charged again when it comes back as running.
 TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("fw-shim-kill-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  fake_conf_state_dir(dir.c_str());
+  const auto dir = UseStateDir("kill");
   LoadOutsideSlurmctld();
   fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);  // runs from 1000 on 2 CPUs
   fake_add_job(101, 21, "p1", "normal", 2, 4, 1, 1001);  // ends at 1100 on 4 CPUs
@@ -470,10 +469,7 @@ TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
 // After another plugin ran (its decay state is newer than Fairway's usage file), slurmctld's
 // usage is kept.
 TEST_F(ShimTest, StaleUsageFileIsNotRestored) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("fw-shim-stale-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  fake_conf_state_dir(dir.c_str());
+  const auto dir = UseStateDir("stale");
   LoadOutsideSlurmctld();
   fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);
   ASSERT_EQ(fake_call_cycle(1000), 0);
@@ -490,11 +486,8 @@ TEST_F(ShimTest, StaleUsageFileIsNotRestored) {
 }
 
 TEST_F(ShimTest, CorruptStateFileIsReportedNotFatal) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("fw-shim-bad-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const auto dir = UseStateDir("bad");
   std::ofstream(dir / "priority_last_decay_ran") << "garbage";
-  fake_conf_state_dir(dir.c_str());
   LoadOutsideSlurmctld();
   fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);
   EXPECT_CALL(mock_, Log(kLogError, HasSubstr("decay state unusable")));
@@ -506,10 +499,7 @@ TEST_F(ShimTest, CorruptStateFileIsReportedNotFatal) {
 }
 
 TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("fw-shim-thr-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  fake_conf_state_dir(dir.c_str());
+  const auto dir = UseStateDir("thr");
   fake_set_cluster(64, 4);  // as in slurmctld: init starts the calculation thread
   EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(true));
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
@@ -529,10 +519,7 @@ TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
 // written) and no lock stays held.  A hook holds the thread inside the lock until the test
 // has called fini.
 TEST_F(ShimTest, FiniDuringACalculationLetsThePeriodFinish) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("fw-shim-mid-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  fake_conf_state_dir(dir.c_str());
+  const auto dir = UseStateDir("mid");
   fake_set_cluster(64, 4);
   EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(true));
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
