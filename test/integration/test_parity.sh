@@ -75,6 +75,8 @@ switch_to() { # priority type
 capture() { # file-prefix
 	sshare -a -l -P >"$1.sshare"
 	sprio -l -h | sort -n >"$1.sprio"
+	sprio -w -h >"$1.sprio_w"
+	sprio -n -l -h | sort -n >"$1.sprio_n"
 	squeue -h -o '%i %Q %u %a' | sort -n >"$1.squeue"
 }
 dir=$TB_DIR/parity
@@ -125,6 +127,9 @@ assert_ne "fair-share factors differ between users" 1 \
 same "sshare -a -l: multifactor = fairway" "$dir/mf1.sshare" "$dir/fw.sshare"
 same "sprio -l: multifactor = fairway" "$dir/mf1.sprio" "$dir/fw.sprio"
 same "squeue priorities: multifactor = fairway" "$dir/mf1.squeue" "$dir/fw.squeue"
+same "sprio -w (weights): multifactor = fairway" "$dir/mf1.sprio_w" "$dir/fw.sprio_w"
+same "sprio -n -l (normalized factors): multifactor = fairway" "$dir/mf1.sprio_n" "$dir/fw.sprio_n"
+check "sprio -n captured" nonempty "$dir/mf1.sprio_n"
 same "sshare after switching back to multifactor" "$dir/mf1.sshare" "$dir/mf2.sshare"
 same "sprio after switching back to multifactor" "$dir/mf1.sprio" "$dir/mf2.sprio"
 assert_eq "held job keeps priority 0 under fairway" 0 \
