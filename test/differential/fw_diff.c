@@ -1631,9 +1631,16 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	 * medians (alternating, so that both see the same machine). */
 	{
 		double t_mf[64], t_fw[64];
-		int n = (reps < 64) ? reps : 64;
+		/* FW_BENCH_PERIODS_ONLY: no priority_p_set timing (profiling
+		 * the periods alone) */
+		int n = getenv("FW_BENCH_PERIODS_ONLY") ? 1 :
+			((reps < 64) ? reps : 64);
 
 		for (int r = 0; r < n; r++) {
+			if (getenv("FW_BENCH_PERIODS_ONLY")) {
+				t_mf[r] = t_fw[r] = 1;
+				continue;
+			}
 			t_mf[r] = getenv("FW_BENCH_ONLY_FAIRWAY") ?
 				1 : _time_set(priority_g_set);
 			t_fw[r] = _time_set(fw.set);
