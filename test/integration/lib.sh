@@ -82,6 +82,19 @@ tb_start() {
 	pass "testbed start ($((SECONDS - t0))s)"
 }
 
+# The usual start of a test: the testbed with PRIORITY_TYPE and our plugin directory, the
+# slurm.conf lines read from standard input added, its environment loaded, and the
+# example account tree created.
+tb_start_example() { # priority-type < slurm.conf lines
+	local extra=""
+	tmpfile extra
+	cat >"$extra"
+	tb_start --priority-type "$1" --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
+	# shellcheck disable=SC1091
+	. "$TB_DIR/etc/testbed.env"
+	check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
+}
+
 tmpfile() { # creates a file removed on exit; its name goes to the variable named by $1
 	local f
 	f=$(mktemp "${TMPDIR:-/tmp}/fw-it-tmp.XXXXXX")

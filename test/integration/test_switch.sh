@@ -19,16 +19,11 @@ set -euo pipefail
 
 require_fairway_plugin
 
-extra="" && tmpfile extra
-cat >"$extra" <<'EOF'
+tb_start_example priority/multifactor <<'EOF'
 PriorityDecayHalfLife=0
 PriorityUsageResetPeriod=NONE
 PriorityCalcPeriod=1
 EOF
-tb_start --priority-type priority/multifactor --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
-# shellcheck disable=SC1091
-. "$TB_DIR/etc/testbed.env"
-check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
 
 # RawUsage of fw_u5 in chem.lab (the long job's association)
 long_usage() { sshare -n -P -A chem.lab -u fw_u5 -o rawusage | awk 'NF { u = $1 } END { print u + 0 }'; }

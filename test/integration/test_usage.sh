@@ -16,8 +16,7 @@ set -euo pipefail
 
 require_fairway_plugin
 
-extra="" && tmpfile extra
-cat >"$extra" <<'EOF'
+tb_start_example priority/fairway <<'EOF'
 PriorityDecayHalfLife=0
 PriorityUsageResetPeriod=NONE
 PriorityCalcPeriod=1
@@ -25,10 +24,6 @@ PriorityWeightAge=0
 PriorityWeightFairshare=10000
 PartitionName=hold Nodes=ALL State=DOWN PriorityJobFactor=1
 EOF
-tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
-# shellcheck disable=SC1091
-. "$TB_DIR/etc/testbed.env"
-check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
 
 queue_empty() { [ -z "$(squeue -h -p debug -o %i)" ]; }
 
