@@ -9,7 +9,8 @@
 # while the captures are taken (the queued jobs wait in partitions that are DOWN in
 # slurm.conf, so they stay pending across restarts), and
 # each capture follows a slurmctld restart: both plugins run a full calculation period when
-# they start, so the captures never wait for PriorityCalcPeriod.
+# they start, so the captures never wait for PriorityCalcPeriod.  A last pair of captures
+# turns the age weight on and bounds the difference the seconds between two periods make.
 #
 # Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required);
 # FAIRWAY_BUILD_DIR, the build whose tools/fairway replays a snapshot of the live tree.
@@ -134,6 +135,47 @@ same "sshare after switching back to multifactor" "$dir/mf1.sshare" "$dir/mf2.ss
 same "sprio after switching back to multifactor" "$dir/mf1.sprio" "$dir/mf2.sprio"
 assert_eq "held job keeps priority 0 under fairway" 0 \
 	"$(awk -v j="$held" '$1 == j { print $2 }' "$dir/fw.squeue")"
+
+# Age: a time-dependent difference, explained and bounded.  Each plugin weighs the queue
+# in its first period after its restart, some seconds after the other, and a pending job's
+# age grows meanwhile: with PriorityWeightAge=W and PriorityMaxAge=M seconds, by at most
+# W x (seconds between the two periods) / M.  Every other factor must stay identical.
+# Jobs in a DOWN partition accrue no age (slurmctld clears their accrue time when it
+# restarts), so three more jobs wait in the default partition while every node is drained:
+# eligible, accruing, never started.
+sed -i 's/^PriorityWeightAge=.*/PriorityWeightAge=100000/' "$TB_DIR/etc/slurm.conf"
+printf 'PriorityMaxAge=1-0\n' >>"$TB_DIR/etc/slurm.conf"
+"$TESTBED" restart-ctld "$TB_DIR" >/dev/null
+check "drain every node" scontrol update nodename=ALL state=drain reason=fairway-parity
+for ua in fw_u1:bloggs.prj fw_u3:chem.theory fw_u5:chem.lab; do
+	submit "${ua%%:*}" "${ua#*:}" -n1 -t 5 --wrap 'sleep 1' >/dev/null
+done
+sleep 5
+age_capture() { sprio -h -o '%i|%r|%Y|%A|%F|%J|%P|%Q|%N' | tr -d ' ' | sort >"$1"; }
+t0=$(date +%s)
+switch_to priority/fairway
+age_capture "$dir/fw_age.sprio"
+switch_to priority/multifactor
+age_capture "$dir/mf_age.sprio"
+t1=$(date +%s)
+bound=$(( (100000 * (t1 - t0) + 86399) / 86400 + 1 ))
+log "age bound: $bound (periods at most $((t1 - t0)) s apart)"
+check "sprio with age captured" nonempty "$dir/mf_age.sprio"
+assert_ne "pending jobs have a nonzero age factor" 0 \
+	"$(awk -F'|' '$4 > 0' "$dir/fw_age.sprio" | wc -l)"
+age_diff=$(join -t'|' -j1 <(awk -F'|' '{ print $1 "/" $2 "|" $0 }' "$dir/fw_age.sprio") \
+	<(awk -F'|' '{ print $1 "/" $2 "|" $0 }' "$dir/mf_age.sprio") |
+	awk -F'|' -v b="$bound" '
+	{	# fields: key, then fairway 2-10, then multifactor 11-19
+		for (i = 6; i <= 10; i++) if ($i != $(i + 9)) { print "job " $1 ": factor " i - 1 " " $i " vs " $(i + 9); next }
+		da = $5 - $14; dp = $4 - $13
+		if (da < 0) da = -da
+		if (dp < 0) dp = -dp
+		if (da > b || dp > b + 1) print "job " $1 ": age " $5 " vs " $14 ", priority " $4 " vs " $13 " (bound " b ")"
+		n++
+	}
+	END { if (n < 19) print "only " n " jobs compared" }')
+assert_eq "with age: every factor identical, age and priority within the bound" "" "$age_diff"
 check "slurmctld still answers" scontrol ping
 
 finish
