@@ -84,6 +84,13 @@ double fairway_tres_weighted(const fairway_weights_t* w, double* factors) {
   return fairway::tres_weighted(*w, factors);
 }
 
+double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
+                              const uint64_t* req, const uint64_t* part_tres, double* row) {
+  if (!w || !row) return 0.0;
+  fairway::tres_factors_over(*w, alloc, req, part_tres, row);
+  return fairway::tres_weighted(*w, row);
+}
+
 uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
                               double tres_weighted, int* clamped) {
   if (!w || !f) return 1;

@@ -93,10 +93,9 @@ fairway_job_factors_t job_factors(const fairway_weights_t& w, const fairway_clus
   return f;
 }
 
-void tres_factors(const fairway_weights_t& w, const uint64_t* alloc, const uint64_t* req,
-                  const uint64_t* part_tres, double* out) noexcept {
+void tres_factors_over(const fairway_weights_t& w, const uint64_t* alloc, const uint64_t* req,
+                       const uint64_t* part_tres, double* inout) noexcept {
   constexpr uint64_t kNoConsume = 0xfffffffffffffffdULL;  // Slurm's NO_CONSUME_VAL64
-  std::memset(out, 0, sizeof(double) * w.tres_count);
   for (size_t i = 0; i < w.tres_count; i++) {
     uint64_t value = 0;
     if (alloc && alloc[i] != kNoConsume)
@@ -104,10 +103,17 @@ void tres_factors(const fairway_weights_t& w, const uint64_t* alloc, const uint6
     else if (req)
       value = req[i];
     if (w.flags & FAIRWAY_FLAG_NO_NORMAL_TRES)
-      out[i] = static_cast<double>(value);
+      inout[i] = static_cast<double>(value);
     else if (value && part_tres && part_tres[i])
-      out[i] = value / static_cast<double>(part_tres[i]);
+      inout[i] = value / static_cast<double>(part_tres[i]);
+    // else: left as it was (see the header)
   }
+}
+
+void tres_factors(const fairway_weights_t& w, const uint64_t* alloc, const uint64_t* req,
+                  const uint64_t* part_tres, double* out) noexcept {
+  std::memset(out, 0, sizeof(double) * w.tres_count);
+  tres_factors_over(w, alloc, req, part_tres, out);
 }
 
 double tres_weighted(const fairway_weights_t& w, double* factors) noexcept {

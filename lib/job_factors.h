@@ -16,6 +16,13 @@ fairway_job_factors_t job_factors(const fairway_weights_t& w, const fairway_clus
 void tres_factors(const fairway_weights_t& w, const uint64_t* alloc, const uint64_t* req,
                   const uint64_t* part_tres, double* out) noexcept;
 
+// The same over values already in `inout`: a TRES the job does not use or the partition
+// does not count (part_tres NULL or 0) keeps its value, as in multifactor's
+// _get_tres_factors(), which sprio's per-partition rows call on a copy of the job's
+// weighted factors.
+void tres_factors_over(const fairway_weights_t& w, const uint64_t* alloc, const uint64_t* req,
+                       const uint64_t* part_tres, double* inout) noexcept;
+
 // Weight each TRES factor in place; return their sum.
 double tres_weighted(const fairway_weights_t& w, double* factors) noexcept;
 

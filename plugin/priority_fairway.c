@@ -2399,14 +2399,15 @@ static void _append_job_factors(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		obj->job_id = job_ptr->job_id;
 		obj->partition = part_ptr->name;
 		obj->user_id = job_ptr->user_id;
-		if (obj->priority_tres) {
-			fairway_tres_factors(&cfg->weights,
-					     job_ptr->tres_alloc_cnt,
-					     job_ptr->tres_req_cnt,
-					     part_ptr->tres_cnt,
-					     obj->priority_tres);
-			fairway_tres_weighted(&cfg->weights, obj->priority_tres);
-		}
+		/* Over the copy of the job's weighted factors: a TRES this
+		 * partition does not count keeps the copied value and is
+		 * weighted again, as multifactor's rows show it. */
+		if (obj->priority_tres)
+			(void) fairway_sprio_row_tres(&cfg->weights,
+						      job_ptr->tres_alloc_cnt,
+						      job_ptr->tres_req_cnt,
+						      part_ptr->tres_cnt,
+						      obj->priority_tres);
 		list_append(ret_list, obj);
 	}
 	list_iterator_destroy(it);
