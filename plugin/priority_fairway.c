@@ -2205,6 +2205,7 @@ extern int fini(void)
 	slurm_mutex_lock(&g_calc_lock);
 	g_state_loaded = false;
 	g_last_ran = g_last_reset = g_next_reset = 0;
+	g_charged_to = 0;	/* job ends charge from the state file's period */
 	__atomic_store_n(&g_reconfig, false, __ATOMIC_RELEASE);
 	slurm_mutex_unlock(&g_calc_lock);
 	site_factor_plugin_fini();
@@ -2225,9 +2226,71 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	return prio;
 }
 
+static fairway_algorithm_t _cfg_algo(void)
+{
+	const fw_cfg_t *cfg = _cfg_get();
+	fairway_algorithm_t a = cfg->algo;
+
+	_cfg_put(cfg);
+	return a;
+}
+
+/*
+ * The fair-share algorithm changed by reconfigure: give every association what
+ * a controller started with the new PriorityFlags has.  assoc_mgr normalizes
+ * shares by the flags when it loads the associations (Fair Tree among
+ * siblings, the others down the whole path); the classic period never writes
+ * users' shares_norm, so without this they would keep Fair Tree's until a
+ * restart.  Leaving Fair Tree, its Level FS and fair-share factor go too: the
+ * other algorithms never store them.  Users of Fairshare=parent copy their
+ * account's normalized shares, hence the second pass.  multifactor 22.05
+ * tests for the switch after taking the new flags and keeps the old
+ * algorithm's shares (doc/differences.md).  Caller holds g_calc_lock.
+ */
+static void _algorithm_switched(fairway_algorithm_t algo)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	slurmdb_assoc_rec_t *assoc;
+	ListIterator it;
+
+	assoc_mgr_lock(&locks);
+	if (!assoc_mgr_assoc_list) {
+		assoc_mgr_unlock(&locks);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((assoc = list_next(it))) {
+			bool parent = (assoc->shares_raw ==
+				       SLURMDB_FS_USE_PARENT);
+
+			if (!assoc->usage || (parent != (pass == 1)))
+				continue;
+			assoc_mgr_normalize_assoc_shares(assoc);
+			if (algo != FAIRWAY_ALGO_FAIR_TREE) {
+				assoc->usage->level_fs = 0;
+				assoc->usage->fs_factor = 0;
+			}
+		}
+		list_iterator_destroy(it);
+	}
+	g_fs_slots_valid = false;
+	assoc_mgr_unlock(&locks);
+	info("%s: fair-share algorithm changed by reconfigure: associations' normalized shares recomputed for the new one",
+	     plugin_type);
+}
+
 extern void priority_p_reconfig(bool assoc_clear)
 {
+	fairway_algorithm_t was = _cfg_algo();
+
 	_read_settings();
+	if (_cfg_algo() != was) {
+		/* Not while a period computes (slurmctld holds no lock). */
+		slurm_mutex_lock(&g_calc_lock);
+		_algorithm_switched(_cfg_algo());
+		slurm_mutex_unlock(&g_calc_lock);
+	}
 	/* Decay half-life and reset period are re-read by the next period. */
 	__atomic_store_n(&g_reconfig, true, __ATOMIC_RELEASE);
 	/* slurmctld reset the TRES run seconds: release what was used up to
@@ -2255,15 +2318,6 @@ static void _set_usage_norm(slurmdb_assoc_rec_t *assoc)
 	assoc->usage->usage_norm = assoc->usage->usage_raw / root;
 	if (assoc->usage->usage_norm > 1L)
 		assoc->usage->usage_norm = 1L;
-}
-
-static fairway_algorithm_t _cfg_algo(void)
-{
-	const fw_cfg_t *cfg = _cfg_get();
-	fairway_algorithm_t a = cfg->algo;
-
-	_cfg_put(cfg);
-	return a;
 }
 
 /*

@@ -767,6 +767,39 @@ void fake_link_tree(void)
 	_rebase();
 }
 
+/* assoc_mgr's normalization of one association's shares, by the PriorityFlags
+ * in slurm_conf: under Fair Tree its raw shares over its level's (those of the
+ * association it shares with, for Fairshare=parent); otherwise the product of
+ * that ratio at every level up to the root, or the fair-share parent's value
+ * for Fairshare=parent. */
+void assoc_mgr_normalize_assoc_shares(slurmdb_assoc_rec_t *assoc)
+{
+	slurmdb_assoc_rec_t *a = assoc;
+	double norm = 1.0;
+
+	if (slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE) {
+		if ((a->shares_raw == SLURMDB_FS_USE_PARENT) &&
+		    a->usage->fs_assoc_ptr)
+			a = a->usage->fs_assoc_ptr;
+		assoc->usage->shares_norm = a->usage->level_shares ?
+			(double) a->shares_raw / a->usage->level_shares : 0.0;
+		return;
+	}
+	if ((a->shares_raw == SLURMDB_FS_USE_PARENT) && a->usage->fs_assoc_ptr) {
+		assoc->usage->shares_norm =
+			a->usage->fs_assoc_ptr->usage->shares_norm;
+		return;
+	}
+	for (; a->usage->parent_assoc_ptr; a = a->usage->parent_assoc_ptr) {
+		if (a->shares_raw == SLURMDB_FS_USE_PARENT)
+			continue;
+		norm = a->usage->level_shares ?
+			norm * a->shares_raw / a->usage->level_shares : 0.0;
+	}
+	assoc->usage->shares_norm = norm;
+}
+
+double fake_assoc_shares_norm(uint32_t id) { return _assoc(id)->usage->shares_norm; }
 double fake_assoc_fs_factor(uint32_t id) { return _assoc(id)->usage->fs_factor; }
 long double fake_assoc_level_fs(uint32_t id) { return _assoc(id)->usage->level_fs; }
 long double fake_assoc_usage_raw(uint32_t id) { return _assoc(id)->usage->usage_raw; }

@@ -61,6 +61,7 @@ void fake_add_assoc(uint32_t id, uint32_t parent_id, const char *acct,
 		    const char *user, uint32_t shares, double usage_raw);
 void fake_link_tree(void);
 double fake_assoc_fs_factor(uint32_t id);
+double fake_assoc_shares_norm(uint32_t id);
 long double fake_assoc_level_fs(uint32_t id);
 long double fake_assoc_usage_raw(uint32_t id);
 long double fake_assoc_usage_efctv(uint32_t id);

@@ -212,6 +212,41 @@ TEST_F(ShimTest, RecalcLeavesHeldAdminSetAndRunningJobsAlone) {
   EXPECT_NE(fake_job_priority(103), 55u);
 }
 
+// PriorityFlags=NO_FAIR_TREE added (and removed again) by scontrol reconfigure: from
+// the first period on, every association has the normalized shares a controller
+// started with the new flags has, users included (the classic period never writes
+// users' shares), and Fair Tree's Level FS is gone under classic.
+TEST_F(ShimTest, AlgorithmSwitchByReconfigureRenormalizesShares) {
+  const auto dir = UseStateDir("switch");
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_shares_norm(21), 0.5);  // Fair Tree: 1 of 2 siblings
+  EXPECT_GT(fake_assoc_level_fs(21), 0.0L);
+  const uint32_t fair_tree_prio = fake_job_priority(100);
+
+  fake_conf_classic(1);
+  fake_call_reconfig(0);
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_shares_norm(21), 2.0 / 3 * 0.5);  // down the path
+  EXPECT_DOUBLE_EQ(fake_assoc_shares_norm(31), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(fake_assoc_shares_norm(2), 2.0 / 3);
+  EXPECT_EQ(fake_assoc_level_fs(21), 0.0L);
+  EXPECT_EQ(fake_assoc_fs_factor(21), 0.0);
+  // The job's fair-share factor comes from the classic shares: 2^(-UE/S).
+  fake_call_set_assoc_usage(21);
+  const double expected_fs =
+      fake_call_calc_fs_factor(fake_assoc_usage_efctv(21), 2.0 / 3 * 0.5) * 10000;
+  EXPECT_NEAR(fake_job_factor(100, "fs"), expected_fs, 1e-6);
+
+  fake_conf_classic(0);
+  fake_call_reconfig(0);
+  ASSERT_EQ(fake_call_cycle(1120), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_shares_norm(21), 0.5);
+  EXPECT_EQ(fake_job_priority(100), fair_tree_prio);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(ShimTest, IncrOnlyNeverLowersAPriority) {
   fake_conf_flag_incr_only(1);
   LoadOutsideSlurmctld();
