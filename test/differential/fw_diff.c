@@ -21,6 +21,10 @@
  *	scenario's time: random PriorityDecayHalfLife, PriorityUsageResetPeriod,
  *	time since the last period and since the last reset (multifactor's
  *	decay and reset code only runs in its thread).
+ *	--reconfig-switch: priority/fairway starts under the other fair-share
+ *	algorithm, calculates once, and is switched to the scenario's by a
+ *	reconfigure; its next period is compared with multifactor started
+ *	with the scenario's flags (a restarted controller).
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -320,9 +324,9 @@ static void _gen_random(scenario_t *s, uint32_t seed)
 	s->w_js = W();
 	s->w_part = W();
 	s->w_qos = W();
-	if (_chance(30))
-		snprintf(s->w_tres, sizeof(s->w_tres), "CPU=%u,Mem=%u",
-			 W(), W());
+	if (_chance(45))
+		snprintf(s->w_tres, sizeof(s->w_tres), "CPU=%u,Mem=%u%s%u",
+			 W(), W(), _chance(70) ? ",GRES/gpu=" : ",Node=", W());
 	s->max_age = _chance(20) ? 0 : 60 * (1 + _pick(10000));
 	s->damp = 1 + _pick(5);
 	s->favor_small = _chance(30);
@@ -451,10 +455,39 @@ static const char *g_conf_extra;
  * PriorityUsageResetPeriod, AccountingStorageEnforce=limits, and the state
  * file the plugins find (when the last period ran, when usage was last reset). */
 static bool g_thread_mode;
+/* --reconfig-switch: Fairway switched to the scenario's algorithm by a
+ * reconfigure after a calculation under the other one. */
+static bool g_switch_mode;
 static const char *g_decay_hl;
 static const char *g_reset_period;
 static bool g_enforce_limits;
 static time_t g_since_last_ran, g_last_reset_ago;
+
+#ifndef FW_SLURM_PLUGINDIR	/* Slurm's plugin directory (from configure) */
+#define FW_SLURM_PLUGINDIR "/usr/lib/x86_64-linux-gnu/slurm-wlm"
+#endif
+
+/* A directory with another build of priority_multifactor.so, searched before
+ * Slurm's own (make coverage-multifactor: an instrumented one), or "". */
+static const char *_mf_dir(void)
+{
+	const char *d = getenv("FW_DIFF_MF_DIR");
+	return d ? d : "";
+}
+
+/* The priority_multifactor.so that Slurm's loader loaded. */
+static void *_mf_handle(void)
+{
+	char *path = xstrdup_printf("%s/priority_multifactor.so",
+				    _mf_dir()[0] ? _mf_dir() :
+				    FW_SLURM_PLUGINDIR);
+	void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+
+	if (!h)
+		fatal("dlopen NOLOAD %s: %s", path, dlerror());
+	xfree(path);
+	return h;
+}
 
 static void _write_conf(const scenario_t *s)
 {
@@ -473,10 +506,10 @@ static void _write_conf(const scenario_t *s)
 	}
 	fprintf(f, "ClusterName=fwdiff\nSlurmctldHost=localhost\n"
 		"StateSaveLocation=%s\n"
-		"PluginDir=/usr/lib/x86_64-linux-gnu/slurm-wlm\n"
+		"PluginDir=%s%s%s\n"
 		"PriorityType=priority/multifactor\n"
 		"AccountingStorageType=accounting_storage/%s\n"
-		"AccountingStorageTRES=cpu,mem,energy,node,billing\n"
+		"AccountingStorageTRES=cpu,mem,energy,node,billing,gres/gpu\n"
 		"PriorityWeightAge=%u\nPriorityWeightAssoc=%u\n"
 		"PriorityWeightFairshare=%u\nPriorityWeightJobSize=%u\n"
 		"PriorityWeightPartition=%u\nPriorityWeightQOS=%u\n"
@@ -486,7 +519,8 @@ static void _write_conf(const scenario_t *s)
 		 * only --decay-thread runs: other scenarios compare accrual
 		 * without decay. */
 		"PriorityDecayHalfLife=%s\nPriorityUsageResetPeriod=%s\n",
-		dir, (g_conf_extra || g_thread_mode) ? "slurmdbd" : "none", s->w_age,
+		dir, _mf_dir(), _mf_dir()[0] ? ":" : "", FW_SLURM_PLUGINDIR,
+		(g_conf_extra || g_thread_mode) ? "slurmdbd" : "none", s->w_age,
 		s->w_assoc, s->w_fs, s->w_js, s->w_part, s->w_qos, (unsigned) (s->max_age / 60), s->damp,
 		s->favor_small ? "YES" : "NO",
 		g_decay_hl ? g_decay_hl : (g_conf_extra ? "7-0" : "0"),
@@ -539,6 +573,9 @@ static int _scenario_index(uint32_t id)
 	return e ? e->idx : -1;
 }
 
+/* Position of the gres/gpu TRES in every TRES array. */
+static int g_gpu_pos = -1;
+
 /* slurmctld's reaction to a removed association (soak mode). */
 static void (*g_remove_assoc_notify)(slurmdb_assoc_rec_t *);
 
@@ -546,7 +583,8 @@ static void _setup_assoc_mgr(scenario_t *s)
 {
 	slurmdb_update_object_t update;
 	assoc_init_args_t args;
-	const char *tres_types[] = { "cpu", "mem", "energy", "node", "billing" };
+	const char *tres_types[] = { "cpu", "mem", "energy", "node", "billing",
+				     "gres" };
 
 	assoc_mgr_assoc_list = list_create(slurmdb_destroy_assoc_rec);
 	assoc_mgr_user_list = list_create(slurmdb_destroy_user_rec);
@@ -560,16 +598,25 @@ static void _setup_assoc_mgr(scenario_t *s)
 	memset(&update, 0, sizeof(update));
 	update.type = SLURMDB_ADD_TRES;
 	update.objects = list_create(slurmdb_destroy_tres_rec);
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		slurmdb_tres_rec_t *t = xmalloc(sizeof(*t));
-		t->id = i + 1;
+		/* gres/gpu: the id slurmdbd gives the first GRES */
+		t->id = (i < 5) ? i + 1 : 1001;
 		t->type = xstrdup(tres_types[i]);
+		if (i == 5)
+			t->name = xstrdup("gpu");
 		list_append(update.objects, t);
 	}
 	if (assoc_mgr_update_tres(&update, false))
 		fatal("assoc_mgr_update_tres failed");
 	FREE_NULL_LIST(update.objects);
 	slurmctld_tres_cnt = g_tres_count;
+	{
+		slurmdb_tres_rec_t gpu = { .type = "gres", .name = "gpu" };
+		g_gpu_pos = assoc_mgr_find_tres_pos(&gpu, false);
+		if (g_gpu_pos < 0)
+			fatal("no gres/gpu TRES in assoc_mgr");
+	}
 
 	/* An account's usage is its subtree's (what slurmctld accumulates).
 	 * Children come after their parents in every generated scenario. */
@@ -617,6 +664,30 @@ static void _setup_assoc_mgr(scenario_t *s)
 static slurmdb_qos_rec_t *g_qos[MAX_QOS];
 static bool g_bench;	/* bench mode: exactly s->nrunning running jobs */
 
+/*
+ * What partitions look like at sites with GPUs in some nodes only
+ * (AccountingStorageTRES=gres/gpu, Gres=gpu:N on some nodes): GPUs counted in
+ * some partitions and not in others, a partition without nodes (slurmctld
+ * leaves its counts at 0), and one whose tres_cnt was never set (NULL).
+ */
+static void _part_shape(part_record_t *p)
+{
+	switch (_pick(6)) {
+	case 0:
+	case 1:
+	case 2:
+		p->tres_cnt[g_gpu_pos] = 8;	/* GPU nodes */
+		break;
+	case 3:
+		break;				/* no GPUs */
+	case 4:
+		memset(p->tres_cnt, 0, sizeof(uint64_t) * slurmctld_tres_cnt);
+		break;				/* no nodes */
+	default:
+		xfree(p->tres_cnt);		/* never counted */
+	}
+}
+
 static void _setup_parts_qos(void)
 {
 	uint32_t max_factor = 0, max_prio = 0;
@@ -636,6 +707,8 @@ static void _setup_parts_qos(void)
 		p->tres_cnt[TRES_ARRAY_MEM] = 16000;
 		p->tres_cnt[TRES_ARRAY_NODE] = 4;
 		p->tres_cnt[TRES_ARRAY_BILLING] = 64;
+		if (!g_bench)
+			_part_shape(p);
 		if (p->priority_job_factor > max_factor)
 			max_factor = p->priority_job_factor;
 	}
@@ -732,6 +805,21 @@ static job_record_t *_make_job(uint32_t job_id, const sc_assoc_t *sa,
 	j->tres_req_cnt[TRES_ARRAY_CPU] = j->details->min_cpus;
 	j->tres_req_cnt[TRES_ARRAY_MEM] = 100 * (1 + _pick(100));
 	j->tres_req_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
+	if (!g_bench) {
+		if (_chance(35))	/* --gpus */
+			j->tres_req_cnt[g_gpu_pos] = 1 + _pick(8);
+		if (_chance(10)) {	/* requeued: its last allocation */
+			j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt,
+						    sizeof(uint64_t));
+			j->tres_alloc_cnt[TRES_ARRAY_CPU] =
+				j->details->min_cpus;
+			j->tres_alloc_cnt[TRES_ARRAY_MEM] = NO_CONSUME_VAL64;
+			j->tres_alloc_cnt[g_gpu_pos] = _chance(50) ?
+				NO_CONSUME_VAL64 : j->tres_req_cnt[g_gpu_pos];
+		} else if (_chance(5)) {	/* never had its request set */
+			xfree(j->tres_req_cnt);
+		}
+	}
 	return j;
 }
 
@@ -744,11 +832,23 @@ static void _start_job(job_record_t *j, time_t start)
 	j->total_cpus = j->details->min_cpus;
 	j->end_time_exp = start + ((j->time_limit == NO_VAL) ? 100000 :
 				   (time_t) j->time_limit * 60);
+	xfree(j->tres_alloc_cnt);
 	j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
 	j->tres_alloc_cnt[TRES_ARRAY_CPU] = j->total_cpus;
-	j->tres_alloc_cnt[TRES_ARRAY_MEM] = j->tres_req_cnt[TRES_ARRAY_MEM];
+	j->tres_alloc_cnt[TRES_ARRAY_MEM] = j->tres_req_cnt ?
+		j->tres_req_cnt[TRES_ARRAY_MEM] : 100;
 	j->tres_alloc_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
 	j->tres_alloc_cnt[TRES_ARRAY_BILLING] = j->total_cpus;
+	/* A no_consume GRES is allocated as NO_CONSUME_VAL64.  Not in
+	 * --decay-thread scenarios: there multifactor's thread starts by
+	 * releasing the run seconds of running jobs from an array it never
+	 * clears, so for such a TRES it releases the previous job's seconds,
+	 * or whatever the stack held (doc/differences.md); Fairway releases
+	 * none.  The other modes compare the charging of such jobs. */
+	if (!g_bench && j->tres_req_cnt && j->tres_req_cnt[g_gpu_pos])
+		j->tres_alloc_cnt[g_gpu_pos] =
+			(!g_thread_mode && _chance(20)) ? NO_CONSUME_VAL64 :
+			j->tres_req_cnt[g_gpu_pos];
 }
 
 static void _setup_jobs(scenario_t *s, time_t now)
@@ -795,12 +895,94 @@ typedef struct {
 	double tres[8];
 } job_out_t;
 
+/* One row of sprio: what priority_p_get_priority_factors_list returns. */
+typedef struct {
+	uint32_t job_id, user_id, direct_prio;
+	char partition[16];
+	priority_factors_object_t f;
+	double tres[8];
+} sprio_row_t;
+
 typedef struct {
 	assoc_out_t *a;
 	job_out_t *j;
 	qos_out_t q[MAX_QOS];
-	int na, nj;
+	sprio_row_t *rows;
+	int na, nj, nrows;
 } result_t;
+
+/* sprio's rows of every job (no filter, as root), copied out of the list. */
+static void _capture_sprio(result_t *r, List (*factors)(
+				   priority_factors_request_msg_t *, uid_t))
+{
+	priority_factors_request_msg_t req;
+	priority_factors_object_t *o;
+	ListIterator it;
+	List l;
+	int i = 0;
+
+	memset(&req, 0, sizeof(req));
+	l = factors(&req, 0);
+	r->nrows = l ? list_count(l) : 0;
+	r->rows = xcalloc(r->nrows + 1, sizeof(*r->rows));
+	if (!l)
+		return;
+	it = list_iterator_create(l);
+	while ((o = list_next(it))) {
+		sprio_row_t *w = &r->rows[i++];
+		w->job_id = o->job_id;
+		w->user_id = o->user_id;
+		w->direct_prio = o->direct_prio;
+		snprintf(w->partition, sizeof(w->partition), "%s",
+			 o->partition ? o->partition : "");
+		w->f = *o;
+		if (o->priority_tres)
+			memcpy(w->tres, o->priority_tres, sizeof(double) *
+			       MIN(o->tres_cnt, 8));
+		w->f.priority_tres = NULL;
+		w->f.tres_weights = NULL;
+		w->f.partition = NULL;
+	}
+	list_iterator_destroy(it);
+	FREE_NULL_LIST(l);
+}
+
+/*
+ * Scenarios that reached sprio rows where multifactor keeps a job's weighted
+ * TRES factor: a job in several partitions, one of which does not count a TRES
+ * (no GPUs, no nodes) that the job uses and its first partition counts.
+ */
+static int _tres_kept_rows(void)
+{
+	job_record_t *j;
+	part_record_t *p;
+	ListIterator it, pit;
+	int n = 0;
+
+	if (!slurm_conf.priority_weight_tres)
+		return 0;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		if (!j->part_ptr_list || !j->part_ptr ||
+		    !j->part_ptr->tres_cnt)
+			continue;
+		pit = list_iterator_create(j->part_ptr_list);
+		while ((p = list_next(pit)))
+			for (int t = 0; t < slurmctld_tres_cnt; t++) {
+				uint64_t v = j->tres_req_cnt ?
+					j->tres_req_cnt[t] : 0;
+				if (j->tres_alloc_cnt &&
+				    (j->tres_alloc_cnt[t] != NO_CONSUME_VAL64))
+					v = j->tres_alloc_cnt[t];
+				if (v && j->part_ptr->tres_cnt[t] &&
+				    (!p->tres_cnt || !p->tres_cnt[t]))
+					n++;
+			}
+		list_iterator_destroy(pit);
+	}
+	list_iterator_destroy(it);
+	return n;
+}
 
 static void _capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
 {
@@ -866,12 +1048,13 @@ static void _capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *)
 /* Usage before the first plugin ran, restored for the second. */
 static result_t g_before;
 
+static void _reset_jobs(void);
+
 /* Forget every computed value so the second plugin starts from the same
  * state as the first. */
 static void _reset_state(void)
 {
 	slurmdb_assoc_rec_t *a;
-	job_record_t *j;
 	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
 	int i = 0;
 
@@ -901,7 +1084,15 @@ static void _reset_state(void)
 	}
 	list_iterator_destroy(it);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
-	it = list_iterator_create(job_list);
+	_reset_jobs();
+}
+
+/* Forget every job's computed priority and factors. */
+static void _reset_jobs(void)
+{
+	job_record_t *j;
+	ListIterator it = list_iterator_create(job_list);
+
 	while ((j = list_next(it))) {
 		if (!j->direct_set_prio && j->priority)
 			j->priority = 1;
@@ -1055,6 +1246,25 @@ static void _compare(const result_t *mf, const result_t *fw)
 		for (int t = 0; t < slurmctld_tres_cnt && t < 8; t++)
 			CMP("job", i, "tres", a->tres[t], b->tres[t]);
 	}
+	CMPI("sprio", 0, "rows", mf->nrows, fw->nrows);
+	for (int i = 0; i < mf->nrows && i < fw->nrows; i++) {
+		const sprio_row_t *a = &mf->rows[i], *b = &fw->rows[i];
+		CMPI("sprio row", i, "job_id", a->job_id, b->job_id);
+		CMPI("sprio row", i, "user_id", a->user_id, b->user_id);
+		CMPI("sprio row", i, "direct_prio", a->direct_prio, b->direct_prio);
+		CMPI("sprio row", i, "partition", strcmp(a->partition, b->partition), 0);
+		CMP("sprio row", i, "age", a->f.priority_age, b->f.priority_age);
+		CMP("sprio row", i, "assoc", a->f.priority_assoc, b->f.priority_assoc);
+		CMP("sprio row", i, "fs", a->f.priority_fs, b->f.priority_fs);
+		CMP("sprio row", i, "js", a->f.priority_js, b->f.priority_js);
+		CMP("sprio row", i, "part", a->f.priority_part, b->f.priority_part);
+		CMP("sprio row", i, "qos", a->f.priority_qos, b->f.priority_qos);
+		CMPI("sprio row", i, "site", a->f.priority_site, b->f.priority_site);
+		CMPI("sprio row", i, "nice", a->f.nice, b->f.nice);
+		CMPI("sprio row", i, "tres_cnt", a->f.tres_cnt, b->f.tres_cnt);
+		for (int t = 0; t < slurmctld_tres_cnt && t < 8; t++)
+			CMP("sprio row", i, "tres", a->tres[t], b->tres[t]);
+	}
 }
 
 static const char *g_plugin_path;
@@ -1177,6 +1387,70 @@ static bool _wait_period(time_t when)
 	return done;
 }
 
+/* Every association's normalized shares as assoc_mgr sets them when it loads
+ * them under slurm_conf's PriorityFlags (Fairshare=parent after the others). */
+static void _normalize_all_shares(void)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		slurmdb_assoc_rec_t *a;
+		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+
+		while ((a = list_next(it)))
+			if ((a->shares_raw == SLURMDB_FS_USE_PARENT) ==
+			    (pass == 1))
+				assoc_mgr_normalize_assoc_shares(a);
+		list_iterator_destroy(it);
+	}
+}
+
+/*
+ * --reconfig-switch: priority/fairway as in a controller started with the
+ * other fair-share algorithm (associations normalized for it), one
+ * calculation, then slurm.conf's flags changed and the plugin told, as
+ * `scontrol reconfigure` does.  Its next period must give what multifactor
+ * gave from a fresh start with the scenario's flags.
+ */
+static void _load_fairway_switched(fw_plugin_t *fw, time_t now)
+{
+	uint16_t want = slurm_conf.priority_flags, other;
+
+	if (want & PRIORITY_FLAGS_FAIR_TREE)
+		other = (want & ~PRIORITY_FLAGS_FAIR_TREE) |
+			(_chance(50) ? PRIORITY_FLAGS_DEPTH_OBLIVIOUS : 0);
+	else
+		other = (want & ~PRIORITY_FLAGS_DEPTH_OBLIVIOUS) |
+			PRIORITY_FLAGS_FAIR_TREE;
+	slurm_conf.priority_flags = other;
+	_normalize_all_shares();
+	cluster_cpus = NO_VAL;
+	_load_fairway(fw);
+	if (fw->init() != SLURM_SUCCESS)
+		fatal("fairway init failed");
+	cluster_cpus = 64;
+	fw->reconfig(false);
+	if (fw->recalc(now - 600) != SLURM_SUCCESS)
+		printf("NOTE %s: priority/fairway reported an error before the switch\n",
+		       g_scenario);
+	/* The jobs as multifactor found them.  Depth-oblivious reads the
+	 * usage values the last period stored, which a restarted controller
+	 * does not have: forget them too (as _reset_state does), keeping what
+	 * the switch must mend (shares, Level FS, fair-share factor). */
+	_reset_jobs();
+	{
+		slurmdb_assoc_rec_t *a;
+		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+
+		while ((a = list_next(it))) {
+			a->usage->usage_norm = (long double) NO_VAL;
+			a->usage->usage_efctv = 0;
+		}
+		list_iterator_destroy(it);
+		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	}
+	slurm_conf.priority_flags = want;
+	fw->reconfig(false);
+}
+
 static int _run_scenario(scenario_t *s, uint32_t seed)
 {
 	void (*mf_fair_tree_decay)(List, time_t);
@@ -1187,7 +1461,9 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	time_t now = 1700000000;
 	bool classic;
 
-	g_use_recalc = !g_thread_mode && ((seed % 4) == 0);
+	/* A switch is seen by the period (classic leaves users' shares to
+	 * the switch), not by a recalculation (it writes every association). */
+	g_use_recalc = !g_thread_mode && !g_switch_mode && ((seed % 4) == 0);
 	_setup_world(s, seed, now, "fw_diff");
 	classic = !(slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE);
 	/* TRES run seconds are released only when limits are enforced. */
@@ -1233,9 +1509,7 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	priority_g_reconfig(false);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 	}
-	if (!(mf = dlopen("/usr/lib/x86_64-linux-gnu/slurm-wlm/priority_multifactor.so",
-			  RTLD_LAZY | RTLD_NOLOAD)))
-		fatal("dlopen NOLOAD multifactor: %s", dlerror());
+	mf = _mf_handle();
 	mf_fair_tree_decay = dlsym(mf, "fair_tree_decay");
 	mf_weigh = dlsym(mf, "decay_apply_weighted_factors");
 	mf_charge = dlsym(mf, "decay_apply_new_usage");
@@ -1253,6 +1527,7 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 		mf_fair_tree_decay(job_list, now);
 	}
 	_capture(&r_mf, mf_set_assoc_usage);
+	_capture_sprio(&r_mf, priority_g_get_priority_factors_list);
 	if (g_thread_mode) {	/* stop multifactor's thread */
 		priority_g_fini();
 		_remove_state_files();
@@ -1272,18 +1547,23 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 			fatal("Fairway's calculation thread ran no period");
 	} else {
 	/* priority/fairway, the same way. */
-	cluster_cpus = NO_VAL;
-	_load_fairway(&fw);
-	if (fw.init() != SLURM_SUCCESS)
-		fatal("fairway init failed");
-	cluster_cpus = 64;
-	fw.reconfig(false);
+	if (g_switch_mode) {
+		_load_fairway_switched(&fw, now);
+	} else {
+		cluster_cpus = NO_VAL;
+		_load_fairway(&fw);
+		if (fw.init() != SLURM_SUCCESS)
+			fatal("fairway init failed");
+		cluster_cpus = 64;
+		fw.reconfig(false);
+	}
 	_write_last_ran(now - 50000);
 	if ((g_use_recalc ? fw.recalc(now) : fw.cycle(now)) != SLURM_SUCCESS)
 		printf("NOTE %s: priority/fairway reported an error\n",
 		       g_scenario);
 	}
 	_capture(&r_fw, fw.set_assoc_usage);
+	_capture_sprio(&r_fw, fw.factors);
 	fw.fini();
 
 	_compare(&r_mf, &r_fw);
@@ -1304,14 +1584,17 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 		priority_g_fini();
 	xfree(r_mf.a);
 	xfree(r_mf.j);
+	xfree(r_mf.rows);
 	xfree(r_fw.a);
 	xfree(r_fw.j);
+	xfree(r_fw.rows);
 	xfree(g_before.a);
 	xfree(g_before.j);
 	unlink(g_conf_path);
 	_remove_state_files();
 	rmdir(g_state_dir);
-	return g_mismatches ? 1 : 0;
+	/* bit 0: a mismatch; bit 1: sprio rows that keep a TRES factor */
+	return (g_mismatches ? 1 : 0) | (_tres_kept_rows() ? 2 : 0);
 }
 
 /* --decay-thread: what the calculation threads find, drawn from the
@@ -1335,6 +1618,9 @@ static void _gen_thread_params(scenario_t *s)
 		 g_reset_period, (long) g_since_last_ran);
 }
 
+/* Scenarios whose sprio rows reached a partition lacking a TRES count. */
+static int g_kept_tres_scenarios;
+
 static int _fork_scenario(scenario_t *s, uint32_t seed)
 {
 	pid_t pid;
@@ -1353,8 +1639,11 @@ static int _fork_scenario(scenario_t *s, uint32_t seed)
 		perror("waitpid");
 		exit(2);
 	}
-	if (WIFEXITED(status) && (WEXITSTATUS(status) <= 1))
-		return WEXITSTATUS(status);
+	if (WIFEXITED(status) && (WEXITSTATUS(status) <= 3)) {
+		if (WEXITSTATUS(status) & 2)
+			g_kept_tres_scenarios++;
+		return WEXITSTATUS(status) & 1;
+	}
 	printf("ERROR %s: the scenario process died (status 0x%x)\n", s->name,
 	       status);
 	return 1;
@@ -1634,9 +1923,8 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	cluster_cpus = 64;
 	priority_g_reconfig(false);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
-	if (!(mf = dlopen("/usr/lib/x86_64-linux-gnu/slurm-wlm/priority_multifactor.so",
-			  RTLD_LAZY | RTLD_NOLOAD)) ||
-	    !(g_mf_ftd = dlsym(mf, "fair_tree_decay")))
+	mf = _mf_handle();
+	if (!(g_mf_ftd = dlsym(mf, "fair_tree_decay")))
 		fatal("multifactor's fair_tree_decay not found");
 	h0 = _heap();
 	if (getenv("FW_BENCH_ONLY_FAIRWAY")) {	/* for profiling fairway alone */
@@ -2570,6 +2858,7 @@ int main(int argc, char **argv)
 		{ "cycles", required_argument, NULL, 'C' },
 		{ "soak", required_argument, NULL, 'K' },
 		{ "decay-thread", no_argument, NULL, 'T' },
+		{ "reconfig-switch", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 } };
 
 	g_plugin_path = getenv("FAIRWAY_PLUGIN");
@@ -2581,12 +2870,13 @@ int main(int argc, char **argv)
 		case 's': first = strtoul(optarg, NULL, 10); break;
 		case 'S': sites = true; break;
 		case 'T': g_thread_mode = true; break;
+		case 'W': g_switch_mode = true; break;
 		case 'B': bench = optarg; break;
 		case 'R': reps = atoi(optarg); break;
 		case 'C': return _run_cycles_main(optarg);
 		case 'K': return _run_soak(optarg);
 		default:
-			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites] [--decay-thread]\n",
+			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites] [--decay-thread | --reconfig-switch]\n",
 				argv[0]);
 			return 2;
 		}
@@ -2628,6 +2918,8 @@ int main(int argc, char **argv)
 		total++;
 		failed += _fork_scenario(&s, seed);
 	}
+	printf("%d of %d scenarios compared sprio rows of a job in a partition that lacks a TRES count its first partition has (GPUs, no nodes)\n",
+	       g_kept_tres_scenarios, total);
 	printf("%d scenarios, %d mismatches\n", total, failed);
 	return failed ? 1 : 0;
 }
