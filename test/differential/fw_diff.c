@@ -909,27 +909,23 @@ typedef struct {
 	qos_out_t q[MAX_QOS];
 	sprio_row_t *rows;
 	int na, nj, nrows;
+	uint32_t *set_prio;		/* priority_p_set of each pending job */
+	assoc_out_t *a_end;		/* after priority_p_job_end (thread mode) */
+	qos_out_t q_end[MAX_QOS];
 } result_t;
 
-/* sprio's rows of every job (no filter, as root), copied out of the list. */
-static void _capture_sprio(result_t *r, List (*factors)(
-				   priority_factors_request_msg_t *, uid_t))
+/* Append the rows of one sprio request, copied out of the returned list. */
+static void _append_sprio(result_t *r, List l)
 {
-	priority_factors_request_msg_t req;
 	priority_factors_object_t *o;
 	ListIterator it;
-	List l;
-	int i = 0;
 
-	memset(&req, 0, sizeof(req));
-	l = factors(&req, 0);
-	r->nrows = l ? list_count(l) : 0;
-	r->rows = xcalloc(r->nrows + 1, sizeof(*r->rows));
 	if (!l)
 		return;
+	xrecalloc(r->rows, r->nrows + list_count(l) + 1, sizeof(*r->rows));
 	it = list_iterator_create(l);
 	while ((o = list_next(it))) {
-		sprio_row_t *w = &r->rows[i++];
+		sprio_row_t *w = &r->rows[r->nrows++];
 		w->job_id = o->job_id;
 		w->user_id = o->user_id;
 		w->direct_prio = o->direct_prio;
@@ -944,7 +940,38 @@ static void _capture_sprio(result_t *r, List (*factors)(
 		w->f.partition = NULL;
 	}
 	list_iterator_destroy(it);
-	FREE_NULL_LIST(l);
+}
+
+/* sprio's rows as root: every job, then filtered by job ids, by user and by
+ * partitions (the filters are the plugin's on Slurm 22.05). */
+static void _capture_sprio(result_t *r, List (*factors)(
+				   priority_factors_request_msg_t *, uid_t))
+{
+	priority_factors_request_msg_t req;
+	uint32_t ids[] = { 100, 101, 103, 110 }, uid = 1002;
+	List l;
+
+	r->rows = xcalloc(1, sizeof(*r->rows));
+	r->nrows = 0;
+	for (int kind = 0; kind < 4; kind++) {
+		memset(&req, 0, sizeof(req));
+		if (kind == 1) {
+			req.job_id_list = list_create(NULL);
+			for (int i = 0; i < 4; i++)
+				list_append(req.job_id_list, &ids[i]);
+		} else if (kind == 2) {
+			req.uid_list = list_create(NULL);
+			list_append(req.uid_list, &uid);
+		} else if (kind == 3) {
+			req.partitions = xstrdup_printf("p%d,nosuch", g_nparts - 1);
+		}
+		l = factors(&req, 0);
+		_append_sprio(r, l);
+		FREE_NULL_LIST(l);
+		FREE_NULL_LIST(req.job_id_list);
+		FREE_NULL_LIST(req.uid_list);
+		xfree(req.partitions);
+	}
 }
 
 /*
@@ -1043,6 +1070,59 @@ static void _capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *)
 		}
 	}
 	list_iterator_destroy(it);
+}
+
+/*
+ * After the period: priority_p_set of every pending job (a submit, one second
+ * later), then, in --decay-thread scenarios, priority_p_job_end of every running
+ * job 100 s after the period, and the usage it charged.  Multifactor charges a
+ * job end from the time its thread recorded, which only its thread sets: the
+ * other modes compare submits only.  Job ends mark the job (end_time_exp), so
+ * the marks are undone for the next plugin.
+ */
+static void _capture_submit_and_end(result_t *r,
+				    uint32_t (*set)(uint32_t, job_record_t *),
+				    void (*job_end)(job_record_t *),
+				    void (*set_assoc_usage)(slurmdb_assoc_rec_t *),
+				    time_t now)
+{
+	time_t frozen = g_frozen_now, *exp;
+	job_record_t *j;
+	ListIterator it;
+	int i = 0;
+
+	r->set_prio = xcalloc(r->nj + 1, sizeof(*r->set_prio));
+	exp = xcalloc(r->nj + 1, sizeof(*exp));
+	g_frozen_now = now + 1;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it)) && (i < r->nj)) {
+		exp[i] = j->end_time_exp;
+		if (IS_JOB_PENDING(j) && j->priority)
+			r->set_prio[i] = set(1, j);
+		i++;
+	}
+	list_iterator_destroy(it);
+	if (g_thread_mode) {
+		result_t after = { 0 };
+
+		g_frozen_now = now + 100;
+		it = list_iterator_create(job_list);
+		while ((j = list_next(it)))
+			if (IS_JOB_RUNNING(j))
+				job_end(j);
+		list_iterator_destroy(it);
+		_capture(&after, set_assoc_usage);
+		r->a_end = after.a;
+		memcpy(r->q_end, after.q, sizeof(r->q_end));
+		xfree(after.j);
+	}
+	i = 0;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it)) && (i < r->nj))
+		j->end_time_exp = exp[i++];
+	list_iterator_destroy(it);
+	xfree(exp);
+	g_frozen_now = frozen;
 }
 
 /* Usage before the first plugin ran, restored for the second. */
@@ -1245,6 +1325,27 @@ static void _compare(const result_t *mf, const result_t *fw)
 		CMPI("job", i, "tres_cnt", a->f.tres_cnt, b->f.tres_cnt);
 		for (int t = 0; t < slurmctld_tres_cnt && t < 8; t++)
 			CMP("job", i, "tres", a->tres[t], b->tres[t]);
+	}
+	for (int i = 0; i < mf->nj; i++)
+		CMPI("job", i, "priority_p_set", mf->set_prio[i], fw->set_prio[i]);
+	for (int i = 0; mf->a_end && fw->a_end && (i < mf->na); i++) {
+		CMP("assoc after job ends", i, "usage_raw", mf->a_end[i].usage_raw,
+		    fw->a_end[i].usage_raw);
+		CMP("assoc after job ends", i, "grp_used_wall",
+		    mf->a_end[i].grp_used_wall, fw->a_end[i].grp_used_wall);
+		for (int t = 0; t < 8; t++) {
+			CMPI("assoc after job ends", i, "grp_used_tres_run_secs",
+			     mf->a_end[i].run_secs[t], fw->a_end[i].run_secs[t]);
+			CMP("assoc after job ends", i, "usage_tres_raw",
+			    mf->a_end[i].tres_raw[t], fw->a_end[i].tres_raw[t]);
+		}
+	}
+	for (int q = 0; mf->a_end && fw->a_end && (q < MAX_QOS); q++) {
+		CMP("qos after job ends", q, "usage_raw", mf->q_end[q].usage_raw,
+		    fw->q_end[q].usage_raw);
+		for (int t = 0; t < 8; t++)
+			CMPI("qos after job ends", q, "grp_used_tres_run_secs",
+			     mf->q_end[q].run_secs[t], fw->q_end[q].run_secs[t]);
 	}
 	CMPI("sprio", 0, "rows", mf->nrows, fw->nrows);
 	for (int i = 0; i < mf->nrows && i < fw->nrows; i++) {
@@ -1528,6 +1629,8 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	}
 	_capture(&r_mf, mf_set_assoc_usage);
 	_capture_sprio(&r_mf, priority_g_get_priority_factors_list);
+	_capture_submit_and_end(&r_mf, priority_g_set, priority_g_job_end,
+				mf_set_assoc_usage, now);
 	if (g_thread_mode) {	/* stop multifactor's thread */
 		priority_g_fini();
 		_remove_state_files();
@@ -1564,6 +1667,8 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	}
 	_capture(&r_fw, fw.set_assoc_usage);
 	_capture_sprio(&r_fw, fw.factors);
+	_capture_submit_and_end(&r_fw, fw.set, fw.job_end, fw.set_assoc_usage,
+				now);
 	fw.fini();
 
 	_compare(&r_mf, &r_fw);
@@ -1585,6 +1690,10 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	xfree(r_mf.a);
 	xfree(r_mf.j);
 	xfree(r_mf.rows);
+	xfree(r_mf.set_prio);
+	xfree(r_mf.a_end);
+	xfree(r_fw.set_prio);
+	xfree(r_fw.a_end);
 	xfree(r_fw.a);
 	xfree(r_fw.j);
 	xfree(r_fw.rows);
