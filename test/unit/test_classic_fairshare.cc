@@ -1,6 +1,7 @@
-// Classic and depth-oblivious fair share: the seeds' worked examples, Slurm's test24.1 and
-// test24.3 expectations, dampening, Fairshare=parent, edge cases, and a depth-oblivious example
-// recomputed independently from the documented formula.
+// Classic and depth-oblivious fair share: the worked examples of SchedMD's classic fair-share
+// page and of DKRZ's Levante documentation, Slurm's test24.1 and test24.3 expectations,
+// dampening, Fairshare=parent, edge cases, and a depth-oblivious example recomputed
+// independently from the documented formula.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

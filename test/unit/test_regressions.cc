@@ -55,9 +55,10 @@ fairway_job_factors_t neutral_factors() {
   return f;
 }
 
-// Review while writing the fuzz targets: a weighted sum of 2^64 or more (e.g. a large PriorityWeightTRES) was
-// converted to uint64_t before clamping -- undefined, and 0 on x86-64, so the job became
-// "held" (priority 0) instead of getting 2^32-1; a NaN factor became 2^32-1 silently.
+// Review while writing the fuzz targets: a weighted sum of 2^64 or more (e.g. a large
+// PriorityWeightTRES) was converted to uint64_t before clamping -- undefined, and 0 on x86-64,
+// so the job became "held" (priority 0) instead of getting 2^32-1; a NaN factor became 2^32-1
+// silently.
 TEST(JobPriority, Above2To64IsClampedNotHeld) {
   fairway_weights_t w{};
   for (double tres : {0x1p64, 1e30, std::numeric_limits<double>::max(),
