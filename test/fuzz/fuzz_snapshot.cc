@@ -1,5 +1,5 @@
 // fuzz_snapshot.cc - libFuzzer target: the snapshot JSON reader and everything the fairway
-// CLI does with what it accepts.  Snapshot files are untrusted input (issue 8, part 6).
+// CLI does with what it accepts.  Snapshot files are untrusted input.
 //
 // For any input: parse_snapshot() either throws SnapshotError with a one-line message, or
 // returns a snapshot that

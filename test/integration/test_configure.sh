@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# configure's bad-input paths: each gets one line that says what to do (issue 2).
+# configure's bad-input paths: each gets one line that says what to do.
 # No tree given and none cached, a missing tree, a tree that is not Slurm, an unconfigured
 # tree, a tree of another Slurm version than the installed libslurm, a slurmctld of another
 # version than the tree, missing public headers, a missing header-only library package.

@@ -3,8 +3,10 @@
 # builds, starts a cluster with priority/fairway, runs its workload and prints squeue,
 # sprio, sshare and the fairway CLI.  Checked here: it succeeds, the queued jobs got their
 # priorities from priority/fairway (sprio lists them, the held job stays at 0, the others
-# are above 1), sshare and `fairway shares` show the example tree, and the demo's cluster
-# is gone afterwards.
+# are above 1), the job that fills the cluster is an example user's, sshare and `fairway
+# shares` show the example tree, the closing summary names the waiting job with the
+# highest priority, no terminal escape codes reach a file, and the demo's cluster is gone
+# afterwards.
 # Environment: FAIRWAY_BUILD_DIR (scripts/check sets it: the demo then reuses that build).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -30,6 +32,8 @@ assert_eq "the held job has priority 0" 0 \
 	"$(awk '$5 == "PENDING" && $8 ~ /Held/ { print $7 }' <<<"$sq")"
 assert_ne "queued jobs have different priorities (fair-share differs)" 1 \
 	"$(awk '$5 == "PENDING" && $7 > 1 { print $7 }' <<<"$sq" | sort -u | wc -l)"
+assert_eq "the job filling the cluster is fw_u5's, not root's" fw_u5 \
+	"$(awk '$5 == "RUNNING" { print $3 }' <<<"$sq" | sort -u)"
 
 sp=$(section "sprio -l")
 assert_eq "sprio -l lists the 15 weighed jobs" 15 \
@@ -39,6 +43,13 @@ ss=$(section "sshare -a -l")
 assert_match "sshare shows the example tree" "bloggs\.prj\.high +fw_u1 +parent" "$ss"
 fs=$(section "fairway snapshot + fairway shares")
 assert_match "fairway shares prints the same tree offline" "chem\.theory" "$fs"
+# The highest priority (ties: the lowest job id, as squeue --sort=-p,i orders them).
+first=$(awk '$5 == "PENDING" && $7 > 0 { print $7, $1 }' <<<"$sq" | sort -k1,1nr -k2,2n |
+	awk 'NR == 1 { print $2 }')
+assert_match "the summary names the waiting job with the highest priority ($first)" \
+	"job $first of fw_u[0-9] \(account [a-z.]+\) has the" "$(section "What priority/fairway did")"
+assert_eq "no terminal escape codes in the demo's output to a file" 0 \
+	"$(grep -c $'\033' "$out" || true)"
 
 dir=$(sed -n 's/.*PriorityType=priority\/fairway in \(\/[^ ]*\).*/\1/p' "$out" | head -n 1)
 assert_ne "the demo said where its cluster ran" "" "$dir"

@@ -1,6 +1,7 @@
-// Classic and depth-oblivious fair share: the seeds' worked examples, Slurm's test24.1 and
-// test24.3 expectations, dampening, Fairshare=parent, edge cases, and a depth-oblivious example
-// recomputed independently from the documented formula.
+// Classic and depth-oblivious fair share: the worked examples of SchedMD's classic fair-share
+// page and of DKRZ's Levante documentation, Slurm's test24.1 and test24.3 expectations,
+// dampening, Fairshare=parent, edge cases, and a depth-oblivious example recomputed
+// independently from the documented formula.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -35,9 +36,10 @@ Computed run_fixture(const std::string& name, Algorithm algo = Algorithm::kClass
 std::string f6(double v) { return fmt::format("{:f}", v); }
 std::string f6(long double v) { return fmt::format("{:f}", static_cast<double>(v)); }
 
-// seeds/002 (Slurm's classic_fair_share.shtml): A 40 {B 30 {user1}, C 10 {user2, user3}},
-// D 60 {E 25 {user4}, F 35 {user5}}; usage 0.2, 0.25, 0, 0.25, 0 of the machine.
-TEST(Classic, Seed002FiveUsers) {
+// The worked example of SchedMD's classic fair-share page (classic_fair_share.html):
+// A 40 {B 30 {user1}, C 10 {user2, user3}}, D 60 {E 25 {user4}, F 35 {user5}}; usage 0.2,
+// 0.25, 0, 0.25, 0 of the machine.
+TEST(Classic, SlurmDocFiveUsers) {
   const Computed c = run_fixture("seed002_classic.json");
   // Normalized shares.
   EXPECT_NEAR(c.sn(211), 0.3, 1e-12);
@@ -134,8 +136,9 @@ TEST(Classic, SlurmTest24_3FairshareParent) {
   EXPECT_EQ(c.out.fs_factor[c.tree.root()], 0.5);
 }
 
-// seeds/000: DKRZ's two-level table (mpg/community/rest; projects below), classic algorithm.
-TEST(Classic, Seed000Dkrz) {
+// DKRZ's two-level table (mpg/community/rest; projects below) from its published Levante
+// documentation ("Accounting and Priorities"), classic algorithm.
+TEST(Classic, DkrzTwoLevelTable) {
   const Computed c = run_fixture("dkrz_000.json");
   EXPECT_EQ(f6(c.sn(2)), "0.000969");   // root user 1/1032
   EXPECT_EQ(f6(c.sn(3)), "0.198643");   // community

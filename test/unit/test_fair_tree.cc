@@ -297,9 +297,10 @@ TEST(FairTree, HugeUsage) {
   EXPECT_EQ(c.out.usage_efctv[c.at(21)], h1 / (h1 + h2));
 }
 
-// Reproduces the live cluster (reference/slurm-testbed.md, sshare at 23:28:16): FairShare is
-// rank/6 (sprio showed 3333, 5000, 6667, 8333, 10000 of weight 10000), other columns to the
-// printed precision (usage reconstructed to match the printed NormUsage/EffectvUsage/LevelFS).
+// Reproduces a live Slurm 22.05.8 cluster (testbed_2328 in test/data/README.md: its sshare at
+// 23:28:16): FairShare is rank/6 (sprio showed 3333, 5000, 6667, 8333, 10000 of weight
+// 10000), other columns to the printed precision (usage reconstructed to match the printed
+// NormUsage/EffectvUsage/LevelFS).
 TEST(FairTree, LiveTestbedTable) {
   const Computed c = run_fixture("testbed_2328.json");
   const std::map<uint32_t, double> fs = {{4, 1 / 6.0},   {211, 2 / 6.0}, {221, 3 / 6.0},

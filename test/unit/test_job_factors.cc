@@ -1,6 +1,7 @@
-// Job factors and priority against values a live Slurm 22.05 cluster printed
-// (shared/reference/slurm-testbed.md section 2: 4 nodes x 16 CPUs, weights fairshare 10000,
-// age/jobsize/partition/qos 1000, PriorityMaxAge 10 min) and hand-computed edge cases.
+// Job factors and priority against values a live Slurm 22.05.8 cluster printed (sprio -l on
+// one machine with 4 nodes x 16 CPUs, weights fairshare 10000, age/jobsize/partition/qos
+// 1000, PriorityMaxAge 10 min: the cluster of test/data/README.md's testbed_2328) and
+// hand-computed edge cases.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,6 +1,6 @@
-// Regression tests for bugs found by issue 8's fuzzing and review (each test is named after
-// the issue and the bug).  The inputs that found the fuzz bugs are also replayed from
-// test/fuzz/regressions/ by test/fuzz/replay_*.
+// Regression tests for bugs found by fuzzing, sanitizers and review (each test is named
+// after the part of the API and the behaviour it pins down).  The inputs that found the fuzz
+// bugs are also replayed from test/fuzz/regressions/ by test/fuzz/replay_*.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,7 +18,7 @@ namespace {
 // fuzz_fairshare_api: an infinite FairShareDampeningFactor passed the C API's check
 // (!(d >= 1)) and was refused by the core with std::invalid_argument, which the API reported
 // as FAIRWAY_EINTERNAL ("a bug in the core") instead of FAIRWAY_EINVAL.
-TEST(Issue8, InfiniteDampeningIsEinvalNotEinternal) {
+TEST(FairshareApi, InfiniteDampeningIsEinvalNotEinternal) {
   const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
   fairway_fairshare_t* fs = nullptr;
   ASSERT_EQ(fairway_fairshare_new(&root, 1, &fs), FAIRWAY_OK);
@@ -35,7 +35,7 @@ TEST(Issue8, InfiniteDampeningIsEinvalNotEinternal) {
 
 // fuzz_decay_state: parse_decay_state computed now + 86400 in int64_t, a signed overflow
 // (undefined behaviour, UBSan report) for a caller-supplied now near INT64_MAX.
-TEST(Issue8, DecayStateNowNearInt64MaxDoesNotOverflow) {
+TEST(DecayState, NowNearInt64MaxDoesNotOverflow) {
   const fairway::DecayState want{1767225600, 1767000000};
   const std::string bytes = fairway::encode_decay_state(want);
   for (time_t now : {std::numeric_limits<time_t>::max(), std::numeric_limits<time_t>::max() - 86400,
@@ -55,10 +55,11 @@ fairway_job_factors_t neutral_factors() {
   return f;
 }
 
-// Review of issue 8: a weighted sum of 2^64 or more (e.g. a large PriorityWeightTRES) was
-// converted to uint64_t before clamping -- undefined, and 0 on x86-64, so the job became
-// "held" (priority 0) instead of getting 2^32-1; a NaN factor became 2^32-1 silently.
-TEST(Issue8, PriorityAbove2To64IsClampedNotHeld) {
+// Review while writing the fuzz targets: a weighted sum of 2^64 or more (e.g. a large
+// PriorityWeightTRES) was converted to uint64_t before clamping -- undefined, and 0 on x86-64,
+// so the job became "held" (priority 0) instead of getting 2^32-1; a NaN factor became 2^32-1
+// silently.
+TEST(JobPriority, Above2To64IsClampedNotHeld) {
   fairway_weights_t w{};
   for (double tres : {0x1p64, 1e30, std::numeric_limits<double>::max(),
                       std::numeric_limits<double>::infinity()}) {
@@ -85,7 +86,7 @@ TEST(Issue8, PriorityAbove2To64IsClampedNotHeld) {
   EXPECT_EQ(fairway_job_priority(&w, &f, -5, &clamped), 1U);
 }
 
-TEST(Issue8, NanPriorityIsOneNotMaximal) {
+TEST(JobPriority, NanIsOneNotMaximal) {
   fairway_weights_t w{};
   w.fairshare = 1000;
   fairway_job_factors_t f = neutral_factors();
@@ -104,7 +105,7 @@ namespace {
 // scripts/sanitize (gcc -fsanitize=enum): fairway_fairshare_compute loaded an out-of-range
 // fairway_algorithm_t (any int a C caller passes) as the C++ enum type: undefined.  It is
 // now read as an int and refused with FAIRWAY_EINVAL.
-TEST(Issue8, OutOfRangeAlgorithmIsEinvalWithoutUb) {
+TEST(FairshareApi, OutOfRangeAlgorithmIsEinvalWithoutUb) {
   const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
   fairway_fairshare_t* fs = nullptr;
   ASSERT_EQ(fairway_fairshare_new(&root, 1, &fs), FAIRWAY_OK);
@@ -120,7 +121,7 @@ namespace {
 
 // fuzz job_factors: the age factor subtracted two time_t values in int64_t: signed
 // overflow for times far apart.  Now unsigned, with the same low 32 bits Slurm keeps.
-TEST(Issue8, AgeOfTimesFarApartIsDefined) {
+TEST(JobFactors, AgeOfTimesFarApartIsDefined) {
   fairway_weights_t w{};
   w.age = 1000;
   w.max_age = 7 * 86400;
@@ -142,7 +143,7 @@ TEST(Issue8, AgeOfTimesFarApartIsDefined) {
 
 // fuzz job_factors: SMALL_RELATIVE_TO_TIME with no nodes, no CPUs and a zero time limit
 // divided 0 by 0; the NaN job-size factor passed the clamps.  It counts as 0 now.
-TEST(Issue8, JobSizeZeroOverZeroIsZero) {
+TEST(JobFactors, JobSizeZeroOverZeroIsZero) {
   fairway_weights_t w{};
   w.job_size = 1000;
   w.flags = FAIRWAY_FLAG_SMALL_RELATIVE;
@@ -160,7 +161,7 @@ TEST(Issue8, JobSizeZeroOverZeroIsZero) {
 // type (an expected end 68+ years away into int; TRES seconds x usage factor >= 2^64 into
 // uint64_t): undefined.  Now: nothing released for the former (x86-64's result of Slurm's
 // cast), 2^64-1 for the latter.
-TEST(Issue8, JobChargeConversionsOutOfRangeAreDefined) {
+TEST(JobCharge, ConversionsOutOfRangeAreDefined) {
   fairway_job_times_t t{};
   t.start_time = 1767225600;
   t.end_time_exp = t.start_time + (int64_t{1} << 40);
@@ -179,10 +180,10 @@ TEST(Issue8, JobChargeConversionsOutOfRangeAreDefined) {
   EXPECT_EQ(ch.tres_time_delta, UINT64_MAX);
 }
 
-// fuzz_usage_store (CI, session 3): a 19-digit epoch or period above INT64_MAX overflowed the
+// fuzz_usage_store (CI's fuzz-short): a 19-digit epoch or period above INT64_MAX overflowed the
 // signed accumulator of the time parser.  Now such a line is refused (a usage file: EPARSE
 // naming the header; a journal: the line is not an entry).
-TEST(Issue8, TimeAboveInt64IsRefusedWithoutUb) {
+TEST(UsageStore, TimeAboveInt64IsRefusedWithoutUb) {
   try {
     (void)fairway::parse_usage("fairway-usage 1 9223372036854775808\na 1 0x8p+7 0x1p+4\nend 1\n");
     FAIL() << "a period above INT64_MAX was accepted";

@@ -52,8 +52,8 @@ TEST(SshareFormat, MatchesSlurmGoldenFiles) {
   }
 }
 
-// The capture from the live 22.05 cluster (slurm-testbed.md section 2, GrpTRESMins/TRESRunMins
-// cut as in that document).
+// The capture from a live Slurm 22.05.8 cluster (testbed_2328 in test/data/README.md; its
+// GrpTRESMins/TRESRunMins columns were cut when it was captured).
 TEST(SshareFormat, LiveClusterCapture) {
   const Case c = load("testbed_2328", Algorithm::kFairTree);
   const auto got = lines(format_sshare(c.tree, c.out, Algorithm::kFairTree));
