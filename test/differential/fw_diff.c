@@ -7,14 +7,14 @@
  *  both plugins bind to them), loads multifactor through Slurm's own plugin
  *  loader (priority_g_init) and priority/fairway with dlopen, builds an
  *  association tree in assoc_mgr, QOS, partitions and a job list from a seeded
- *  random scenario (or a site tree of the seeds), runs one calculation with
+ *  random scenario (or a site's published tree), runs one calculation with
  *  each plugin and compares every association's shares_norm, usage_norm,
  *  usage_efctv, level_fs and fs_factor (as sshare reads them) and every job's
  *  priority, priority_array and prio_factors (as sprio reads them).
  *
  *  Usage: fw_diff [-v] [-p PLUGIN.so] [-n COUNT] [-s FIRST_SEED] [--sites]
  *	Runs COUNT random scenarios from FIRST_SEED (each in a forked child so
- *	that assoc_mgr starts clean), plus the seeds' site trees with --sites.
+ *	that assoc_mgr starts clean), plus four sites' trees with --sites.
  *	The last line is "N scenarios, M mismatches".
  *	--decay-thread: each plugin runs the period in its own calculation
  *	thread, started as slurmctld starts it, with the clock frozen at the
@@ -340,8 +340,8 @@ static void _gen_random(scenario_t *s, uint32_t seed)
 	s->njobs = 20 + _pick(200);
 }
 
-/* The seeds' site trees (shared/seeds): DKRZ, BMRC, Limoges, and the live
- * cluster of shared/reference/slurm-testbed.md section 2. */
+/* Site trees as the sites publish them (doc/differences.md names the pages):
+ * DKRZ, BMRC, Limoges, and a two-level A-F tree with usage on every user. */
 static int _gen_site(scenario_t *s, int which)
 {
 	_clear(s);
@@ -355,7 +355,7 @@ static int _gen_site(scenario_t *s, int which)
 	s->njobs = 60;
 	_add(s, 1, 0, "root", NULL, 1, 0);
 	switch (which) {
-	case 0:	/* live testbed cluster: A(40){B(30):u1, C(10):u2,u3} D(60){E(25):u4, F(35):u5} */
+	case 0:	/* A(40){B(30):u1, C(10):u2,u3} D(60){E(25):u4, F(35):u5} */
 		snprintf(s->name, sizeof(s->name), "site: testbed A-F");
 		_add(s, 2, 1, "a", NULL, 40, 0);
 		_add(s, 21, 2, "b", NULL, 30, 0);
