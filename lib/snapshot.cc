@@ -1,12 +1,18 @@
 // Snapshot reader/writer (see snapshot.h).
 #include "snapshot.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
 #include <limits>
-#include <sstream>
+#include <memory>
+#include <vector>
 
 #ifndef FMT_HEADER_ONLY
 #define FMT_HEADER_ONLY
@@ -146,6 +152,279 @@ AssocRecord parse_association(const json& a, size_t index) {
   return r;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Text nlohmann::json refused, described in our words: "line L, column C: expected X, found Y".
+// A second, small JSON syntax checker: it runs only after nlohmann::json has thrown, and finds the
+// first place where the text stops being JSON (RFC 8259, as nlohmann::json reads it: an optional
+// UTF-8 byte order mark first, no comments, UTF-8 strings, finite numbers).
+
+std::string line_column(std::string_view text, size_t pos) {
+  pos = std::min(pos, text.size());
+  const std::string_view before = text.substr(0, pos);
+  const size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
+  const size_t nl = before.rfind('\n');
+  const size_t column = nl == std::string_view::npos ? pos + 1 : pos - nl;
+  return fmt::format("line {}, column {}", line, column);
+}
+
+bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// What is at POS: "the end of the input", a word or character in quotes, or a byte by its value
+// (never a raw byte of a binary file).
+std::string found_at(std::string_view text, size_t pos) {
+  if (pos >= text.size()) return "the end of the input";
+  const auto c = static_cast<unsigned char>(text[pos]);
+  if (is_word_char(text[pos])) {
+    size_t n = 0;
+    while (pos + n < text.size() && n < 16 && is_word_char(text[pos + n])) ++n;
+    const bool more = pos + n < text.size() && is_word_char(text[pos + n]);
+    return fmt::format("'{}{}'", text.substr(pos, n), more ? "..." : "");
+  }
+  if (c > 0x20 && c < 0x7f) return fmt::format("'{}'", static_cast<char>(c));
+  return fmt::format("byte 0x{:02x}", c);
+}
+
+class SyntaxChecker {
+ public:
+  explicit SyntaxChecker(std::string_view text) : t_(text) {}
+
+  // The first syntax error, or "" where the text is JSON.
+  std::string first_error() {
+    if (t_.substr(0, 3) == "\xEF\xBB\xBF") p_ = 3;
+    skip_space();
+    if (p_ == t_.size()) return at(p_, "the input is empty; expected a snapshot (a JSON object)");
+    enum { kValue, kValueOrClose, kKeyOrClose, kKey, kColon, kCommaOrClose } state = kValue;
+    for (;;) {
+      skip_space();
+      if (state == kValue || state == kValueOrClose) {
+        if (state == kValueOrClose && peek() == ']') {
+          ++p_;
+          stack_.pop_back();
+        } else if (peek() == '{' || peek() == '[') {
+          stack_.push_back(t_[p_++]);
+          state = stack_.back() == '{' ? kKeyOrClose : kValueOrClose;
+          continue;
+        } else if (!scalar(state == kValueOrClose ? "expected a value or ']'" : nullptr)) {
+          return error_;
+        }
+      } else if (state == kKeyOrClose || state == kKey) {
+        if (state == kKeyOrClose && peek() == '}') {
+          ++p_;
+          stack_.pop_back();
+        } else if (peek() == '"') {
+          if (!scan_string()) return error_;
+          state = kColon;
+          continue;
+        } else {
+          return expected(state == kKey ? "expected a key (a string in double quotes)"
+                                        : "expected a key (a string in double quotes) or '}'");
+        }
+      } else if (state == kColon) {
+        if (peek() != ':') return expected("expected ':' after the key");
+        ++p_;
+        state = kValue;
+        continue;
+      } else {  // kCommaOrClose
+        const char close = stack_.back() == '{' ? '}' : ']';
+        if (peek() == ',') {
+          ++p_;
+          state = close == '}' ? kKey : kValue;
+          continue;
+        }
+        if (peek() != close)
+          return expected(close == '}' ? "expected ',' or '}' after a value in an object"
+                                       : "expected ',' or ']' after a value in an array");
+        ++p_;
+        stack_.pop_back();
+      }
+      // A value ended.
+      if (stack_.empty()) {
+        skip_space();
+        if (p_ == t_.size()) return "";
+        return expected("expected the end of the input after the top-level value");
+      }
+      state = kCommaOrClose;
+    }
+  }
+
+ private:
+  int peek() const { return p_ < t_.size() ? static_cast<unsigned char>(t_[p_]) : -1; }
+  void skip_space() {
+    while (p_ < t_.size() && (t_[p_] == ' ' || t_[p_] == '\t' || t_[p_] == '\n' || t_[p_] == '\r'))
+      ++p_;
+  }
+  std::string at(size_t pos, const std::string& what) {
+    error_ = line_column(t_, pos) + ": " + what;
+    return error_;
+  }
+  std::string expected(const std::string& what) {
+    return at(p_, what + ", found " + found_at(t_, p_));
+  }
+  bool fail(size_t pos, const std::string& what) {
+    at(pos, what);
+    return false;
+  }
+  bool fail_expected(const std::string& what) {
+    expected(what);
+    return false;
+  }
+  bool digit() const { return peek() >= '0' && peek() <= '9'; }
+
+  // A string, number, true, false or null at p_. EXPECTED overrides "expected a value".
+  bool scalar(const char* expected_what) {
+    const std::string what =
+        expected_what ? expected_what
+        : stack_.empty()
+            ? "expected '{' (a snapshot is a JSON object)"
+            : "expected a value (an object, array, string, number, true, false or null)";
+    const int c = peek();
+    if (c == '"') return scan_string();
+    if (c == '-' || (c >= '0' && c <= '9')) return scan_number();
+    if (c >= 0 && is_word_char(static_cast<char>(c))) {
+      size_t n = 0;
+      while (p_ + n < t_.size() && is_word_char(t_[p_ + n])) ++n;
+      const std::string_view word = t_.substr(p_, n);
+      if (word == "true" || word == "false" || word == "null") {
+        p_ += n;
+        return true;
+      }
+    }
+    return fail_expected(what);
+  }
+
+  bool scan_number() {
+    const size_t start = p_;
+    if (peek() == '-') ++p_;
+    if (peek() == '0') {
+      ++p_;
+    } else if (digit()) {
+      while (digit()) ++p_;
+    } else {
+      return fail_expected("expected a digit after '-'");
+    }
+    if (peek() == '.') {
+      ++p_;
+      if (!digit()) return fail_expected("expected a digit after the decimal point");
+      while (digit()) ++p_;
+    }
+    if (peek() == 'e' || peek() == 'E') {
+      ++p_;
+      if (peek() == '+' || peek() == '-') ++p_;
+      if (!digit()) return fail_expected("expected a digit in the exponent");
+      while (digit()) ++p_;
+    }
+    const std::string token(t_.substr(start, p_ - start));
+    if (std::isinf(std::strtod(token.c_str(), nullptr)))
+      return fail(start, token.size() <= 24
+                             ? fmt::format("the number {} is too large for a double", token)
+                             : std::string("a number too large for a double"));
+    return true;
+  }
+
+  int hex4(size_t pos) const {
+    if (pos + 4 > t_.size()) return -1;
+    int v = 0;
+    for (size_t i = pos; i < pos + 4; ++i) {
+      const char c = t_[i];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return -1;
+      v = v * 16 + d;
+    }
+    return v;
+  }
+
+  // Length of the well-formed UTF-8 sequence at p_ (Unicode's table 3-7), 0 if there is none.
+  size_t utf8_length() const {
+    const auto b = [&](size_t i) {
+      return p_ + i < t_.size() ? static_cast<unsigned char>(t_[p_ + i]) : 0u;
+    };
+    const auto cont = [&](size_t i, unsigned lo = 0x80, unsigned hi = 0xbf) {
+      return b(i) >= lo && b(i) <= hi;
+    };
+    const unsigned c = b(0);
+    if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+    if (c == 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
+    if ((c >= 0xe1 && c <= 0xec) || c == 0xee || c == 0xef) return cont(1) && cont(2) ? 3 : 0;
+    if (c == 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
+    if (c == 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+    if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+    if (c == 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
+    return 0;
+  }
+
+  bool scan_string() {
+    ++p_;  // the opening quote
+    for (;;) {
+      const int c = peek();
+      if (c < 0) return fail_expected("expected '\"' to end the string");
+      if (c == '"') {
+        ++p_;
+        return true;
+      }
+      if (c < 0x20)
+        return fail(p_, fmt::format("found byte 0x{:02x} inside a string (a control character, "
+                                    "which JSON requires to be escaped)",
+                                    c));
+      if (c == '\\') {
+        const size_t start = p_++;
+        const int e = peek();
+        if (e > 0 && std::strchr("\"\\/bfnrt", e)) {
+          ++p_;
+          continue;
+        }
+        if (e != 'u')
+          return fail_expected(
+              "expected an escape (\\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\u and four hex "
+              "digits) after '\\'");
+        const int u = hex4(++p_);
+        if (u < 0) return fail_expected("expected four hexadecimal digits after '\\u'");
+        p_ += 4;
+        if (u >= 0xdc00 && u <= 0xdfff)
+          return fail(start, fmt::format("\\u{:04X} is the second half of a UTF-16 surrogate pair "
+                                         "without a first half",
+                                         u));
+        if (u >= 0xd800 && u <= 0xdbff) {
+          const int low =
+              peek() == '\\' && p_ + 1 < t_.size() && t_[p_ + 1] == 'u' ? hex4(p_ + 2) : -1;
+          if (low < 0xdc00 || low > 0xdfff)
+            return fail_expected(fmt::format(
+                "expected \\uDC00 to \\uDFFF (the second half of a UTF-16 surrogate pair) after "
+                "\\u{:04X}",
+                u));
+          p_ += 6;
+        }
+        continue;
+      }
+      if (c < 0x80) {
+        ++p_;
+        continue;
+      }
+      const size_t n = utf8_length();
+      if (n == 0)
+        return fail(p_,
+                    fmt::format("found byte 0x{:02x} inside a string, which is not UTF-8 text", c));
+      p_ += n;
+    }
+  }
+
+  std::string_view t_;
+  size_t p_ = 0;
+  std::vector<char> stack_;  // '{' or '[' of each open container
+  std::string error_;
+};
+
+// How a JSON value reads in a message: a number as written, else its kind.
+std::string describe(const json& v) {
+  if (v.is_number() || v.is_boolean() || v.is_null()) return v.dump();
+  if (v.is_string()) return "a string";
+  return v.is_array() ? "an array" : "an object";
+}
+
 std::string usage_json(long double u) {
   const double d = static_cast<double>(u);
   if (static_cast<long double>(d) == u) return json(d).dump();
@@ -153,6 +432,19 @@ std::string usage_json(long double u) {
 }
 
 }  // namespace
+
+bool valid_dampening_factor(double d) { return d >= 1 && d <= 65535 && d == std::floor(d); }
+
+std::optional<uint16_t> parse_dampening_factor(std::string_view text) {
+  if (text.empty() || text.size() > 5) return std::nullopt;
+  uint32_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<uint32_t>(c - '0');
+  }
+  if (v < 1 || v > 65535) return std::nullopt;
+  return static_cast<uint16_t>(v);
+}
 
 Snapshot parse_snapshot(std::string_view text) {
   if (text.size() > kMaxSnapshotBytes)
@@ -164,10 +456,13 @@ Snapshot parse_snapshot(std::string_view text) {
       return true;
     });
   } catch (const json::exception& e) {
-    std::string what = e.what();
-    for (char& c : what)
-      if (c == '\n' || c == '\r') c = ' ';
-    error("invalid JSON: " + what);
+    std::string where = SyntaxChecker(text).first_error();
+    if (where.empty()) {  // not expected: the two readers disagree
+      const auto* pe = dynamic_cast<const json::parse_error*>(&e);
+      where = pe ? line_column(text, pe->byte ? pe->byte - 1 : 0) + ": not valid JSON"
+                 : std::string("not valid JSON");
+    }
+    error(where);
   }
   if (!doc.is_object()) error(fmt::format("top level must be an object, not {}", type_name(doc)));
   reject_unknown_keys(doc, {"fairway_snapshot", "algorithm", "dampening_factor", "associations"},
@@ -192,8 +487,11 @@ Snapshot parse_snapshot(std::string_view text) {
   else
     error(fmt::format("unknown \"algorithm\" {} (fair_tree, classic or depth_oblivious)",
                       quoted(name)));
-  s.dampening_factor = static_cast<double>(
-      get_uint(require(doc, "dampening_factor", "top level"), 1, 65535, "\"dampening_factor\""));
+  const json& damp = require(doc, "dampening_factor", "top level");
+  // An integer token (2.0 is refused like --dampening 2.0).
+  if (!damp.is_number_unsigned() || damp.get<uint64_t>() < 1 || damp.get<uint64_t>() > 65535)
+    error(fmt::format("\"dampening_factor\" is {}: {}", describe(damp), kDampeningFactorRule));
+  s.dampening_factor = static_cast<double>(damp.get<uint64_t>());
 
   const json& assocs = require(doc, "associations", "top level");
   if (!assocs.is_array())
@@ -205,21 +503,65 @@ Snapshot parse_snapshot(std::string_view text) {
   return s;
 }
 
-Snapshot read_snapshot_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) error(fmt::format("cannot open {}", quoted(path)));
-  std::string text;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxSnapshotBytes)
-      error(fmt::format("{} is larger than {} bytes", quoted(path), kMaxSnapshotBytes));
+Snapshot read_snapshot_fd(int fd, const std::string& name) {
+  constexpr size_t kChunk = size_t{1} << 20;
+  constexpr size_t kLimit = kMaxSnapshotBytes;
+  const auto too_large = [&] {
+    error(fmt::format("{} is larger than {} bytes, the limit for a snapshot", name, kLimit));
+  };
+  // Capacity never exceeds kLimit + 1: a full buffer of that size means "too large". realloc
+  // rather than std::string, whose growth can double past the limit (and copies: glibc moves
+  // large blocks with mremap).
+  size_t cap = kChunk;
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (static_cast<uint64_t>(st.st_size) > kLimit) too_large();
+    cap = std::max<size_t>(static_cast<size_t>(st.st_size) + 1, 4096);  // + 1: sees the end
   }
-  if (in.bad()) error(fmt::format("cannot read {}", quoted(path)));
-  return parse_snapshot(text);
+  std::unique_ptr<char, decltype(&std::free)> buf(static_cast<char*>(std::malloc(cap)), &std::free);
+  if (!buf) error(fmt::format("cannot read {}: {}", name, std::strerror(ENOMEM)));
+  size_t size = 0;
+  for (;;) {
+    if (size == cap) {
+      if (cap > kLimit) too_large();
+      const size_t next = std::min(cap * 2, kLimit + 1);
+      char* grown = static_cast<char*>(std::realloc(buf.get(), next));
+      if (!grown) error(fmt::format("cannot read {}: {}", name, std::strerror(ENOMEM)));
+      (void)buf.release();
+      buf.reset(grown);
+      cap = next;
+    }
+    const ssize_t n = ::read(fd, buf.get() + size, std::min(cap - size, kChunk));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error(fmt::format("cannot read {}: {}", name, std::strerror(errno)));
+    }
+    if (n == 0) break;
+    size += static_cast<size_t>(n);
+  }
+  try {
+    return parse_snapshot(std::string_view(buf.get(), size));
+  } catch (const SnapshotError& e) {
+    std::string_view what = e.what();
+    if (what.substr(0, 10) == "snapshot: ") what.remove_prefix(10);
+    error(fmt::format("{}: {}", name, what));
+  }
+}
+
+Snapshot read_snapshot_file(const std::string& path) {
+  const std::string name = quoted(path);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) error(fmt::format("cannot open {}: {}", name, std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  return read_snapshot_fd(fd, name);
 }
 
 std::string write_snapshot(const Snapshot& s) {
+  if (!valid_dampening_factor(s.dampening_factor))
+    error(fmt::format("dampening factor {}: {}", s.dampening_factor, kDampeningFactorRule));
   std::string out = fmt::format(
       "{{\"fairway_snapshot\": {}, \"algorithm\": \"{}\", \"dampening_factor\": {},\n"
       " \"associations\": [",
@@ -240,6 +582,7 @@ std::string write_snapshot(const Snapshot& s) {
 }
 
 AssocTree snapshot_tree(const Snapshot& s) {
+  if (s.associations.empty()) error("the snapshot has no associations");
   try {
     std::vector<AssocRecord> records = s.associations;
     accumulate_direct_usage(records);

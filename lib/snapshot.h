@@ -16,10 +16,14 @@
 // (Slurm's uint16_t FairShareDampeningFactor). The order of "associations" is the order of
 // Slurm's association list (it decides children_list order, which matters for Fair Tree ties).
 // Files are untrusted: size and nesting depth are limited, every error is a SnapshotError with
-// a one-line message naming the problem and, where there is one, the association.
+// a one-line message naming the problem and, where there is one, the association; text that is
+// not JSON is described by line and column, what was expected and what was found (bytes outside
+// printable ASCII by their value, never raw).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -44,17 +48,36 @@ struct Snapshot {
 inline constexpr int kSnapshotVersion = 1;
 inline constexpr size_t kMaxSnapshotBytes = size_t{1} << 30;  // 1 GiB
 
-// Parses and validates, including the tree's shape (unknown parent, cycle, roots, duplicate ids,
-// user with children). Throws SnapshotError.
+// Slurm's FairShareDampeningFactor is a uint16_t: an integer from 1 to 65535. One rule for the
+// "dampening_factor" of a snapshot, what write_snapshot writes and the CLI's --dampening; the
+// messages refusing anything else end with this sentence.
+inline constexpr char kDampeningFactorRule[] =
+    "FairShareDampeningFactor is an integer in Slurm, from 1 to 65535";
+bool valid_dampening_factor(double d);
+// Decimal digits only ("3"; not "3.0", "+3", " 3" or "1.5"); nullopt unless valid.
+std::optional<uint16_t> parse_dampening_factor(std::string_view text);
+
+// Parses and validates, including the tree's shape (no associations, unknown parent, cycle,
+// roots, duplicate ids, user with children). Throws SnapshotError.
 Snapshot parse_snapshot(std::string_view json_text);
-// Reads a file (at most kMaxSnapshotBytes) and parses it. Throws SnapshotError.
+// Reads FD to its end (not closing it) and parses what it read. Reads in chunks of at most
+// 1 MiB into a buffer that never exceeds kMaxSnapshotBytes + 1 bytes, and refuses the input as
+// soon as it passes kMaxSnapshotBytes (a regular file larger than that before reading it).
+// NAME names the input in messages ("standard input", a quoted path). Throws SnapshotError:
+// "snapshot: cannot read NAME: REASON", "snapshot: NAME is larger than ...", or
+// "snapshot: NAME: " and what parse_snapshot says.
+Snapshot read_snapshot_fd(int fd, const std::string& name);
+// Opens PATH and reads it with read_snapshot_fd; NAME is PATH in double quotes. Throws
+// SnapshotError ("snapshot: cannot open NAME: REASON" and the above).
 Snapshot read_snapshot_file(const std::string& path);
 
 // Serializes (one association per line). Usage is written as a number when the long double is
-// a double exactly, else as a hex string, so parse_snapshot(write_snapshot(s)) == s.
+// a double exactly, else as a hex string, so parse_snapshot(write_snapshot(s)) == s. Throws
+// SnapshotError for a dampening factor that is not valid_dampening_factor.
 std::string write_snapshot(const Snapshot& snapshot);
 
-// The tree of a snapshot, with total usage (accumulate_direct_usage). Throws SnapshotError.
+// The tree of a snapshot, with total usage (accumulate_direct_usage). Throws SnapshotError
+// ("snapshot: the snapshot has no associations" for an empty list, else the tree's problem).
 AssocTree snapshot_tree(const Snapshot& snapshot);
 
 // A snapshot of a built tree (whose usage is total usage): direct usage = total minus the

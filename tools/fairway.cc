@@ -6,20 +6,30 @@
 //   fairway snapshot [-o FILE] [--algorithm A] [--dampening D]
 //       Save the live cluster's association tree (shares and raw usage, through libslurm's
 //       public API: the same data `scontrol show assoc_mgr` reads) as a snapshot.
+//   fairway help [COMMAND]
+//       The help of fairway or of one command (as --help).
 //
-// Exit status: 0 success, 1 cannot reach Slurm or write the output, 2 malformed input or
-// usage (one line on stderr naming the problem).
+// Exit status (doc/fairway.1): 0 success; 1 cannot reach Slurm or write the output (standard
+// output included: a full disk or a closed descriptor is an error, not a silent success); 2
+// malformed input, an input that cannot be read, or bad usage. Every error is one line on
+// stderr naming the problem.
 //
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "assoc_tree.h"
@@ -38,6 +48,106 @@ namespace {
 constexpr int kExitRuntime = 1;
 constexpr int kExitInput = 2;
 
+// Where libslurm (22.05, Debian's build: sysconfdir /etc/slurm) looks for slurm.conf when
+// SLURM_CONF is not set: its default file, then slurmd's copy in configless mode.
+constexpr const char* kSlurmConfFiles[] = {"/etc/slurm/slurm.conf", "/run/slurm/conf/slurm.conf"};
+
+const char* const kCommands[] = {"shares", "snapshot", "help"};
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+// S in double quotes, with quotes, backslashes and bytes outside printable ASCII escaped.
+std::string quote(std::string_view s) {
+  std::string q = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      q += '\\';
+      q += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      q += hex;
+    } else {
+      q += static_cast<char>(c);
+    }
+  }
+  return q + "\"";
+}
+
+// An argument as typed where it is plain (printable ASCII, no spaces or quotes), else quoted.
+std::string shown(std::string_view s) {
+  const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return c > 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+  return plain ? std::string(s) : quote(s);
+}
+
+// One line on stderr: "fairway: MESSAGE".
+void say(std::string_view message) {
+  std::string line(message);
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  std::cerr << "fairway: " << line << "\n";
+}
+
+// A SnapshotError without its "snapshot: " prefix (the CLI's messages name the file instead).
+std::string_view snapshot_message(const std::exception& e) {
+  std::string_view what = e.what();
+  if (what.substr(0, 10) == "snapshot: ") what.remove_prefix(10);
+  return what;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standard streams
+
+// errno of the first write to standard output that failed (0: none failed).
+int stdout_errno = 0;
+
+void put(std::string_view s) {
+  errno = 0;
+  if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() && stdout_errno == 0)
+    stdout_errno = errno ? errno : EIO;
+}
+
+// As coreutils' close_stdout: flush and close standard output at exit, and make a write that
+// failed (a full disk, a closed descriptor) exit 1 with the reason instead of 0.
+int close_stdout(int rc) {
+  int err = stdout_errno;
+  errno = 0;
+  std::cout.flush();  // what CLI11 printed (std::cout writes through stdout's buffer)
+  if (std::ferror(stdout) && !err) err = errno;
+  errno = 0;
+  if (std::fflush(stdout) != 0 && !err) err = errno;
+  bool failed = err != 0;
+  if (std::ferror(stdout)) failed = true;
+  errno = 0;
+  if (std::fclose(stdout) != 0) {
+    failed = true;
+    if (!err) err = errno;
+  }
+  if (!failed) return rc;
+  say(std::string("write error on standard output") +
+      (err ? ": " + std::string(strerror(err)) : ""));
+  return kExitRuntime;
+}
+
+// A standard descriptor that is closed (fairway >&-) would become the first file fairway opens,
+// and output meant for it would land there. Hold each closed one with /dev/null, opened so that
+// using it fails (EBADF) as it would have.
+void hold_closed_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int r = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+    if (r >= 0 && r != fd) {
+      dup2(r, fd);
+      close(r);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arguments
+
 std::optional<fairway::Algorithm> parse_algorithm(const std::string& s) {
   if (s == "fair_tree") return fairway::Algorithm::kFairTree;
   if (s == "classic") return fairway::Algorithm::kClassic;
@@ -45,39 +155,109 @@ std::optional<fairway::Algorithm> parse_algorithm(const std::string& s) {
   return std::nullopt;
 }
 
-std::string read_input(const std::string& path) {
-  if (path == "-") {
-    return std::string(std::istreambuf_iterator<char>(std::cin), {});
+// --dampening: Slurm's rule (snapshot.h), with that rule's sentence when it is broken.
+std::optional<uint16_t> parse_dampening(const CLI::Option* option, const std::string& text,
+                                        bool& bad) {
+  bad = false;
+  if (!option->count()) return std::nullopt;
+  const auto d = fairway::parse_dampening_factor(text);
+  if (!d) {
+    say("--dampening " + shown(text) + ": " + fairway::kDampeningFactorRule);
+    bad = true;
   }
-  return {};  // files are read by read_snapshot_file (size-checked)
+  return d;
 }
 
-int cmd_shares(const std::string& file, bool json, const std::string& algo_name, double dampening) {
+// Edit distance counting a swap of neighbours as one edit (optimal string alignment).
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// The command WORD was probably meant to be: the only one it begins (two letters or more), or
+// the closest within two edits; "" for none.
+std::string near_miss(std::string_view word) {
+  std::string prefix_of;
+  int prefixes = 0;
+  for (const char* c : kCommands)
+    if (word.size() >= 2 && std::string_view(c).substr(0, word.size()) == word) {
+      prefix_of = c;
+      ++prefixes;
+    }
+  if (prefixes == 1) return prefix_of;
+  std::string best;
+  size_t best_distance = 3;
+  if (word.size() > 64) return best;
+  for (const char* c : kCommands) {
+    const size_t d = edit_distance(word, c);
+    if (d < best_distance && d < std::string_view(c).size()) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+bool is_command(std::string_view word) {
+  return std::any_of(std::begin(kCommands), std::end(kCommands),
+                     [&](const char* c) { return word == c; });
+}
+
+// "unknown command 'share'; did you mean 'shares'?"
+std::string unknown_command(std::string_view word) {
+  const std::string guess = near_miss(word);
+  std::string m =
+      "unknown command " + (shown(word) == word ? "'" + std::string(word) + "'" : shown(word));
+  if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
+  return m + " (the commands are shares, snapshot and help; see 'fairway --help')";
+}
+
+// ---------------------------------------------------------------------------------------------
+// fairway shares
+
+int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
+               std::optional<uint16_t> dampening) {
+  const bool from_stdin = file == "-";
+  const std::string name = from_stdin ? "standard input" : quote(file);
   fairway::Snapshot snap;
   try {
-    snap = (file == "-") ? fairway::parse_snapshot(read_input(file))
-                         : fairway::read_snapshot_file(file);
-  } catch (const std::exception& e) {
-    std::cerr << "fairway: " << (file == "-" ? "<stdin>" : file) << ": " << e.what() << "\n";
+    snap = from_stdin ? fairway::read_snapshot_fd(STDIN_FILENO, name)
+                      : fairway::read_snapshot_file(file);
+  } catch (const fairway::SnapshotError& e) {
+    say(snapshot_message(e));
     return kExitInput;
+  } catch (const std::bad_alloc&) {
+    say("out of memory reading " + name);
+    return kExitRuntime;
   }
   if (!algo_name.empty()) snap.algorithm = *parse_algorithm(algo_name);
-  if (dampening > 0) snap.dampening_factor = dampening;
+  if (dampening) snap.dampening_factor = *dampening;
   try {
     const fairway::AssocTree tree = fairway::snapshot_tree(snap);
     fairway::FairShareResult result;
     fairway::compute_fair_share(tree, snap.algorithm, snap.dampening_factor, result);
     fairway::SshareOptions opt;
     opt.dampening_factor = snap.dampening_factor;
-    std::cout << (json ? fairway::format_sshare_json(tree, result, snap.algorithm, opt)
-                       : fairway::format_sshare(tree, result, snap.algorithm, opt));
-    if (json) std::cout << "\n";
+    put(json ? fairway::format_sshare_json(tree, result, snap.algorithm, opt) + "\n"
+             : fairway::format_sshare(tree, result, snap.algorithm, opt));
   } catch (const std::exception& e) {
-    std::cerr << "fairway: " << (file == "-" ? "<stdin>" : file) << ": " << e.what() << "\n";
+    say(name + ": " + std::string(snapshot_message(e)));
     return kExitInput;
   }
   return 0;
 }
+
+// ---------------------------------------------------------------------------------------------
+// fairway snapshot
 
 // The algorithm slurmctld uses, from its PriorityFlags (slurm.h's PRIORITY_FLAGS_*).
 fairway::Algorithm algorithm_of(uint16_t flags) {
@@ -85,27 +265,150 @@ fairway::Algorithm algorithm_of(uint16_t flags) {
                                        flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS);
 }
 
-int cmd_snapshot(const std::string& out, const std::string& algo_name, double dampening) {
+// Why PATH cannot be read as a configuration file ("" if it can).
+std::string unreadable(const char* path) {
+  const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return strerror(errno);
+  struct stat st {};
+  const bool dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+  close(fd);
+  return dir ? strerror(EISDIR) : "";
+}
+
+// libslurm looks for slurm.conf in SLURM_CONF, else in kSlurmConfFiles, else asks slurmctld
+// (SLURM_CONF_SERVER, or DNS SRV records) and, failing that, logs several lines and exits
+// through fatal(). Checked first, so that a missing configuration is one line that says which
+// file was looked for and how to name another. "" where libslurm can go on.
+std::string slurm_conf_problem() {
+  static const std::string how = "set SLURM_CONF to the path of the cluster's slurm.conf";
+  if (const char* env = std::getenv("SLURM_CONF")) {
+    const std::string why = unreadable(env);
+    if (why.empty()) return "";
+    return "cannot read the Slurm configuration " + quote(env) + " (named by SLURM_CONF): " + why +
+           "; " + how;
+  }
+  for (const char* path : kSlurmConfFiles) {
+    struct stat st {};
+    if (stat(path, &st) != 0) continue;
+    const std::string why = unreadable(path);
+    if (why.empty()) return "";
+    return "cannot read the Slurm configuration " + quote(path) + ": " + why + "; " + how;
+  }
+  if (std::getenv("SLURM_CONF_SERVER")) return "";  // configless: libslurm asks slurmctld
+  return std::string("no Slurm configuration: SLURM_CONF is not set and ") + kSlurmConfFiles[0] +
+         " does not exist; " + how;
+}
+
+// A file written whole or not at all: the text goes to a temporary file in the same directory,
+// which replaces PATH by rename() once written and flushed, so that a failure (a full disk)
+// leaves the old file as it was.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path) : path_(std::move(path)) {}
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile() {
+    if (fd_ >= 0) close(fd_);
+    if (!tmp_.empty()) unlink(tmp_.c_str());
+  }
+
+  // Whether PATH can be written, before anything is asked of Slurm: "" or the reason.
+  std::string check() const {
+    struct stat st {};
+    if (stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      return "cannot write " + quote(path_) + ": " + strerror(EISDIR);
+    const std::string dir = directory();
+    if (stat(dir.c_str(), &st) != 0)
+      return "cannot create " + quote(path_) + ": " + strerror(errno);
+    if (!S_ISDIR(st.st_mode)) return "cannot create " + quote(path_) + ": " + strerror(ENOTDIR);
+    if (access(dir.c_str(), W_OK | X_OK) != 0)
+      return "cannot create " + quote(path_) + ": " + strerror(errno);
+    return "";
+  }
+
+  // Writes TEXT and replaces PATH: "" or what failed.
+  std::string write(std::string_view text) {
+    std::string tmp = path_ + ".XXXXXX";
+    fd_ = mkostemp(tmp.data(), O_CLOEXEC);
+    if (fd_ < 0) return "cannot create " + quote(path_) + ": " + strerror(errno);
+    tmp_ = tmp;
+    // mkostemp makes the file 0600: give it the mode of the file it replaces, or that of a new
+    // file (0666 less the umask).
+    struct stat st {};
+    mode_t mode;
+    if (stat(path_.c_str(), &st) == 0) {
+      mode = st.st_mode & 07777;
+    } else {
+      const mode_t mask = umask(0);
+      umask(mask);
+      mode = 0666 & ~mask;
+    }
+    if (fchmod(fd_, mode) != 0) return fail("write");
+    for (size_t done = 0; done < text.size();) {
+      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n == 0) errno = EIO;
+      if (n <= 0) return fail("write");
+      done += static_cast<size_t>(n);
+    }
+    if (fsync(fd_) != 0) return fail("write");
+    const int fd = fd_;
+    fd_ = -1;
+    if (close(fd) != 0) return fail("write");
+    if (rename(tmp_.c_str(), path_.c_str()) != 0) return fail("replace");
+    tmp_.clear();
+    return "";
+  }
+
+ private:
+  std::string directory() const {
+    const size_t slash = path_.rfind('/');
+    if (slash == std::string::npos) return ".";
+    return slash == 0 ? "/" : path_.substr(0, slash);
+  }
+  std::string fail(const char* what) const {
+    const int err = errno ? errno : EIO;
+    return std::string("cannot ") + what + " " + quote(path_) + ": " + strerror(err);
+  }
+
+  std::string path_;
+  std::string tmp_;
+  int fd_ = -1;
+};
+
+int cmd_snapshot(const std::string& out, const std::string& algo_name,
+                 std::optional<uint16_t> dampening) {
+  std::optional<AtomicFile> file;
+  if (!out.empty() && out != "-") {
+    file.emplace(out);
+    if (const std::string why = file->check(); !why.empty()) {
+      say(why);
+      return kExitRuntime;
+    }
+  }
+  if (const std::string why = slurm_conf_problem(); !why.empty()) {
+    say(why);
+    return kExitRuntime;
+  }
   slurm_init(nullptr);
   slurm_conf_t* conf = nullptr;
   if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
-    std::cerr << "fairway: cannot read slurmctld's configuration: "
-              << slurm_strerror(slurm_get_errno()) << "\n";
+    say(std::string("cannot read slurmctld's configuration: ") + slurm_strerror(slurm_get_errno()));
     return kExitRuntime;
   }
   fairway::Snapshot snap;
   snap.algorithm =
       algo_name.empty() ? algorithm_of(conf->priority_flags) : *parse_algorithm(algo_name);
   snap.dampening_factor =
-      dampening > 0 ? dampening : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
+      dampening ? *dampening : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
   slurm_free_ctl_conf(conf);
 
   assoc_mgr_info_request_msg_t req{};
   req.flags = ASSOC_MGR_INFO_FLAG_ASSOC;
   assoc_mgr_info_msg_t* msg = nullptr;
   if (slurm_load_assoc_mgr_info(&req, &msg) != SLURM_SUCCESS || !msg) {
-    std::cerr << "fairway: cannot read the associations from slurmctld: "
-              << slurm_strerror(slurm_get_errno()) << "\n";
+    say(std::string("cannot read the associations from slurmctld: ") +
+        slurm_strerror(slurm_get_errno()));
     return kExitRuntime;
   }
   // Totals as slurmctld keeps them; the snapshot stores what each association was charged
@@ -129,8 +432,7 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name, double da
   }
   slurm_free_assoc_mgr_info_msg(msg);
   if (recs.empty()) {
-    std::cerr << "fairway: slurmctld has no associations (is accounting through slurmdbd "
-                 "enabled?)\n";
+    say("slurmctld has no associations (is accounting through slurmdbd enabled?)");
     return kExitRuntime;
   }
   std::map<uint32_t, long double> children_total;
@@ -146,57 +448,106 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name, double da
     (void)fairway::snapshot_tree(snap);  // refuse to save a tree we could not replay
     text = fairway::write_snapshot(snap);
   } catch (const std::exception& e) {
-    std::cerr << "fairway: the live association tree is not usable: " << e.what() << "\n";
+    say("the live association tree is not usable: " + std::string(snapshot_message(e)));
     return kExitRuntime;
   }
-  if (out.empty() || out == "-") {
-    std::cout << text;
+  if (!file) {
+    put(text);
     return 0;
   }
-  std::ofstream f(out, std::ios::trunc);
-  f << text;
-  f.close();
-  if (!f) {
-    std::cerr << "fairway: cannot write " << out << "\n";
+  if (const std::string why = file->write(text); !why.empty()) {
+    say(why);
     return kExitRuntime;
   }
   return 0;
 }
 
-}  // namespace
+// ---------------------------------------------------------------------------------------------
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"fairway: Fairway's fair-share tools for Slurm administrators"};
+  app.name("fairway");
   app.set_version_flag("--version", std::string("fairway ") + PACKAGE_VERSION);
   app.require_subcommand(1);
 
   const auto algo_check = CLI::IsMember({"fair_tree", "classic", "depth_oblivious"});
-  std::string algo, file, out;
-  double dampening = 0;
+  std::string algo, file, out, damp_shares, damp_snapshot, topic;
   bool json = false;
 
   auto* shares = app.add_subcommand(
       "shares", "print the fair-share table (as sshare -a -l -P) of a snapshot file");
   shares->add_flag("--json", json, "JSON array of rows instead of sshare's text");
   shares->add_option("--algorithm", algo, "override the snapshot's algorithm")->check(algo_check);
-  shares->add_option("--dampening", dampening, "override FairShareDampeningFactor (>= 1)")
-      ->check(CLI::Range(1.0, 65535.0));
+  auto* shares_damp = shares
+                          ->add_option("--dampening", damp_shares,
+                                       "override FairShareDampeningFactor (an integer, 1 to 65535)")
+                          ->type_name("INT");
   shares->add_option("FILE", file, "snapshot file, or - for standard input")->required();
 
   auto* snapshot = app.add_subcommand(
       "snapshot", "save the live cluster's association tree and usage as a snapshot");
-  snapshot->add_option("-o,--output", out, "file to write (default: standard output)");
+  snapshot
+      ->add_option("-o,--output", out,
+                   "file to write, replaced only once written whole (default: standard output)")
+      ->type_name("FILE");
   snapshot->add_option("--algorithm", algo, "algorithm to record (default: slurmctld's)")
       ->check(algo_check);
-  snapshot->add_option("--dampening", dampening, "FairShareDampeningFactor to record")
-      ->check(CLI::Range(1.0, 65535.0));
+  auto* snapshot_damp =
+      snapshot
+          ->add_option("--dampening", damp_snapshot,
+                       "FairShareDampeningFactor to record (an integer, 1 to 65535)")
+          ->type_name("INT");
+
+  auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
+  help->add_option("COMMAND", topic, "shares, snapshot or help");
+
+  // Commands are checked here: CLI11 would answer an unknown word with "A subcommand is
+  // required".
+  if (argc < 2) {
+    say("a command is required: shares, snapshot or help (see 'fairway --help')");
+    return kExitInput;
+  }
+  if (argv[1][0] != '-' && !is_command(argv[1])) {
+    say(unknown_command(argv[1]));
+    return kExitInput;
+  }
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : kExitInput;
+    if (e.get_exit_code() == 0) {  // --help, --version
+      app.exit(e);
+      return 0;
+    }
+    std::string where = "fairway";
+    if (argc > 1 && is_command(argv[1])) where += std::string(" ") + argv[1];
+    say(std::string(e.what()) + " (see '" + where + " --help')");
+    return kExitInput;
   }
-  if (*shares) return cmd_shares(file, json, algo, dampening);
-  return cmd_snapshot(out, algo, dampening);
+
+  if (*help) {
+    if (!topic.empty() && !is_command(topic)) {
+      say(unknown_command(topic));
+      return kExitInput;
+    }
+    // What --help prints (App::help() would describe the help command itself).
+    put(topic.empty() || topic == "help"
+            ? app.get_formatter()->make_help(&app, "fairway", CLI::AppFormatMode::Normal)
+            : app.get_subcommand(topic)->help("fairway"));
+    return 0;
+  }
+  bool bad = false;
+  if (*shares) {
+    const auto d = parse_dampening(shares_damp, damp_shares, bad);
+    return bad ? kExitInput : cmd_shares(file, json, algo, d);
+  }
+  const auto d = parse_dampening(snapshot_damp, damp_snapshot, bad);
+  return bad ? kExitInput : cmd_snapshot(out, algo, d);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hold_closed_standard_fds();
+  return close_stdout(run(argc, argv));
 }

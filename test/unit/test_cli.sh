@@ -7,8 +7,13 @@
 # - a snapshot read from standard input gives the same table as from the file;
 # - malformed input (truncated JSON, a loop in the tree, an unknown parent, a missing
 #   file, a wrong format version) exits with status 2 and exactly one line on stderr that
-#   names the problem, and prints nothing on stdout.
+#   names the problem, and prints nothing on stdout;
+# - exit status and message of every error a new user meets: output that cannot be written
+#   (exit 1), unknown commands and the help command, files that are not snapshots (empty,
+#   binary, sshare's text), endless input, unreadable files, an unwritable --output, a
+#   non-integer --dampening, no associations, no slurm.conf.
 # (RawShares is the string "parent" for Fairshare=parent, as sshare prints it.)
+# test/unit/test_cli_malformed.sh runs the CLI over many more malformed files.
 # Environment (set by 'make check'): FAIRWAY_TEST_DATA; FAIRWAY_CLI (default ./tools/fairway).
 cli=${FAIRWAY_CLI:-./tools/fairway}
 data=${FAIRWAY_TEST_DATA:?}/snapshots
@@ -101,7 +106,190 @@ sed 's/"parent": 3, "account": "b", "user": "u"/"parent": 99, "account": "b", "u
 bad "an unknown parent" "99" "$tmp/orphan.json"
 sed 's/"fairway_snapshot": 1/"fairway_snapshot": 7/' "$data/test24_1.json" >"$tmp/version.json"
 bad "an unknown format version" "version|fairway_snapshot" "$tmp/version.json"
-bad "a missing file" "no-such-file" "$tmp/no-such-file.json"
+bad "a missing file" '^fairway: cannot open "[^"]*/no-such-file.json": No such file or directory$' "$tmp/no-such-file.json"
+
+# 5. Exit status and message of each error: expect NAME STATUS REGEX COMMAND... runs COMMAND
+#    and wants STATUS and exactly one line on stderr, matching REGEX (grep -E).
+expect() {
+  name=$1 want=$2 re=$3
+  shift 3
+  "$@" >"$tmp/x.out" 2>"$tmp/x.err"
+  rc=$?
+  if [ "$rc" -eq "$want" ] && [ "$(wc -l <"$tmp/x.err")" -eq 1 ] && grep -Eq -- "$re" "$tmp/x.err"; then
+    ok
+  else
+    ko "$name: exit $rc (want $want), stderr: $(head -c 600 "$tmp/x.err")"
+  fi
+}
+skip() { echo "SKIP: $*"; }
+fixture=$data/test24_1.json
+
+# 5a. Standard output that cannot be written: exit 1 and the reason, as coreutils' tools do.
+if [ -w /dev/full ]; then
+  # 600 users: a table longer than stdio's buffer, so that a write fails before the flush.
+  python3 - "$tmp/wide.json" <<'PY'
+import json, sys
+a = [{"id": 1, "parent": None, "account": "root", "user": None, "shares": 1, "usage": 0},
+     {"id": 2, "parent": 1, "account": "a", "user": None, "shares": 1, "usage": 0}]
+a += [{"id": 10 + i, "parent": 2, "account": "a", "user": "user%d" % i, "shares": 1,
+       "usage": i} for i in range(600)]
+json.dump({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1,
+           "associations": a}, open(sys.argv[1], "w"))
+PY
+  full='^fairway: write error on standard output: No space left on device$'
+  expect "shares >/dev/full" 1 "$full" sh -c '"$0" shares "$1" >/dev/full' "$cli" "$fixture"
+  expect "shares --json >/dev/full" 1 "$full" sh -c '"$0" shares --json "$1" >/dev/full' "$cli" "$fixture"
+  expect "shares (a long table) >/dev/full" 1 "$full" sh -c '"$0" shares "$1" >/dev/full' "$cli" "$tmp/wide.json"
+  expect "--help >/dev/full" 1 "$full" sh -c '"$0" --help >/dev/full' "$cli"
+  expect "help >/dev/full" 1 "$full" sh -c '"$0" help >/dev/full' "$cli"
+  expect "snapshot --help >/dev/full" 1 "$full" sh -c '"$0" snapshot --help >/dev/full' "$cli"
+else
+  skip "/dev/full is not writable here: the full-disk assertions on standard output did not run"
+fi
+closed='^fairway: write error on standard output: Bad file descriptor$'
+expect "shares with standard output closed" 1 "$closed" sh -c '"$0" shares "$1" >&-' "$cli" "$fixture"
+expect "shares --json with standard output closed" 1 "$closed" sh -c '"$0" shares --json "$1" >&-' "$cli" "$fixture"
+expect "help with standard output closed" 1 "$closed" sh -c '"$0" help >&-' "$cli"
+expect "shares - with standard input closed" 2 '^fairway: cannot read standard input: Bad file descriptor$' \
+  sh -c '"$0" shares - <&-' "$cli"
+# The live snapshot to standard output needs slurmctld: test/integration/test_cli_snapshot.sh.
+
+# 5b. Commands: unknown ones named, near misses suggested, help printed.
+expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot and help; see 'fairway --help'\)$" "$cli" foo
+expect "a typo of shares" 2 "^fairway: unknown command 'share'; did you mean 'shares'\?$" "$cli" share
+expect "a typo of snapshot" 2 "^fairway: unknown command 'snpashot'; did you mean 'snapshot'\?$" "$cli" snpashot
+expect "the start of snapshot" 2 "^fairway: unknown command 'snap'; did you mean 'snapshot'\?$" "$cli" snap
+expect "no command" 2 "^fairway: a command is required: shares, snapshot or help \(see 'fairway --help'\)$" "$cli"
+expect "help for an unknown command" 2 "^fairway: unknown command 'foo' " "$cli" help foo
+expect "an unknown option" 2 "^fairway: .*--jsno.* \(see 'fairway shares --help'\)$" "$cli" shares --jsno "$fixture"
+if "$cli" help >"$tmp/help.out" 2>"$tmp/help.err" && [ ! -s "$tmp/help.err" ] &&
+   "$cli" --help >"$tmp/dashhelp.out" && cmp -s "$tmp/help.out" "$tmp/dashhelp.out" &&
+   grep -q '^Usage: fairway ' "$tmp/help.out" && grep -q '^  shares ' "$tmp/help.out" &&
+   grep -q '^  snapshot ' "$tmp/help.out" && grep -q '^  help ' "$tmp/help.out"; then
+  ok
+else
+  ko "fairway help: exit status, or not the text of fairway --help: $(head -c 300 "$tmp/help.out" "$tmp/help.err")"
+fi
+if "$cli" help shares >"$tmp/hs.out" 2>&1 && "$cli" shares --help >"$tmp/hs2.out" &&
+   cmp -s "$tmp/hs.out" "$tmp/hs2.out" && grep -q '^Usage: fairway shares ' "$tmp/hs.out"; then
+  ok
+else
+  ko "fairway help shares differs from fairway shares --help: $(head -c 300 "$tmp/hs.out")"
+fi
+if [ "$("$cli" --version)" = "fairway $("$cli" --version | cut -d' ' -f2)" ]; then ok; else ko "fairway --version"; fi
+
+# 5c. Files that are not snapshots: line, column, what was expected, no raw bytes.
+: >"$tmp/empty.json"
+expect "an empty file" 2 '^fairway: "[^"]*/empty.json": line 1, column 1: the input is empty; expected a snapshot \(a JSON object\)$' \
+  "$cli" shares "$tmp/empty.json"
+printf '\211PNG\r\n\032\n\0\0\0\rIHDR\377\376' >"$tmp/binary.png"
+expect "a binary file" 2 '^fairway: "[^"]*/binary.png": line 1, column 1: expected .\{. \(a snapshot is a JSON object\), found byte 0x89$' \
+  "$cli" shares "$tmp/binary.png"
+if LC_ALL=C grep -q '[^ -~]' "$tmp/x.err"; then ko "a binary file: raw bytes on stderr"; else ok; fi
+gzip -c "$fixture" >"$tmp/snapshot.json.gz"
+expect "a compressed snapshot" 2 '^fairway: "[^"]*/snapshot.json.gz": line 1, column 1: expected .\{. \(a snapshot is a JSON object\), found byte 0x1f$' \
+  "$cli" shares "$tmp/snapshot.json.gz"
+expect "sshare's text" 2 "^fairway: \"[^\"]*/test24_1.fair_tree.sshare\": line 1, column 1: expected '\\{' \\(a snapshot is a JSON object\\), found 'Account'\$" \
+  "$cli" shares "$data/test24_1.fair_tree.sshare"
+expect "sshare's text on standard input" 2 "^fairway: standard input: line 1, column 1: expected .\\{. \\(a snapshot is a JSON object\\), found 'Account'\$" \
+  sh -c '"$0" shares - <"$1"' "$cli" "$data/test24_1.fair_tree.sshare"
+printf '{"fairway_snapshot": 1,\n "algorithm": "fair_tree"\n "dampening_factor": 1}' >"$tmp/comma.json"
+expect "a missing comma" 2 "^fairway: \"[^\"]*/comma.json\": line 3, column 2: expected ',' or '}' after a value in an object, found '\"'\$" \
+  "$cli" shares "$tmp/comma.json"
+
+# 5d. Endless input: refused once past the limit, in bounded memory and time.
+toolarge='is larger than 1073741824 bytes, the limit for a snapshot$'
+if (ulimit -v 1500000 && "$cli" --version) >/dev/null 2>&1; then
+  limit="ulimit -v 1500000;"  # 1.5 GB of address space: the 1 GiB buffer, not twice that
+else
+  limit=""
+  skip "'ulimit -v 1500000' is refused, or the CLI cannot start under it (a sanitizer build?): /dev/zero is read under 'timeout 20' only"
+fi
+expect "/dev/zero" 2 "^fairway: \"/dev/zero\" $toolarge" sh -c "$limit"' exec timeout 20 "$0" shares /dev/zero' "$cli"
+expect "/dev/zero on standard input" 2 "^fairway: standard input $toolarge" sh -c "$limit"' exec timeout 20 "$0" shares - </dev/zero' "$cli"
+# A regular file over the limit is refused before it is read (a sparse file: no disk used).
+if truncate -s 1073741825 "$tmp/huge.json" 2>/dev/null; then
+  expect "a file over the limit" 2 "^fairway: \"[^\"]*/huge.json\" $toolarge" sh -c 'exec timeout 5 "$0" shares "$1"' "$cli" "$tmp/huge.json"
+  rm -f "$tmp/huge.json"
+else
+  skip "truncate cannot make a sparse file here: the regular file over the limit was not tried"
+fi
+
+# 5e. Files that cannot be read: the reason.
+mkdir "$tmp/adir"
+expect "a directory" 2 '^fairway: cannot read "[^"]*/adir": Is a directory$' "$cli" shares "$tmp/adir"
+expect "a missing file" 2 '^fairway: cannot open "/nonexistent/x.json": No such file or directory$' "$cli" shares /nonexistent/x.json
+cp "$fixture" "$tmp/secret.json"
+chmod 000 "$tmp/secret.json"
+if [ "$(id -u)" -eq 0 ]; then
+  skip "running as root, which reads a file of mode 000: the 'Permission denied' assertion on an input did not run"
+else
+  expect "an unreadable file" 2 '^fairway: cannot open "[^"]*/secret.json": Permission denied$' "$cli" shares "$tmp/secret.json"
+fi
+
+# 5f. snapshot -o: the reason, checked before Slurm is asked; the old file is kept.
+missing_conf=$tmp/no-slurm/slurm.conf
+expect "snapshot -o into a missing directory" 1 '^fairway: cannot create "[^"]*/nodir/x.json": No such file or directory$' \
+  env SLURM_CONF="$missing_conf" "$cli" snapshot -o "$tmp/nodir/x.json"
+expect "snapshot -o a directory" 1 '^fairway: cannot write "[^"]*/adir": Is a directory$' \
+  env SLURM_CONF="$missing_conf" "$cli" snapshot -o "$tmp/adir"
+mkdir "$tmp/outdir"
+echo "old" >"$tmp/outdir/s.json"
+expect "snapshot -o with no Slurm" 1 '^fairway: cannot read the Slurm configuration' \
+  env SLURM_CONF="$missing_conf" "$cli" snapshot -o "$tmp/outdir/s.json"
+if [ "$(cat "$tmp/outdir/s.json")" = old ] && [ "$(ls "$tmp/outdir")" = s.json ]; then ok; else
+  ko "snapshot -o that failed changed the old file or left files: $(ls "$tmp/outdir")"
+fi
+if [ "$(id -u)" -eq 0 ]; then
+  skip "running as root, which writes into a directory of mode 555: the 'Permission denied' assertion on --output did not run"
+else
+  chmod 555 "$tmp/outdir"
+  expect "snapshot -o into a read-only directory" 1 '^fairway: cannot create "[^"]*/outdir/s.json": Permission denied$' \
+    env SLURM_CONF="$missing_conf" "$cli" snapshot -o "$tmp/outdir/s.json"
+  chmod 755 "$tmp/outdir"
+fi
+# A full disk while writing needs a live slurmctld: test/integration/test_cli_snapshot.sh.
+
+# 5g. --dampening and "dampening_factor": one rule, Slurm's (an integer from 1 to 65535).
+rule='FairShareDampeningFactor is an integer in Slurm, from 1 to 65535$'
+for d in 1.5 2.0 0 65536 abc -1; do
+  expect "shares --dampening $d" 2 "^fairway: --dampening $d: $rule" "$cli" shares --dampening "$d" "$fixture"
+done
+expect "snapshot --dampening 1.5" 2 "^fairway: --dampening 1.5: $rule" \
+  env SLURM_CONF="$missing_conf" "$cli" snapshot --dampening 1.5
+sed 's/"dampening_factor": 1,/"dampening_factor": 1.5,/' "$fixture" >"$tmp/damp.json"
+expect "a snapshot with dampening_factor 1.5" 2 "^fairway: \"[^\"]*/damp.json\": \"dampening_factor\" is 1.5: $rule" \
+  "$cli" shares "$tmp/damp.json"
+if "$cli" shares --dampening 3 "$data/seed002_classic.json" >"$tmp/d3.out" &&
+   "$cli" shares "$data/seed002_damp3.json" >"$tmp/damp3.out" && cmp -s "$tmp/d3.out" "$tmp/damp3.out"; then
+  ok
+else
+  ko "shares --dampening 3 differs from a snapshot recorded with dampening factor 3"
+fi
+
+# 5h. No associations.
+printf '{"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1, "associations": []}\n' >"$tmp/none.json"
+expect "an empty association list" 2 '^fairway: "[^"]*/none.json": the snapshot has no associations$' "$cli" shares "$tmp/none.json"
+
+# 5i. snapshot without a slurm.conf: one line naming the file looked for and SLURM_CONF, and
+#     nothing from libslurm.
+how="; set SLURM_CONF to the path of the cluster's slurm.conf\$"
+expect "snapshot, SLURM_CONF names a missing file" 1 \
+  "^fairway: cannot read the Slurm configuration \"/nonexistent/slurm.conf\" \\(named by SLURM_CONF\\): No such file or directory$how" \
+  env SLURM_CONF=/nonexistent/slurm.conf "$cli" snapshot
+expect "snapshot, SLURM_CONF names a missing file in a temporary directory" 1 \
+  "^fairway: cannot read the Slurm configuration \"$missing_conf\" \\(named by SLURM_CONF\\): No such file or directory$how" \
+  env SLURM_CONF="$missing_conf" "$cli" snapshot
+expect "snapshot, SLURM_CONF names a directory" 1 \
+  "^fairway: cannot read the Slurm configuration \"[^\"]*/adir\" \\(named by SLURM_CONF\\): Is a directory$how" \
+  env SLURM_CONF="$tmp/adir" "$cli" snapshot
+if [ ! -e /etc/slurm/slurm.conf ] && [ ! -e /run/slurm/conf/slurm.conf ]; then
+  expect "snapshot, no SLURM_CONF and no /etc/slurm/slurm.conf" 1 \
+    "^fairway: no Slurm configuration: SLURM_CONF is not set and /etc/slurm/slurm.conf does not exist$how" \
+    env -u SLURM_CONF -u SLURM_CONF_SERVER "$cli" snapshot
+else
+  skip "this machine has /etc/slurm/slurm.conf or /run/slurm/conf/slurm.conf: 'snapshot' without SLURM_CONF was not tried"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,6 +1,7 @@
 // Snapshot reader/writer: valid files, strict rejection of everything else, round trips.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,7 +107,9 @@ TEST(Snapshot, RejectsMalformedInput) {
   const std::string ok_assoc =
       R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1})";
   const std::vector<Bad> bad = {
-      {"{", "invalid JSON"},
+      {"{",
+       "line 1, column 2: expected a key (a string in double quotes) or '}', found the end of "
+       "the input"},
       {"[]", "top level must be an object"},
       {R"({"fairway_snapshot": 2, "algorithm": "fair_tree", "dampening_factor": 1, "associations": []})",
        "unsupported version 2"},
@@ -125,7 +128,7 @@ TEST(Snapshot, RejectsMalformedInput) {
       {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1, "associations": [], "x": 1})",
        "unknown key \"x\""},
       {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1, "associations": []})",
-       "no root"},
+       "the snapshot has no associations"},
       {with_assoc(
            R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": -1, "usage": 1})"),
        "associations[1] (id 5): \"shares\" is -1"},
@@ -158,7 +161,7 @@ TEST(Snapshot, RejectsMalformedInput) {
        "(id 5): \"usage\" is infinite"},
       {with_assoc(
            R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": 1e400})"),
-       "invalid JSON"},
+       "the number 1e400 is too large for a double"},
       {with_assoc(
            R"({"id": 5, "parent": 1, "account": "a", "user": "u", "shares": 1, "usage": "12abc"})"),
        "(id 5): \"usage\" is not a number"},
@@ -233,8 +236,127 @@ TEST(Snapshot, MissingFile) {
     (void)read_snapshot_file(test::data_path("snapshots/does-not-exist.json"));
     FAIL();
   } catch (const SnapshotError& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("cannot open \""), std::string::npos) << msg;
+    EXPECT_NE(msg.find("does-not-exist.json\": No such file or directory"), std::string::npos)
+        << msg;
   }
+}
+
+TEST(Snapshot, DirectoryIsNotAFile) {
+  try {
+    (void)read_snapshot_file(test::data_path("snapshots"));
+    FAIL();
+  } catch (const SnapshotError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("cannot read \""), std::string::npos) << msg;
+    EXPECT_NE(msg.find("\": Is a directory"), std::string::npos) << msg;
+  }
+}
+
+// Text that is not JSON: line and column, what was expected and what was found, in one line,
+// with bytes outside printable ASCII shown by their value.
+TEST(Snapshot, SyntaxErrorsSayWhereAndWhat) {
+  const std::vector<Bad> bad = {
+      {"", "line 1, column 1: the input is empty; expected a snapshot (a JSON object)"},
+      {" \n\t\n", "line 3, column 1: the input is empty"},
+      {"Account|User|RawShares\nroot||1\n",
+       "line 1, column 1: expected '{' (a snapshot is a JSON object), found 'Account'"},
+      {std::string("\x7f"
+                   "ELF\x02\x01",
+                   6),
+       "line 1, column 1: expected '{' (a snapshot is a JSON object), found byte 0x7f"},
+      {std::string("\0\0\0", 3), "found byte 0x00"},
+      {"{\"a\": 1,\n \"b\" 2}", "line 2, column 6: expected ':' after the key, found '2'"},
+      {"{\"a\": [1, 2,]}",
+       "line 1, column 13: expected a value (an object, array, string, "
+       "number, true, false or null), found ']'"},
+      {"{\"a\": [1 2]}", "line 1, column 10: expected ',' or ']' after a value in an array"},
+      {"{\"a\": 1 \"b\": 2}",
+       "line 1, column 9: expected ',' or '}' after a value in an "
+       "object, found '\"'"},
+      {"{\"a\": 1,}", "line 1, column 9: expected a key (a string in double quotes), found '}'"},
+      {"{\"a\": nul}",
+       "line 1, column 7: expected a value (an object, array, string, number, "
+       "true, false or null), found 'nul'"},
+      {"{\"a\": -x}", "line 1, column 8: expected a digit after '-', found 'x'"},
+      {"{\"a\": 1.}", "line 1, column 9: expected a digit after the decimal point, found '}'"},
+      {"{\"a\": 1e+}", "line 1, column 10: expected a digit in the exponent, found '}'"},
+      {"{\"a\": 01}",
+       "line 1, column 8: expected ',' or '}' after a value in an object, found '1'"},
+      {"{\"a\": \"x",
+       "line 1, column 9: expected '\"' to end the string, found the end of the "
+       "input"},
+      {"{\"a\": \"x\ny\"}", "line 1, column 9: found byte 0x0a inside a string"},
+      {"{\"a\": \"\\q\"}", "line 1, column 9: expected an escape"},
+      {"{\"a\": \"\\u12\"}", "expected four hexadecimal digits after '\\u'"},
+      {"{\"a\": \"\\ud800x\"}", "expected \\uDC00 to \\uDFFF"},
+      {"{\"a\": \"\\udc00\"}", "line 1, column 8: \\uDC00 is the second half of a UTF-16"},
+      {"{\"a\": \"\xff\"}",
+       "line 1, column 8: found byte 0xff inside a string, which is not "
+       "UTF-8 text"},
+      {"{\"a\": \"\xc3\"}", "found byte 0xc3 inside a string, which is not UTF-8 text"},
+      {"{\"a\": \"\xed\xa0\x80\"}", "found byte 0xed inside a string"},  // a surrogate
+      {"{} x",
+       "line 1, column 4: expected the end of the input after the top-level value, "
+       "found 'x'"},
+      {"{\"a\": 1e400}", "line 1, column 7: the number 1e400 is too large for a double"},
+      {"{\"a\": [" + std::string(400, '9') + "]}",
+       "line 1, column 8: a number too large for a double"},
+      {"{\"a\": " + std::string(40, 'x') + "}", "found 'xxxxxxxxxxxxxxxx...'"},
+  };
+  for (const Bad& b : bad) {
+    SCOPED_TRACE(b.json);
+    try {
+      (void)parse_snapshot(b.json);
+      ADD_FAILURE() << "accepted: " << b.json;
+    } catch (const SnapshotError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind("snapshot: ", 0), 0u) << msg;
+      EXPECT_NE(msg.find(b.fragment), std::string::npos) << msg;
+      EXPECT_EQ(msg.find('\n'), std::string::npos) << "multi-line message: " << msg;
+      for (unsigned char c : msg) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << "raw byte in: " << msg;
+    }
+  }
+  // A UTF-8 byte order mark and valid UTF-8 are JSON.
+  EXPECT_NO_THROW((void)parse_snapshot("\xEF\xBB\xBF" + std::string(kValid)));
+}
+
+// FairShareDampeningFactor is an integer from 1 to 65535 in Slurm: the same rule for files, for
+// what write_snapshot writes, and for the CLI's --dampening.
+TEST(Snapshot, DampeningFactorIsAnInteger) {
+  const std::string rule = kDampeningFactorRule;
+  for (const char* value : {"1.5", "2.0", "0", "65536", "-1", "\"2\"", "null", "true"}) {
+    std::string text = kValid;
+    const size_t at = text.find("\"dampening_factor\": 2");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 21, std::string("\"dampening_factor\": ") + value);
+    SCOPED_TRACE(text);
+    try {
+      (void)parse_snapshot(text);
+      ADD_FAILURE() << "accepted dampening_factor " << value;
+    } catch (const SnapshotError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find("\"dampening_factor\" is "), std::string::npos) << msg;
+      EXPECT_NE(msg.find(rule), std::string::npos) << msg;
+    }
+  }
+  Snapshot s = parse_snapshot(kValid);
+  s.dampening_factor = 1.5;
+  try {
+    (void)write_snapshot(s);
+    ADD_FAILURE() << "wrote dampening factor 1.5";
+  } catch (const SnapshotError& e) {
+    EXPECT_NE(std::string(e.what()).find(rule), std::string::npos) << e.what();
+  }
+  s.dampening_factor = 65535;
+  EXPECT_EQ(parse_snapshot(write_snapshot(s)).dampening_factor, 65535);
+
+  EXPECT_EQ(parse_dampening_factor("1"), std::optional<uint16_t>(1));
+  EXPECT_EQ(parse_dampening_factor("65535"), std::optional<uint16_t>(65535));
+  for (const char* text :
+       {"", "0", "1.5", "2.0", "+2", " 2", "2 ", "65536", "99999999999", "1e3", "-1", "0x10"})
+    EXPECT_EQ(parse_dampening_factor(text), std::nullopt) << text;
 }
 
 }  // namespace
