@@ -1272,6 +1272,25 @@ static void _report_near_ties(const result_t *mf)
 	xfree(v);
 }
 
+/* Every field of two priority_factors objects (a job's, or a row of sprio's),
+ * with their TRES factors. */
+static void _cmp_factors(const char *what, int i,
+			 const priority_factors_object_t *a, const double *ta,
+			 const priority_factors_object_t *b, const double *tb)
+{
+	CMP(what, i, "age", a->priority_age, b->priority_age);
+	CMP(what, i, "assoc", a->priority_assoc, b->priority_assoc);
+	CMP(what, i, "fs", a->priority_fs, b->priority_fs);
+	CMP(what, i, "js", a->priority_js, b->priority_js);
+	CMP(what, i, "part", a->priority_part, b->priority_part);
+	CMP(what, i, "qos", a->priority_qos, b->priority_qos);
+	CMPI(what, i, "site", a->priority_site, b->priority_site);
+	CMPI(what, i, "nice", a->nice, b->nice);
+	CMPI(what, i, "tres_cnt", a->tres_cnt, b->tres_cnt);
+	for (int t = 0; t < slurmctld_tres_cnt && t < 8; t++)
+		CMP(what, i, "tres", ta[t], tb[t]);
+}
+
 static void _compare(const result_t *mf, const result_t *fw)
 {
 	bool fs_differs = false;
@@ -1312,19 +1331,8 @@ static void _compare(const result_t *mf, const result_t *fw)
 		for (int p = 0; p <= MAX_PARTS; p++)
 			CMPI("job", i, "priority_array", a->prio_array[p], b->prio_array[p]);
 		CMPI("job", i, "has_factors", a->has_factors, b->has_factors);
-		if (!a->has_factors || !b->has_factors)
-			continue;
-		CMP("job", i, "age", a->f.priority_age, b->f.priority_age);
-		CMP("job", i, "assoc", a->f.priority_assoc, b->f.priority_assoc);
-		CMP("job", i, "fs", a->f.priority_fs, b->f.priority_fs);
-		CMP("job", i, "js", a->f.priority_js, b->f.priority_js);
-		CMP("job", i, "part", a->f.priority_part, b->f.priority_part);
-		CMP("job", i, "qos", a->f.priority_qos, b->f.priority_qos);
-		CMPI("job", i, "site", a->f.priority_site, b->f.priority_site);
-		CMPI("job", i, "nice", a->f.nice, b->f.nice);
-		CMPI("job", i, "tres_cnt", a->f.tres_cnt, b->f.tres_cnt);
-		for (int t = 0; t < slurmctld_tres_cnt && t < 8; t++)
-			CMP("job", i, "tres", a->tres[t], b->tres[t]);
+		if (a->has_factors && b->has_factors)
+			_cmp_factors("job", i, &a->f, a->tres, &b->f, b->tres);
 	}
 	for (int i = 0; i < mf->nj; i++)
 		CMPI("job", i, "priority_p_set", mf->set_prio[i], fw->set_prio[i]);
@@ -1354,17 +1362,7 @@ static void _compare(const result_t *mf, const result_t *fw)
 		CMPI("sprio row", i, "user_id", a->user_id, b->user_id);
 		CMPI("sprio row", i, "direct_prio", a->direct_prio, b->direct_prio);
 		CMPI("sprio row", i, "partition", strcmp(a->partition, b->partition), 0);
-		CMP("sprio row", i, "age", a->f.priority_age, b->f.priority_age);
-		CMP("sprio row", i, "assoc", a->f.priority_assoc, b->f.priority_assoc);
-		CMP("sprio row", i, "fs", a->f.priority_fs, b->f.priority_fs);
-		CMP("sprio row", i, "js", a->f.priority_js, b->f.priority_js);
-		CMP("sprio row", i, "part", a->f.priority_part, b->f.priority_part);
-		CMP("sprio row", i, "qos", a->f.priority_qos, b->f.priority_qos);
-		CMPI("sprio row", i, "site", a->f.priority_site, b->f.priority_site);
-		CMPI("sprio row", i, "nice", a->f.nice, b->f.nice);
-		CMPI("sprio row", i, "tres_cnt", a->f.tres_cnt, b->f.tres_cnt);
-		for (int t = 0; t < slurmctld_tres_cnt && t < 8; t++)
-			CMP("sprio row", i, "tres", a->tres[t], b->tres[t]);
+		_cmp_factors("sprio row", i, &a->f, a->tres, &b->f, b->tres);
 	}
 }
 
