@@ -205,7 +205,7 @@ check() {
   rc=$?
   lines=$(wc -l <"$tmp/err")
   if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$lines" -eq 1 ] &&
-     ! LC_ALL=C grep -q -e '[^ -~]' -e 'json\.exception' -e '^fairway: .*: not valid JSON' "$tmp/err" &&
+     ! LC_ALL=C grep -q -e '[^ -~]' -e 'json\.exception' -e ': not valid JSON$' "$tmp/err" &&
      LC_ALL=C grep -q '^fairway: .' "$tmp/err"; then
     pass=$((pass + 1))
   else
