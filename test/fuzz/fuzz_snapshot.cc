@@ -1,7 +1,8 @@
 // fuzz_snapshot.cc - libFuzzer target: the snapshot JSON reader and everything the fairway
 // CLI does with what it accepts.  Snapshot files are untrusted input.
 //
-// For any input: parse_snapshot() either throws SnapshotError with a one-line message, or
+// For any input: parse_snapshot() either throws SnapshotError with a one-line message in
+// printable ASCII (text that is not JSON placed by line and column), or
 // returns a snapshot that
 //   * builds a tree (snapshot_tree does not throw),
 //   * writes back and re-reads to the same snapshot (snapshot.h's round-trip contract),
@@ -107,6 +108,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view msg = e.what();
     FUZZ_CHECK(msg.substr(0, 10) == "snapshot: ");
     FUZZ_CHECK(msg.find('\n') == std::string_view::npos);  // one line (snapshot.h)
+    for (char c : msg) FUZZ_CHECK(c >= 0x20 && c < 0x7f);  // no raw bytes of the input
+    // Text the JSON parser refuses is always placed by the syntax checker (line, column,
+    // what was expected), never by the fallback for a disagreement between the two.
+    const std::string_view fallback = ": not valid JSON";
+    FUZZ_CHECK(msg.size() < fallback.size() ||
+               msg.substr(msg.size() - fallback.size()) != fallback);
     return 0;
   }
   // Anything thrown from here on escapes and aborts: a bug.

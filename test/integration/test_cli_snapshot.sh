@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016  # sh -c '"$0" ...' scripts: their $0, $1 expand in that shell
 # 'fairway snapshot' against a live slurmctld where its output cannot be written: standard
 # output on a full device or closed exits 1 with the reason in one line; --output on a full
 # file system (a small tmpfs) or over the file size limit exits 1 with the reason, keeps the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2016  # sh -c '"$0" ...' scripts: their $0, $1 expand in that shell
 # The fairway command as an administrator runs it (tools/fairway, built by make):
 # - 'fairway shares FILE' prints, for every fixture in test/data/snapshots and every
 #   algorithm, the table Slurm's sshare -a -l -P printed for that tree (FIXTURE.ALGO.sshare);
@@ -199,7 +200,7 @@ expect "a missing comma" 2 "^fairway: \"[^\"]*/comma.json\": line 3, column 2: e
 
 # 5d. Endless input: refused once past the limit, in bounded memory and time.
 toolarge='is larger than 1073741824 bytes, the limit for a snapshot$'
-if (ulimit -v 1500000 && "$cli" --version) >/dev/null 2>&1; then
+if sh -c 'ulimit -v 1500000 || exit 1; "$0" --version; r=$?; exit $r' "$cli" >/dev/null 2>&1; then
   limit="ulimit -v 1500000;"  # 1.5 GB of address space: the 1 GiB buffer, not twice that
 else
   limit=""
