@@ -2282,13 +2282,13 @@ static void _algorithm_switched(fairway_algorithm_t algo)
 
 extern void priority_p_reconfig(bool assoc_clear)
 {
-	fairway_algorithm_t was = _cfg_algo();
+	fairway_algorithm_t was = _cfg_algo(), algo;
 
 	_read_settings();
-	if (_cfg_algo() != was) {
+	if ((algo = _cfg_algo()) != was) {
 		/* Not while a period computes (slurmctld holds no lock). */
 		slurm_mutex_lock(&g_calc_lock);
-		_algorithm_switched(_cfg_algo());
+		_algorithm_switched(algo);
 		slurm_mutex_unlock(&g_calc_lock);
 	}
 	/* Decay half-life and reset period are re-read by the next period. */
