@@ -204,6 +204,26 @@ require_fairway_plugin() {
 	fi
 }
 
+# Every user:account pair of scripts/example-accounts.
+EXAMPLE_USER_ACCOUNTS="fw_u1:bloggs.prj fw_u1:bloggs.prj.high fw_u2:bloggs.prj fw_u2:bloggs.prj.low
+fw_u3:chem.theory fw_u4:chem.theory fw_u5:chem.lab fw_u6:chem.lab"
+
+# Wait (at most 60 s) until no job is left in the queue: the usage jobs a test submitted
+# have ended and been charged.  One result, "usage jobs finished".
+usage_jobs_finished() {
+	queue_empty() { [ -z "$(squeue -h -o %i)" ]; }
+	if wait_for 60 queue_empty; then pass "usage jobs finished"; else fail "usage jobs finished" "$(squeue -h -o '%i %T' | tr '\n' ';')"; fi
+}
+
+# One job of every example user:account pair, with the sbatch options given (e.g. a DOWN
+# partition, so that it stays pending).
+submit_per_example_account() { # sbatch-options...
+	local ua
+	for ua in $EXAMPLE_USER_ACCOUNTS; do
+		submit "${ua%%:*}" "${ua#*:}" "$@" --wrap 'sleep 1' >/dev/null
+	done
+}
+
 # submit USER ACCOUNT sbatch-options...: a batch job as USER, output discarded; prints its id.
 submit() {
 	local u=$1 a=$2

@@ -50,16 +50,12 @@ submit fw_u2 bloggs.prj.low -n3 -t 2 --wrap 'sleep 4' >/dev/null
 submit fw_u3 chem.theory -n16 -t 2 --wrap 'sleep 8' >/dev/null
 submit fw_u5 chem.lab -n1 -t 2 --wrap 'sleep 3' >/dev/null
 submit fw_u6 chem.lab -N2 -n5 -t 2 --wrap 'sleep 5' >/dev/null
-queue_empty() { [ -z "$(squeue -h -o %i)" ]; }
-if wait_for 60 queue_empty; then pass "usage jobs finished"; else fail "usage jobs finished" "$(squeue -h -o '%i %T' | tr '\n' ';')"; fi
+usage_jobs_finished
 
 # Pending jobs that stay pending: their partitions are down (one job in two partitions
 # gets one priority per partition).
-for ua in fw_u1:bloggs.prj fw_u1:bloggs.prj.high fw_u2:bloggs.prj fw_u2:bloggs.prj.low \
-	fw_u3:chem.theory fw_u4:chem.theory fw_u5:chem.lab fw_u6:chem.lab; do
-	submit "${ua%%:*}" "${ua#*:}" -p hold -n1 -t 5 --wrap 'sleep 1' >/dev/null
-	submit "${ua%%:*}" "${ua#*:}" -p hold2 -N3 -n24 -t 5 --wrap 'sleep 1' >/dev/null
-done
+submit_per_example_account -p hold -n1 -t 5
+submit_per_example_account -p hold2 -N3 -n24 -t 5
 submit fw_u4 chem.theory -p hold -n2 -t 5 --nice=300 --wrap 'sleep 1' >/dev/null
 submit fw_u6 chem.lab -p hold,hold2 -n4 -t 5 --wrap 'sleep 1' >/dev/null
 held=$(submit fw_u5 chem.lab -p hold -n1 -t 5 -H --wrap 'sleep 1')

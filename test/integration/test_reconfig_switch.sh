@@ -35,12 +35,8 @@ submit fw_u1 bloggs.prj -n8 -t 2 --wrap 'sleep 5' >/dev/null
 submit fw_u2 bloggs.prj.low -n3 -t 2 --wrap 'sleep 3' >/dev/null
 submit fw_u3 chem.theory -n16 -t 2 --wrap 'sleep 6' >/dev/null
 submit fw_u6 chem.lab -N2 -n5 -t 2 --wrap 'sleep 4' >/dev/null
-queue_empty() { [ -z "$(squeue -h -o %i)" ]; }
-if wait_for 60 queue_empty; then pass "usage jobs finished"; else fail "usage jobs finished" "$(squeue -h -o '%i %T' | tr '\n' ';')"; fi
-for ua in fw_u1:bloggs.prj fw_u1:bloggs.prj.high fw_u2:bloggs.prj fw_u2:bloggs.prj.low \
-	fw_u3:chem.theory fw_u4:chem.theory fw_u5:chem.lab fw_u6:chem.lab; do
-	submit "${ua%%:*}" "${ua#*:}" -p hold -n1 -t 5 --wrap 'sleep 1' >/dev/null
-done
+usage_jobs_finished
+submit_per_example_account -p hold -n1 -t 5
 
 dir=$TB_DIR/switch
 mkdir -p "$dir"
