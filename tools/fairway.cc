@@ -35,6 +35,7 @@
 #include "assoc_tree.h"
 #include "fair_share.h"
 #include "fairway-config.h"
+#include "priority_flags.h"
 #include "snapshot.h"
 #include "sshare_format.h"
 
@@ -259,10 +260,9 @@ int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
 // ---------------------------------------------------------------------------------------------
 // fairway snapshot
 
-// The algorithm slurmctld uses, from its PriorityFlags (slurm.h's PRIORITY_FLAGS_*).
+// The algorithm slurmctld uses, from its PriorityFlags, decided as the plugin decides it.
 fairway::Algorithm algorithm_of(uint16_t flags) {
-  return fairway::algorithm_from_flags(!(flags & PRIORITY_FLAGS_FAIR_TREE),
-                                       flags & PRIORITY_FLAGS_DEPTH_OBLIVIOUS);
+  return fairway::algorithm_from_flags(fairway_flags_from_slurm(flags));
 }
 
 // Why PATH cannot be read as a configuration file ("" if it can).

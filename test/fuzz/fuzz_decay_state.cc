@@ -5,7 +5,7 @@
 //     again with a fuzzer-chosen clock (the first 8 bytes) for the rest;
 //   * fairway_decay_state_read() (the C API the plugin calls) on the same bytes written to a
 //     file: it must agree with the parser and set an error message on failure.
-// Contract (state_file.h): either Error(FAIRWAY_EPARSE), or times in [0, now + 1 day] that
+// Contract (decay_state.h): either Error(Errc::kParse), or times in [0, now + 1 day] that
 // encode back to the same 16 bytes.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <fcntl.h>
@@ -19,7 +19,7 @@
 #include "api_guard.h"
 #include "fairway.h"
 #include "fuzz_common.h"
-#include "state_file.h"
+#include "decay_state.h"
 
 namespace {
 
@@ -29,7 +29,7 @@ bool parse(std::string_view bytes, time_t now, fairway::DecayState* out) {
   try {
     *out = fairway::parse_decay_state(bytes, now);
   } catch (const fairway::Error& e) {
-    FUZZ_CHECK(e.code() == FAIRWAY_EPARSE);
+    FUZZ_CHECK(e.code() == fairway::Errc::kParse);
     FUZZ_CHECK(std::string_view(e.what()).find('\n') == std::string_view::npos);
     return false;
   }

@@ -1,6 +1,6 @@
 // fuzz_usage_store.cc - libFuzzer target: Fairway's usage file and job-end journal
 // (StateSaveLocation/fairway_usage, fairway_usage.journal), which the plugin reads when
-// slurmctld starts.  Contract (usage_store.h): either Error(FAIRWAY_EPARSE) with a one-line
+// slurmctld starts.  Contract (usage_store.h): either Error(Errc::kParse) with a one-line
 // message, or entries that are finite and non-negative and survive a format/parse round
 // trip exactly; a journal's torn last line is skipped, never an error.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
@@ -8,14 +8,14 @@
 #include <string>
 #include <string_view>
 
-#include "api_guard.h"
+#include "error.h"
 #include "fuzz_common.h"
 #include "usage_store.h"
 
 namespace {
 
 void check_error(const fairway::Error& e) {
-  FUZZ_CHECK(e.code() == FAIRWAY_EPARSE);
+  FUZZ_CHECK(e.code() == fairway::Errc::kParse);
   FUZZ_CHECK(std::string_view(e.what()).find('\n') == std::string_view::npos);
 }
 

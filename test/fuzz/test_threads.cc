@@ -78,29 +78,29 @@ struct Results {
 // Three algorithms x a few usage periods, every association's result.
 Results compute_all(const Tree& tree, int seed, bool check_errors) {
   Results out;
-  fairway_fairshare_t* fs = nullptr;
-  fairway_error_t e = fairway_fairshare_new(tree.assocs.data(), tree.assocs.size(), &fs);
-  CHECK(e == FAIRWAY_OK, "fairway_fairshare_new: %s", fairway_last_error());
+  fairway_fair_share_t* fs = nullptr;
+  fairway_error_t e = fairway_fair_share_new(tree.assocs.data(), tree.assocs.size(), &fs);
+  CHECK(e == FAIRWAY_OK, "fairway_fair_share_new: %s", fairway_last_error());
   if (e != FAIRWAY_OK) return out;
   CHECK(fairway_last_error()[0] == '\0', "last error after success: %s", fairway_last_error());
-  const size_t n = fairway_fairshare_count(fs);
+  const size_t n = fairway_fair_share_count(fs);
   for (int period = 0; period < 3; ++period) {
     for (size_t i = 1; i < n; i += 2)
-      CHECK(fairway_fairshare_set_usage(fs, i, static_cast<long double>(period * 7 + i + seed)) ==
+      CHECK(fairway_fair_share_set_usage(fs, i, static_cast<long double>(period * 7 + i + seed)) ==
                 FAIRWAY_OK,
             "set_usage");
     for (fairway_algorithm_t algo :
          {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
-      CHECK(fairway_fairshare_compute(fs, algo, 1 + seed % 3) == FAIRWAY_OK, "compute: %s",
+      CHECK(fairway_fair_share_compute(fs, algo, 1 + seed % 3) == FAIRWAY_OK, "compute: %s",
             fairway_last_error());
       for (size_t i = 0; i < n; ++i) {
         fairway_assoc_result_t r{};
-        CHECK(fairway_fairshare_result(fs, i, &r) == FAIRWAY_OK, "result");
+        CHECK(fairway_fair_share_result(fs, i, &r) == FAIRWAY_OK, "result");
         out.r.push_back(r);
       }
       if (check_errors) {
         fairway_assoc_result_t r;
-        CHECK(fairway_fairshare_result(fs, n + static_cast<size_t>(seed), &r) == FAIRWAY_EINVAL,
+        CHECK(fairway_fair_share_result(fs, n + static_cast<size_t>(seed), &r) == FAIRWAY_EINVAL,
               "out of range");
         const std::string want = "index " + std::to_string(n + static_cast<size_t>(seed));
         CHECK(std::strstr(fairway_last_error(), want.c_str()) != nullptr,
@@ -108,7 +108,7 @@ Results compute_all(const Tree& tree, int seed, bool check_errors) {
       }
     }
   }
-  fairway_fairshare_destroy(&fs);
+  fairway_fair_share_destroy(&fs);
   return out;
 }
 
@@ -148,8 +148,8 @@ void worker(int seed, const Results& reference, std::latch& start) {
     CHECK(same(got, reference), "thread %d round %d: results differ from the single-threaded run",
           seed, round);
 
-    fairway_fairshare_t* fs = nullptr;
-    CHECK(fairway_fairshare_new(bad.assocs.data(), bad.assocs.size(), &fs) == FAIRWAY_ETREE,
+    fairway_fair_share_t* fs = nullptr;
+    CHECK(fairway_fair_share_new(bad.assocs.data(), bad.assocs.size(), &fs) == FAIRWAY_ETREE,
           "bad tree accepted");
     CHECK(fs == nullptr, "out not reset");
     std::this_thread::yield();  // let other threads set their own errors meanwhile

@@ -26,21 +26,21 @@ int main(void)
 		{ 4, 2, "a", "u1", 1, 0, 10.0L },
 		{ 5, 3, "b", "u2", 1, 0, 20.0L },
 	};
-	fairway_fairshare_t *fs = NULL;
+	fairway_fair_share_t *fs = NULL;
 	fairway_assoc_result_t r;
 
-	CHECK(fairway_fairshare_new(tree, 5, &fs) == FAIRWAY_OK);
-	CHECK(fairway_fairshare_compute(fs, FAIRWAY_ALGO_FAIR_TREE, 1) == FAIRWAY_OK);
+	CHECK(fairway_fair_share_new(tree, 5, &fs) == FAIRWAY_OK);
+	CHECK(fairway_fair_share_compute(fs, FAIRWAY_ALGO_FAIR_TREE, 1) == FAIRWAY_OK);
 	/* a: S 2/3 over U 1/3 = 2; b: S 1/3 over U 2/3 = 0.5 -> u1 ranks first. */
-	CHECK(fairway_fairshare_result(fs, 3, &r) == FAIRWAY_OK);
+	CHECK(fairway_fair_share_result(fs, 3, &r) == FAIRWAY_OK);
 	CHECK(r.fs_factor == 1.0);
-	CHECK(fairway_fairshare_result(fs, 1, &r) == FAIRWAY_OK);
+	CHECK(fairway_fair_share_result(fs, 1, &r) == FAIRWAY_OK);
 	CHECK(fabsl(r.level_fs - 2.0L) < 1e-12L);
-	CHECK(fairway_fairshare_result(fs, 4, &r) == FAIRWAY_OK);
+	CHECK(fairway_fair_share_result(fs, 4, &r) == FAIRWAY_OK);
 	CHECK(r.fs_factor == 0.5);
-	fairway_fairshare_destroy(&fs);
+	fairway_fair_share_destroy(&fs);
 	CHECK(fs == NULL);
-	CHECK(fairway_fairshare_compute(NULL, FAIRWAY_ALGO_CLASSIC, 1) == FAIRWAY_EINVAL);
+	CHECK(fairway_fair_share_compute(NULL, FAIRWAY_ALGO_CLASSIC, 1) == FAIRWAY_EINVAL);
 	CHECK(fairway_last_error()[0] != '\0');
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -352,10 +352,10 @@ TEST(FairTree, RecomputeAfterSetUsageMatchesFreshBuildAndDoesNotAllocate) {
 }
 
 TEST(FairTree, AlgorithmFromFlags) {
-  EXPECT_EQ(algorithm_from_flags(false, false), Algorithm::kFairTree);
-  EXPECT_EQ(algorithm_from_flags(true, false), Algorithm::kClassic);
-  EXPECT_EQ(algorithm_from_flags(false, true), Algorithm::kDepthOblivious);
-  EXPECT_EQ(algorithm_from_flags(true, true), Algorithm::kDepthOblivious);
+  EXPECT_EQ(algorithm_from_flags(0), Algorithm::kFairTree);
+  EXPECT_EQ(algorithm_from_flags(kNoFairTree), Algorithm::kClassic);
+  EXPECT_EQ(algorithm_from_flags(kDepthOblivious), Algorithm::kDepthOblivious);
+  EXPECT_EQ(algorithm_from_flags(kNoFairTree | kDepthOblivious), Algorithm::kDepthOblivious);
 }
 
 }  // namespace

@@ -10,27 +10,27 @@
 
 #include "api_guard.h"
 #include "fairway.h"
-#include "state_file.h"
+#include "decay_state.h"
 #include "usage_store.h"
 
 namespace {
 
-// fuzz_fairshare_api: an infinite FairShareDampeningFactor passed the C API's check
+// fuzz_fair_share_api: an infinite FairShareDampeningFactor passed the C API's check
 // (!(d >= 1)) and was refused by the core with std::invalid_argument, which the API reported
 // as FAIRWAY_EINTERNAL ("a bug in the core") instead of FAIRWAY_EINVAL.
 TEST(FairshareApi, InfiniteDampeningIsEinvalNotEinternal) {
   const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
-  fairway_fairshare_t* fs = nullptr;
-  ASSERT_EQ(fairway_fairshare_new(&root, 1, &fs), FAIRWAY_OK);
+  fairway_fair_share_t* fs = nullptr;
+  ASSERT_EQ(fairway_fair_share_new(&root, 1, &fs), FAIRWAY_OK);
   for (fairway_algorithm_t algo :
        {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
-    EXPECT_EQ(fairway_fairshare_compute(fs, algo, std::numeric_limits<double>::infinity()),
+    EXPECT_EQ(fairway_fair_share_compute(fs, algo, std::numeric_limits<double>::infinity()),
               FAIRWAY_EINVAL);
     EXPECT_NE(std::string(fairway_last_error()), "");
-    EXPECT_EQ(fairway_fairshare_compute(fs, algo, std::nan("")), FAIRWAY_EINVAL);
-    EXPECT_EQ(fairway_fairshare_compute(fs, algo, 1), FAIRWAY_OK);
+    EXPECT_EQ(fairway_fair_share_compute(fs, algo, std::nan("")), FAIRWAY_EINVAL);
+    EXPECT_EQ(fairway_fair_share_compute(fs, algo, 1), FAIRWAY_OK);
   }
-  fairway_fairshare_destroy(&fs);
+  fairway_fair_share_destroy(&fs);
 }
 
 // fuzz_decay_state: parse_decay_state computed now + 86400 in int64_t, a signed overflow
@@ -102,17 +102,17 @@ TEST(JobPriority, NanIsOneNotMaximal) {
 
 namespace {
 
-// scripts/sanitize (gcc -fsanitize=enum): fairway_fairshare_compute loaded an out-of-range
+// scripts/sanitize (gcc -fsanitize=enum): fairway_fair_share_compute loaded an out-of-range
 // fairway_algorithm_t (any int a C caller passes) as the C++ enum type: undefined.  It is
 // now read as an int and refused with FAIRWAY_EINVAL.
 TEST(FairshareApi, OutOfRangeAlgorithmIsEinvalWithoutUb) {
   const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
-  fairway_fairshare_t* fs = nullptr;
-  ASSERT_EQ(fairway_fairshare_new(&root, 1, &fs), FAIRWAY_OK);
+  fairway_fair_share_t* fs = nullptr;
+  ASSERT_EQ(fairway_fair_share_new(&root, 1, &fs), FAIRWAY_OK);
   for (int bad : {3, 7, -1, 1 << 30})
-    EXPECT_EQ(fairway_fairshare_compute(fs, static_cast<fairway_algorithm_t>(bad), 1),
+    EXPECT_EQ(fairway_fair_share_compute(fs, static_cast<fairway_algorithm_t>(bad), 1),
               FAIRWAY_EINVAL);
-  fairway_fairshare_destroy(&fs);
+  fairway_fair_share_destroy(&fs);
 }
 
 }  // namespace
@@ -188,7 +188,7 @@ TEST(UsageStore, TimeAboveInt64IsRefusedWithoutUb) {
     (void)fairway::parse_usage("fairway-usage 1 9223372036854775808\na 1 0x8p+7 0x1p+4\nend 1\n");
     FAIL() << "a period above INT64_MAX was accepted";
   } catch (const fairway::Error& e) {
-    EXPECT_EQ(e.code(), FAIRWAY_EPARSE);
+    EXPECT_EQ(e.code(), fairway::Errc::kParse);
     EXPECT_NE(std::string(e.what()).find("line 1"), std::string::npos) << e.what();
   }
   const auto ok = fairway::parse_usage("fairway-usage 1 9223372036854775807\nend 0\n");
@@ -199,7 +199,7 @@ TEST(UsageStore, TimeAboveInt64IsRefusedWithoutUb) {
         "e 9999999999999999999 42 7 0x1.9p+7 0x1.4p+5 1 0x1.9p+7 0x1.4p+5 0 0x0p+0 0x0p+0\n");
     refused = v.empty();
   } catch (const fairway::Error& e) {
-    refused = e.code() == FAIRWAY_EPARSE;
+    refused = e.code() == fairway::Errc::kParse;
   }
   EXPECT_TRUE(refused);
 }

@@ -46,6 +46,18 @@ long double depth_oblivious_usage_efctv(long double un, double s, long double ue
   return ratio_p * p * s;
 }
 
+long double usage_norm(long double usage_raw, long double root_usage_raw) {
+  if (root_usage_raw == 0) return 0.0L;
+  const long double un = usage_raw / root_usage_raw;
+  return (un > 1.0L) ? 1.0L : un;
+}
+
+long double classic_usage_efctv(long double un, long double parent_usage_efctv,
+                                uint32_t shares_raw, uint32_t level_shares) {
+  if (level_shares == 0) return parent_usage_efctv;
+  return un + (parent_usage_efctv - un) * (shares_raw / static_cast<long double>(level_shares));
+}
+
 namespace detail {
 
 void compute_classic(const AssocTree& t, bool depth_oblivious, double dampening_factor,
@@ -65,12 +77,7 @@ void compute_classic(const AssocTree& t, bool depth_oblivious, double dampening_
       out.set[i] |= kUsageEfctv;
       continue;
     }
-    long double un = 0.0L;
-    if (root_raw != 0) {
-      un = t.usage_raw(i) / root_raw;
-      if (un > 1.0L) un = 1.0L;
-    }
-    out.usage_norm[i] = un;
+    out.usage_norm[i] = usage_norm(t.usage_raw(i), root_raw);
     out.set[i] |= kUsageNorm | kUsageEfctv;
   }
 
@@ -96,11 +103,7 @@ void compute_classic(const AssocTree& t, bool depth_oblivious, double dampening_
       ue = depth_oblivious_usage_efctv(un, out.shares_norm[v], out.usage_efctv[f],
                                        out.shares_norm[f], out.work_sum[f]);
     } else {
-      const uint32_t all = t.level_shares(v);
-      if (all == 0)
-        ue = out.usage_efctv[f];
-      else
-        ue = un + (out.usage_efctv[f] - un) * (t.shares_raw(v) / static_cast<long double>(all));
+      ue = classic_usage_efctv(un, out.usage_efctv[f], t.shares_raw(v), t.level_shares(v));
     }
     out.usage_efctv[v] = ue;
   }

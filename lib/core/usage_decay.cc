@@ -38,6 +38,23 @@ time_t local_mktime(struct tm* tm) {
 }
 }  // namespace
 
+bool ResetSchedule::due(time_t now) noexcept {
+  switch (period) {
+    case ResetPeriod::kNone:
+      return false;
+    case ResetPeriod::kNow:  // once
+      period = ResetPeriod::kNone;
+      last_reset = now;
+      return true;
+    default:
+      if (!next_reset) next_reset = fairway::next_reset(period, last_reset, now);
+      if (!next_reset || now < next_reset) return false;
+      last_reset = next_reset;
+      next_reset = fairway::next_reset(period, last_reset, now);
+      return true;
+  }
+}
+
 time_t next_reset(ResetPeriod period, time_t last_reset, time_t now) noexcept {
   struct tm tm {};
   if (!localtime_r(&last_reset, &tm)) return 0;

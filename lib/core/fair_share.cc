@@ -45,9 +45,9 @@ void compute_fair_share(const AssocTree& tree, Algorithm algorithm, double dampe
   throw std::invalid_argument("unknown fair-share algorithm");
 }
 
-Algorithm algorithm_from_flags(bool no_fair_tree, bool depth_oblivious) {
-  if (depth_oblivious) return Algorithm::kDepthOblivious;
-  return no_fair_tree ? Algorithm::kClassic : Algorithm::kFairTree;
+Algorithm algorithm_from_flags(uint32_t priority_flags) {
+  if (priority_flags & kDepthOblivious) return Algorithm::kDepthOblivious;
+  return (priority_flags & kNoFairTree) ? Algorithm::kClassic : Algorithm::kFairTree;
 }
 
 double classic_fs_factor(long double usage_efctv, long double shares_norm,

@@ -1,4 +1,4 @@
-// api_guard.h - the boundary between the C++ core and the C API: every exception is
+// api_guard.h - where the C API stops exceptions: every exception the C++ core throws is
 // caught here and turned into a fairway_error_t plus a thread-local message.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
@@ -7,23 +7,33 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
+#include "assoc_tree.h"
+#include "error.h"
 #include "fairway.h"
 
 namespace fairway {
 
-// An exception carrying the C error code it should become at the API boundary.
-class Error : public std::runtime_error {
- public:
-  Error(fairway_error_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
-  fairway_error_t code() const noexcept { return code_; }
-
- private:
-  fairway_error_t code_;
-};
-
 // Set (or clear, with "") the calling thread's last error message.
 void set_last_error(const char* message) noexcept;
+
+// The C error code of a core error kind.
+inline fairway_error_t to_c_error(Errc code) noexcept {
+  switch (code) {
+    case Errc::kInvalid:
+      return FAIRWAY_EINVAL;
+    case Errc::kTree:
+      return FAIRWAY_ETREE;
+    case Errc::kParse:
+      return FAIRWAY_EPARSE;
+    case Errc::kIo:
+      return FAIRWAY_EIO;
+    case Errc::kInternal:
+      break;
+  }
+  return FAIRWAY_EINTERNAL;
+}
 
 // Run fn(); translate what it throws.  fn returns nothing or a fairway_error_t.
 template <typename Fn>
@@ -38,7 +48,10 @@ fairway_error_t guard(Fn&& fn) noexcept {
     }
   } catch (const Error& e) {
     set_last_error(e.what());
-    return e.code();
+    return to_c_error(e.code());
+  } catch (const TreeError& e) {
+    set_last_error(e.what());
+    return FAIRWAY_ETREE;
   } catch (const std::bad_alloc&) {
     set_last_error("out of memory");
     return FAIRWAY_ENOMEM;
@@ -50,8 +63,5 @@ fairway_error_t guard(Fn&& fn) noexcept {
     return FAIRWAY_EINTERNAL;
   }
 }
-
-// Fail with FAIRWAY_EINVAL and a message.
-[[noreturn]] inline void invalid(const std::string& what) { throw Error(FAIRWAY_EINVAL, what); }
 
 }  // namespace fairway

@@ -1,4 +1,4 @@
-// fairway_fairshare.cc - the fair-share part of the C API (fairway.h) over AssocTree and
+// fair_share_api.cc - the fair-share part of the C API (fairway.h) over AssocTree and
 // compute_fair_share().  Indexes are positions in the caller's input array, which
 // AssocTree keeps.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
@@ -14,7 +14,7 @@
 #include "fair_share.h"
 #include "fairway.h"
 
-struct fairway_fairshare {
+struct fairway_fair_share {
   fairway::AssocTree tree;
   fairway::FairShareResult result;
   bool computed = false;
@@ -40,12 +40,12 @@ fairway::Algorithm to_algorithm(int algo) {
 
 extern "C" {
 
-fairway_error_t fairway_fairshare_new(const fairway_assoc_t* assocs, size_t count,
-                                      fairway_fairshare_t** out) {
+fairway_error_t fairway_fair_share_new(const fairway_assoc_t* assocs, size_t count,
+                                      fairway_fair_share_t** out) {
   return fairway::guard([&] {
-    if (!out) fairway::invalid("fairway_fairshare_new: NULL out");
+    if (!out) fairway::invalid("fairway_fair_share_new: NULL out");
     *out = nullptr;
-    if (!assocs && count) fairway::invalid("fairway_fairshare_new: NULL associations");
+    if (!assocs && count) fairway::invalid("fairway_fair_share_new: NULL associations");
     std::vector<fairway::AssocRecord> records(count);
     for (size_t i = 0; i < count; i++) {
       const fairway_assoc_t& a = assocs[i];
@@ -58,47 +58,39 @@ fairway_error_t fairway_fairshare_new(const fairway_assoc_t* assocs, size_t coun
       r.shares_raw = a.shares_raw;
       r.usage_raw = a.usage_raw;
     }
-    try {
-      auto fs = std::make_unique<fairway_fairshare>(
-          fairway_fairshare{fairway::AssocTree::build(std::move(records)), {}, false});
-      fs->result.resize(fs->tree.size());
-      *out = fs.release();
-    } catch (const fairway::TreeError& e) {
-      throw fairway::Error(FAIRWAY_ETREE, e.what());
-    }
+    auto fs = std::make_unique<fairway_fair_share>(
+        fairway_fair_share{fairway::AssocTree::build(std::move(records)), {}, false});
+    fs->result.resize(fs->tree.size());
+    *out = fs.release();
   });
 }
 
-void fairway_fairshare_destroy(fairway_fairshare_t** fs) {
+void fairway_fair_share_destroy(fairway_fair_share_t** fs) {
   if (!fs || !*fs) return;
   delete *fs;
   *fs = nullptr;
 }
 
-size_t fairway_fairshare_count(const fairway_fairshare_t* fs) { return fs ? fs->tree.size() : 0; }
+size_t fairway_fair_share_count(const fairway_fair_share_t* fs) { return fs ? fs->tree.size() : 0; }
 
-fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t* fs, size_t index,
+fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t index,
                                             long double usage_raw) {
   return fairway::guard([&] {
-    if (!fs) fairway::invalid("fairway_fairshare_set_usage: NULL tree");
+    if (!fs) fairway::invalid("fairway_fair_share_set_usage: NULL tree");
     if (index >= fs->tree.size())
-      fairway::invalid("fairway_fairshare_set_usage: index " + std::to_string(index) +
+      fairway::invalid("fairway_fair_share_set_usage: index " + std::to_string(index) +
                        " out of range");
-    try {
-      fs->tree.set_usage(static_cast<uint32_t>(index), usage_raw);
-    } catch (const fairway::TreeError& e) {
-      throw fairway::Error(FAIRWAY_ETREE, e.what());
-    }
+    fs->tree.set_usage(static_cast<uint32_t>(index), usage_raw);
   });
 }
 
-fairway_error_t fairway_fairshare_compute(fairway_fairshare_t* fs, fairway_algorithm_t algo,
+fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_algorithm_t algo,
                                           double dampening) {
   int raw_algo;  // the bytes, not a typed load of the enum (see to_algorithm)
   static_assert(sizeof raw_algo == sizeof algo);
   std::memcpy(&raw_algo, &algo, sizeof raw_algo);
   return fairway::guard([&] {
-    if (!fs) fairway::invalid("fairway_fairshare_compute: NULL tree");
+    if (!fs) fairway::invalid("fairway_fair_share_compute: NULL tree");
     if (!(dampening >= 1) || !std::isfinite(dampening))
       fairway::invalid("FairShareDampeningFactor must be a finite number, at least 1");
     fairway::compute_fair_share(fs->tree, to_algorithm(raw_algo), dampening, fs->result);
@@ -106,14 +98,14 @@ fairway_error_t fairway_fairshare_compute(fairway_fairshare_t* fs, fairway_algor
   });
 }
 
-fairway_error_t fairway_fairshare_result(const fairway_fairshare_t* fs, size_t index,
+fairway_error_t fairway_fair_share_result(const fairway_fair_share_t* fs, size_t index,
                                          fairway_assoc_result_t* out) {
   return fairway::guard([&] {
-    if (!fs || !out) fairway::invalid("fairway_fairshare_result: NULL argument");
+    if (!fs || !out) fairway::invalid("fairway_fair_share_result: NULL argument");
     if (index >= fs->tree.size())
-      fairway::invalid("fairway_fairshare_result: index " + std::to_string(index) +
+      fairway::invalid("fairway_fair_share_result: index " + std::to_string(index) +
                        " out of range");
-    if (!fs->computed) fairway::invalid("fairway_fairshare_result: nothing computed yet");
+    if (!fs->computed) fairway::invalid("fairway_fair_share_result: nothing computed yet");
     const fairway::FairShareResult& r = fs->result;
     out->shares_norm = r.shares_norm[index];
     out->usage_norm = r.usage_norm[index];

@@ -2,10 +2,12 @@
  * fairway.h - Fairway's C API: the priority core behind priority/fairway.
  *
  * This header is plain C and knows nothing of Slurm's headers.  The plugin shim
- * (plugin/priority_fairway.c) copies what it needs out of slurmctld into the plain
- * structures below and calls these functions; the fairway CLI and the tests call them
- * directly.  The implementation is C++; no exception ever crosses this API: every
- * failure is reported as a fairway_error_t, with details in fairway_last_error().
+ * (plugin/) copies what it needs out of slurmctld into the plain structures below and
+ * calls these functions; the tests call them directly.  The implementation (lib/capi/)
+ * converts to the C++ core's own types (lib/core/, which never includes this header); no
+ * exception ever crosses this API: every failure is reported as a fairway_error_t, with
+ * details in fairway_last_error().  Functions that cannot fail say "Errors: none"; an
+ * object this API allocates is freed by the _destroy function named beside it.
  *
  * Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
  */
@@ -34,7 +36,8 @@ typedef enum fairway_error {
   FAIRWAY_EINTERNAL, /* an unexpected failure inside the core (a bug: report it) */
 } fairway_error_t;
 
-/* A static, human-readable description of err ("unknown error" for bad values). */
+/* A static, human-readable description of err ("unknown error" for bad values).
+ * Errors: none. */
 const char* fairway_strerror(fairway_error_t err);
 
 /*
@@ -44,7 +47,7 @@ const char* fairway_strerror(fairway_error_t err);
  */
 const char* fairway_last_error(void);
 
-/* Fairway's version string, e.g. "0.1.0". */
+/* Fairway's version string, e.g. "0.1.0".  Errors: none. */
 const char* fairway_version(void);
 
 /* Slurm's special values, repeated here so the core needs no Slurm header. */
@@ -66,7 +69,7 @@ typedef enum fairway_algorithm {
 typedef struct fairway_assoc {
   uint32_t id;
   uint32_t parent_id;    /* 0: the root association */
-  const char* account;   /* copied by fairway_fairshare_new() */
+  const char* account;   /* copied by fairway_fair_share_new() */
   const char* user;      /* NULL or "": an account association */
   uint32_t shares_raw;   /* ignored when shares_parent is set */
   int shares_parent;     /* Fairshare=parent */
@@ -91,7 +94,7 @@ typedef struct fairway_assoc_result {
 } fairway_assoc_result_t;
 
 /* A built association tree and its result buffers (opaque). */
-typedef struct fairway_fairshare fairway_fairshare_t;
+typedef struct fairway_fair_share fairway_fair_share_t;
 
 /*
  * Build a tree from count associations (any order).  Indexes in the other calls are
@@ -101,21 +104,21 @@ typedef struct fairway_fairshare fairway_fairshare_t;
  *                        negative or NaN usage; fairway_last_error() names it),
  *         FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
  */
-fairway_error_t fairway_fairshare_new(const fairway_assoc_t* assocs, size_t count,
-                                      fairway_fairshare_t** out);
+fairway_error_t fairway_fair_share_new(const fairway_assoc_t* assocs, size_t count,
+                                      fairway_fair_share_t** out);
 
-/* Free *fs and set it to NULL; a NULL fs or *fs is a no-op. */
-void fairway_fairshare_destroy(fairway_fairshare_t** fs);
+/* Free *fs and set it to NULL; a NULL fs or *fs is a no-op.  Errors: none. */
+void fairway_fair_share_destroy(fairway_fair_share_t** fs);
 
-/* Number of associations in the tree (0 for NULL). */
-size_t fairway_fairshare_count(const fairway_fairshare_t* fs);
+/* Number of associations in the tree.  Errors: none; 0 for NULL. */
+size_t fairway_fair_share_count(const fairway_fair_share_t* fs);
 
 /*
  * Replace the total raw usage of association `index` between two computations.
  * Errors: FAIRWAY_EINVAL (NULL fs, index out of range),
  *         FAIRWAY_ETREE (negative or NaN usage).
  */
-fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t* fs, size_t index,
+fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t index,
                                             long double usage_raw);
 
 /*
@@ -125,22 +128,33 @@ fairway_error_t fairway_fairshare_set_usage(fairway_fairshare_t* fs, size_t inde
  * first computation of a tree with an algorithm (its workspace); never after.
  * Errors: FAIRWAY_EINVAL (NULL fs, bad algo, dampening < 1), FAIRWAY_EINTERNAL.
  */
-fairway_error_t fairway_fairshare_compute(fairway_fairshare_t* fs, fairway_algorithm_t algo,
+fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_algorithm_t algo,
                                           double dampening);
 
 /*
- * The result for association `index` of the last fairway_fairshare_compute().
+ * The result for association `index` of the last fairway_fair_share_compute().
  * Errors: FAIRWAY_EINVAL (NULL argument, index out of range).
  */
-fairway_error_t fairway_fairshare_result(const fairway_fairshare_t* fs, size_t index,
+fairway_error_t fairway_fair_share_result(const fairway_fair_share_t* fs, size_t index,
                                          fairway_assoc_result_t* out);
 
 /*
  * Classic fair-share factor 2^(-(usage_efctv/shares_norm)/dampening), 0 when
  * shares_norm <= 0 or usage_efctv is FAIRWAY_NO_VAL (as priority_p_calc_fs_factor).
+ * Errors: none.
  */
 double fairway_classic_fs_factor(long double usage_efctv, long double shares_norm,
                                  double dampening);
+
+/*
+ * The on-demand values of one association, as multifactor's priority_p_set_assoc_usage
+ * sets them: normalized usage (usage_raw / the root's, at most 1, 0 when the root has
+ * none) and classic effective usage (usage_norm + (parent's usage_efctv - usage_norm) x
+ * shares_raw / level_shares; the parent's when level_shares is 0).  Errors: none.
+ */
+long double fairway_usage_norm(long double usage_raw, long double root_usage_raw);
+long double fairway_classic_usage_efctv(long double usage_norm, long double parent_usage_efctv,
+                                        uint32_t shares_raw, uint32_t level_shares);
 
 /*
  * Depth-oblivious effective usage of one association (multifactor's
@@ -148,6 +162,7 @@ double fairway_classic_fs_factor(long double usage_efctv, long double shares_nor
  * usage_efctv and shares_norm of its fair-share parent, and the sum of usage_norm over
  * the parent's children (Fairshare=parent ones skipped).
  */
+/* Errors: none. */
 long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double shares_norm,
                                                 long double parent_usage_efctv,
                                                 double parent_shares_norm,
@@ -169,6 +184,12 @@ long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double s
 #define FAIRWAY_FLAG_NO_NORMAL_PART 0x0100
 #define FAIRWAY_FLAG_NO_NORMAL_QOS 0x0200
 #define FAIRWAY_FLAG_NO_NORMAL_TRES 0x0400
+
+/*
+ * The fair-share algorithm PriorityFlags (FAIRWAY_FLAG_* bits) select: DEPTH_OBLIVIOUS,
+ * else NO_FAIR_TREE (classic), else Fair Tree.  Errors: none.
+ */
+fairway_algorithm_t fairway_algorithm_from_flags(uint32_t flags);
 
 /* The Priority* settings of slurm.conf that job priorities depend on. */
 typedef struct fairway_weights {
@@ -213,6 +234,11 @@ typedef struct fairway_job_input {
   double qos_norm_priority;
   uint32_t site_factor; /* biased by FAIRWAY_NICE_OFFSET */
   uint32_t nice;        /* biased by FAIRWAY_NICE_OFFSET */
+  /* Read by fairway_job_weigh with TRES weights (each NULL or w->tres_count entries):
+   * allocated TRES, requested TRES, and the TRES counts of the job's partition. */
+  const uint64_t* tres_alloc;
+  const uint64_t* tres_req;
+  const uint64_t* part_tres;
 } fairway_job_input_t;
 
 /* Normalized (then, after fairway_job_priority, weighted) factors of a job. */
@@ -226,6 +252,35 @@ typedef struct fairway_job_factors {
   uint32_t site; /* biased by FAIRWAY_NICE_OFFSET */
   uint32_t nice; /* biased by FAIRWAY_NICE_OFFSET */
 } fairway_job_factors_t;
+
+/* One partition of a job submitted to several (in PriorityTier order). */
+typedef struct fairway_job_partition {
+  uint32_t priority_job_factor; /* the partition's PriorityJobFactor */
+  double norm_priority;         /* and its normalized value */
+  const uint64_t* tres_cnt;     /* the partition's TRES counts, or NULL */
+  uint32_t priority; /* in: the job's previous priority there (0: none); out: the new one */
+  int clamped;       /* out: 1 when the sum exceeded 32 bits (clamped to 2^32-1) */
+} fairway_job_partition_t;
+
+/* What fairway_job_weigh computes for one job. */
+typedef struct fairway_job_weighed {
+  fairway_job_factors_t weighted; /* the weighted factors, as sprio shows them */
+  uint32_t priority;              /* in [1, 2^32-1] */
+  int clamped;                    /* 1 when the sum exceeded 32 bits */
+} fairway_job_weighed_t;
+
+/*
+ * A job's priority at `now`, whole: its factors weighted (as multifactor stores them in
+ * prio_factors), its priority, with TRES weights its weighted TRES factors in tres_out
+ * (w->tres_count entries; NULL skips them and their part of the sum), and its priority in
+ * each of nparts partitions (parts[i].priority is kept when PriorityFlags=INCR_ONLY and
+ * the new value is not higher).  One call per job and period.
+ * Errors: FAIRWAY_EINVAL (w, c, job or out NULL, parts NULL with nparts > 0).
+ */
+fairway_error_t fairway_job_weigh(const fairway_weights_t* w, const fairway_cluster_t* c,
+                                  const fairway_job_input_t* job, time_t now, double* tres_out,
+                                  fairway_job_partition_t* parts, size_t nparts,
+                                  fairway_job_weighed_t* out);
 
 /*
  * The normalized factors of a job at time `now`, as multifactor's
@@ -245,8 +300,8 @@ fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cl
 fairway_error_t fairway_tres_factors(const fairway_weights_t* w, const uint64_t* alloc,
                                      const uint64_t* req, const uint64_t* part_tres, double* out);
 
-/* Multiply each TRES factor by its weight in place and return their sum (0 when
- * w->tres is NULL). */
+/* Multiply each TRES factor by its weight in place and return their sum.
+ * Errors: none; without weights (w or w->tres NULL) or factors the sum is 0. */
 double fairway_tres_weighted(const fairway_weights_t* w, double* factors);
 
 /*
@@ -265,7 +320,9 @@ double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
  * Weight the factors in place (as multifactor stores them in prio_factors) and
  * return the job's priority: the weighted sum plus the site factor minus nice,
  * clamped to [1, 2^32-1].  *clamped (if not NULL) is set when the sum exceeded 32 bits.
- * tres_weighted is fairway_tres_weighted() of the job's TRES factors (or 0).
+ * tres_weighted is fairway_tres_weighted() of the job's TRES factors (or 0).  A part of
+ * fairway_job_weigh, for tests and tools.
+ * Errors: none; a NULL w or f returns 1, the lowest priority of a job that is not held.
  */
 uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
                               double tres_weighted, int* clamped);
@@ -273,6 +330,7 @@ uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t*
 /*
  * The priority of an already-weighted job in one of several partitions: as
  * fairway_job_priority() but with that partition's factor and TRES sum.
+ * Errors: none; a NULL w or weighted returns 1.
  */
 uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
                                            const fairway_job_factors_t* weighted,
@@ -285,10 +343,11 @@ uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
 /* ------------------------------------------------------------------------- */
 
 /* Per-second decay factor for PriorityDecayHalfLife (seconds): 1 - 0.693/h as Slurm
- * approximates it; 1 (no decay) when half_life_seconds <= 0. */
+ * approximates it; 1 (no decay) when half_life_seconds <= 0.  Errors: none. */
 double fairway_decay_factor(double half_life_seconds);
 
-/* decay_factor^seconds, at least DBL_MIN: what stored usage is multiplied by. */
+/* decay_factor^seconds, at least DBL_MIN: what stored usage is multiplied by.
+ * Errors: none. */
 double fairway_period_decay(double decay_factor, double seconds);
 
 /* PriorityUsageResetPeriod, numbered as Slurm's PRIORITY_RESET_*. */
@@ -302,8 +361,23 @@ typedef enum fairway_reset_period {
   FAIRWAY_RESET_YEARLY,
 } fairway_reset_period_t;
 
-/* The next usage reset after last_reset (local time); 0 for NONE/NOW. */
+/* The next usage reset after last_reset (local time); 0 for NONE/NOW.  Errors: none. */
 time_t fairway_next_reset(fairway_reset_period_t period, time_t last_reset, time_t now);
+
+/* PriorityUsageResetPeriod across periods: when usage is forgotten. */
+typedef struct fairway_reset_schedule {
+  fairway_reset_period_t period;
+  time_t last_reset; /* when usage was last reset (the decay state file keeps it) */
+  time_t next_reset; /* 0: computed at the next period */
+} fairway_reset_schedule_t;
+
+/*
+ * Whether the period ending at `now` resets all usage: NOW once (the period becomes
+ * NONE), the others at each next reset after last_reset; moves the schedule on when it
+ * does.  Set next_reset to 0 after changing period (a reconfigure).
+ * Errors: none; a NULL s never resets.
+ */
+int fairway_reset_due(fairway_reset_schedule_t* s, time_t now);
 
 typedef struct fairway_job_times {
   time_t start_time;
@@ -376,11 +450,14 @@ typedef struct fairway_usage_file fairway_usage_file_t;
  * Errors: FAIRWAY_EINVAL, FAIRWAY_EIO, FAIRWAY_EPARSE (names the line).
  */
 fairway_error_t fairway_usage_read(const char* path, fairway_usage_file_t** out);
+/* The period the file belongs to.  Errors: none; 0 for NULL. */
 time_t fairway_usage_period(const fairway_usage_file_t* f);
-/* Entries (qos != 0: QOS, else associations); NULL past the end. */
+/* Entries (qos != 0: QOS, else associations).  Errors: none; 0 entries for NULL, and a
+ * NULL entry past the end. */
 size_t fairway_usage_count(const fairway_usage_file_t* f, int qos);
 const fairway_usage_entry_t* fairway_usage_entry(const fairway_usage_file_t* f, int qos,
                                                  size_t index);
+/* Free *f and set it to NULL; NULL is a no-op.  Errors: none. */
 void fairway_usage_destroy(fairway_usage_file_t** f);
 
 /* What one job end charged, as a journal line. */
@@ -395,16 +472,20 @@ typedef struct fairway_journal_entry {
   double part_qos_usage, part_qos_wall;
 } fairway_journal_entry_t;
 
-/* The journal line of e (with its newline) in buf; its length, or 0 if buf is too small. */
+/* The journal line of e (with its newline) in buf; its length.
+ * Errors: none; 0 when e or buf is NULL or buf is too small. */
 size_t fairway_journal_format(const fairway_journal_entry_t* e, char* buf, size_t len);
 
 /*
- * Every complete entry of a journal file (a torn last line is skipped); *entries is
- * malloc()ed (free it with free()), NULL with *count 0 when the file does not exist.
+ * Every complete entry of a journal file (a torn last line is skipped); free *entries
+ * with fairway_journal_destroy(); NULL with *count 0 when the file does not exist.
  * Errors: FAIRWAY_EINVAL, FAIRWAY_EIO, FAIRWAY_EPARSE (names the line), FAIRWAY_ENOMEM.
  */
 fairway_error_t fairway_journal_read(const char* path, fairway_journal_entry_t** entries,
                                      size_t* count);
+
+/* Free what fairway_journal_read returned and set *entries to NULL.  Errors: none. */
+void fairway_journal_destroy(fairway_journal_entry_t** entries);
 
 #ifdef __cplusplus
 }

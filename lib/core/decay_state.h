@@ -1,4 +1,4 @@
-// state_file.h - the decay thread's state file, StateSaveLocation/priority_last_decay_ran:
+// decay_state.h - the decay thread's state file, StateSaveLocation/priority_last_decay_ran:
 // the time of the last completed calculation period and of the last usage reset.  Same
 // format as multifactor's (two big-endian 64-bit times, 16 bytes), so a site can switch
 // between priority/multifactor and priority/fairway without charging usage twice.
@@ -17,17 +17,17 @@ struct DecayState {
   time_t last_reset = 0;
 };
 
-// Decode the file's bytes.  Throws Error(FAIRWAY_EPARSE) naming the problem for a wrong
+// Decode the file's bytes.  Throws Error(Errc::kParse) naming the problem for a wrong
 // size or times that cannot be (negative, or later than now + one day).
 DecayState parse_decay_state(std::string_view bytes, time_t now);
 std::string encode_decay_state(const DecayState& s);
 
-// Read `path`; std::nullopt when it does not exist.  Throws Error(FAIRWAY_EIO) when it
-// cannot be read and Error(FAIRWAY_EPARSE) when it is corrupt.
+// Read `path`; std::nullopt when it does not exist.  Throws Error(Errc::kIo) when it
+// cannot be read and Error(Errc::kParse) when it is corrupt.
 std::optional<DecayState> read_decay_state(const std::string& path, time_t now);
 
 // Write atomically: path.new (mode 0600, fsync), the previous file kept as path.old, then
-// rename over path and fsync the directory.  Throws Error(FAIRWAY_EIO) naming the failed
+// rename over path and fsync the directory.  Throws Error(Errc::kIo) naming the failed
 // step; the previous file is intact on any failure.
 void write_decay_state(const std::string& path, const DecayState& s);
 

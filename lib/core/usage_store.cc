@@ -15,7 +15,7 @@
 #include <limits>
 #include <string>
 
-#include "api_guard.h"
+#include "error.h"
 
 namespace fairway {
 namespace {
@@ -23,11 +23,11 @@ namespace {
 constexpr size_t kMaxFile = size_t{1} << 30;
 
 [[noreturn]] void io_error(const std::string& what, const std::string& path) {
-  throw Error(FAIRWAY_EIO, what + " " + path + ": " + std::strerror(errno));
+  throw Error(Errc::kIo, what + " " + path + ": " + std::strerror(errno));
 }
 
 [[noreturn]] void parse_error(const std::string& where, size_t line, const std::string& why) {
-  throw Error(FAIRWAY_EPARSE, where + " line " + std::to_string(line) + ": " + why);
+  throw Error(Errc::kParse, where + " line " + std::to_string(line) + ": " + why);
 }
 
 std::string hex(long double v) {
@@ -123,7 +123,7 @@ std::string read_small_file(const std::string& path, bool* exists) {
     data.append(buf, static_cast<size_t>(n));
     if (data.size() > kMaxFile) {
       ::close(fd);
-      throw Error(FAIRWAY_EPARSE, path + ": larger than 1 GiB");
+      throw Error(Errc::kParse, path + ": larger than 1 GiB");
     }
   }
   ::close(fd);
@@ -185,7 +185,7 @@ std::optional<UsageSnapshot> read_usage_file(const std::string& path) {
   try {
     return parse_usage(data);
   } catch (const Error& e) {
-    throw Error(FAIRWAY_EPARSE, path + ": " + e.what());
+    throw Error(Errc::kParse, path + ": " + e.what());
   }
 }
 
@@ -260,7 +260,7 @@ std::vector<JournalEntry> read_journal_file(const std::string& path) {
   try {
     return parse_journal(data);
   } catch (const Error& e) {
-    throw Error(FAIRWAY_EPARSE, path + ": " + e.what());
+    throw Error(Errc::kParse, path + ": " + e.what());
   }
 }
 

@@ -10,7 +10,7 @@
 namespace fairway {
 namespace {
 
-double age_factor(const fairway_weights_t& w, const fairway_job_input_t& job, time_t now) {
+double age_factor(const Weights& w, const JobInput& job, time_t now) {
   if (!w.age || !job.accrue_time) return 0.0;
   // Slurm keeps the difference in 32 bits; a job accruing in the future has age 0.
   uint32_t diff = 0;
@@ -22,26 +22,26 @@ double age_factor(const fairway_weights_t& w, const fairway_job_input_t& job, ti
   return 1.0;
 }
 
-double job_size_factor(const fairway_weights_t& w, const fairway_cluster_t& c,
-                       const fairway_job_input_t& job) {
+double job_size_factor(const Weights& w, const Cluster& c,
+                       const JobInput& job) {
   // Before the job has run, total_cpus is 0: use the request instead.
   uint32_t cpu_cnt = 0;
   if (job.total_cpus)
     cpu_cnt = job.total_cpus;
-  else if (job.max_cpus != FAIRWAY_NO_VAL)
+  else if (job.max_cpus != kNoVal)
     cpu_cnt = job.max_cpus;
   else if (job.min_cpus)
     cpu_cnt = job.min_cpus;
   const uint32_t min_nodes = job.min_nodes;
 
   double js;
-  if (w.flags & FAIRWAY_FLAG_SMALL_RELATIVE) {
+  if (w.flags & kSmallRelativeToTime) {
     // CPUs (at least the nodes' average share of CPUs) per minute of time limit.
     js =
         static_cast<double>(min_nodes) * static_cast<double>(c.cpus) / static_cast<double>(c.nodes);
     if (cpu_cnt > js) js = static_cast<double>(cpu_cnt);
     uint32_t time_limit = 1;
-    if (job.time_limit != FAIRWAY_NO_VAL)
+    if (job.time_limit != kNoVal)
       time_limit = job.time_limit;
     else if (job.has_part)
       time_limit = job.part_max_time;
@@ -72,37 +72,36 @@ double job_size_factor(const fairway_weights_t& w, const fairway_cluster_t& c,
 
 }  // namespace
 
-fairway_job_factors_t job_factors(const fairway_weights_t& w, const fairway_cluster_t& c,
-                                  const fairway_job_input_t& job, time_t now) noexcept {
-  fairway_job_factors_t f{};
+JobFactors job_factors(const Weights& w, const Cluster& c,
+                                  const JobInput& job, time_t now) noexcept {
+  JobFactors f;
   f.age = age_factor(w, job, now);
   if (job.has_assoc && w.fairshare) f.fairshare = job.fs_factor;
   if (w.job_size) f.job_size = job_size_factor(w, c, job);
   if (job.has_part && job.part_priority_job_factor && w.partition)
-    f.partition = (w.flags & FAIRWAY_FLAG_NO_NORMAL_PART)
+    f.partition = (w.flags & kNoNormalPart)
                       ? static_cast<double>(job.part_priority_job_factor)
                       : job.part_norm_priority;
   f.site = job.site_factor;
   if (job.has_assoc && w.assoc)
-    f.assoc = (w.flags & FAIRWAY_FLAG_NO_NORMAL_ASSOC) ? static_cast<double>(job.assoc_priority)
+    f.assoc = (w.flags & kNoNormalAssoc) ? static_cast<double>(job.assoc_priority)
                                                        : job.assoc_priority_norm;
   if (job.has_qos && job.qos_priority && w.qos)
-    f.qos = (w.flags & FAIRWAY_FLAG_NO_NORMAL_QOS) ? static_cast<double>(job.qos_priority)
+    f.qos = (w.flags & kNoNormalQos) ? static_cast<double>(job.qos_priority)
                                                    : job.qos_norm_priority;
-  f.nice = job.has_details ? job.nice : FAIRWAY_NICE_OFFSET;
+  f.nice = job.has_details ? job.nice : kNiceOffset;
   return f;
 }
 
-void tres_factors_over(const fairway_weights_t& w, const uint64_t* alloc, const uint64_t* req,
+void tres_factors_over(const Weights& w, const uint64_t* alloc, const uint64_t* req,
                        const uint64_t* part_tres, double* inout) noexcept {
-  constexpr uint64_t kNoConsume = 0xfffffffffffffffdULL;  // Slurm's NO_CONSUME_VAL64
   for (size_t i = 0; i < w.tres_count; i++) {
     uint64_t value = 0;
-    if (alloc && alloc[i] != kNoConsume)
+    if (alloc && alloc[i] != kNoConsume64)
       value = alloc[i];
     else if (req)
       value = req[i];
-    if (w.flags & FAIRWAY_FLAG_NO_NORMAL_TRES)
+    if (w.flags & kNoNormalTres)
       inout[i] = static_cast<double>(value);
     else if (value && part_tres && part_tres[i])
       inout[i] = value / static_cast<double>(part_tres[i]);
@@ -110,13 +109,13 @@ void tres_factors_over(const fairway_weights_t& w, const uint64_t* alloc, const 
   }
 }
 
-void tres_factors(const fairway_weights_t& w, const uint64_t* alloc, const uint64_t* req,
+void tres_factors(const Weights& w, const uint64_t* alloc, const uint64_t* req,
                   const uint64_t* part_tres, double* out) noexcept {
   std::memset(out, 0, sizeof(double) * w.tres_count);
   tres_factors_over(w, alloc, req, part_tres, out);
 }
 
-double tres_weighted(const fairway_weights_t& w, double* factors) noexcept {
+double tres_weighted(const Weights& w, double* factors) noexcept {
   double sum = 0.0;
   if (!w.tres) return sum;
   for (size_t i = 0; i < w.tres_count; i++) {
@@ -140,14 +139,14 @@ uint32_t clamp_priority(double priority, bool* clamped) {
   return static_cast<uint32_t>(priority);
 }
 
-double site_minus_nice(const fairway_job_factors_t& f, double sum) {
-  return sum + static_cast<double>(static_cast<int64_t>(f.site) - FAIRWAY_NICE_OFFSET) -
-         static_cast<double>(static_cast<int64_t>(f.nice) - FAIRWAY_NICE_OFFSET);
+double site_minus_nice(const JobFactors& f, double sum) {
+  return sum + static_cast<double>(static_cast<int64_t>(f.site) - kNiceOffset) -
+         static_cast<double>(static_cast<int64_t>(f.nice) - kNiceOffset);
 }
 
 }  // namespace
 
-uint32_t job_priority(const fairway_weights_t& w, fairway_job_factors_t& f, double tres_w,
+uint32_t job_priority(const Weights& w, JobFactors& f, double tres_w,
                       bool* clamped) noexcept {
   if (clamped) *clamped = false;
   f.age *= static_cast<double>(w.age);
@@ -161,17 +160,62 @@ uint32_t job_priority(const fairway_weights_t& w, fairway_job_factors_t& f, doub
   return clamp_priority(site_minus_nice(f, sum), clamped);
 }
 
-uint32_t job_priority_in_partition(const fairway_weights_t& w, const fairway_job_factors_t& f,
+uint32_t job_priority_in_partition(const Weights& w, const JobFactors& f,
                                    uint32_t part_priority_job_factor, double part_norm_priority,
                                    double part_tres_w, bool* clamped) noexcept {
   if (clamped) *clamped = false;
   double prio =
-      ((w.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ? static_cast<double>(part_priority_job_factor)
+      ((w.flags & kNoNormalPart) ? static_cast<double>(part_priority_job_factor)
                                                : part_norm_priority) *
       static_cast<double>(w.partition);
   // Slurm sums the other weighted factors first, then adds them to the partition term.
   prio += site_minus_nice(f, f.age + f.assoc + f.fairshare + f.job_size + f.qos + part_tres_w);
   return clamp_priority(prio, clamped);
+}
+
+namespace {
+
+// The weighted sum of a job's TRES factors in one partition: tres_factors then
+// tres_weighted, without the array (each term is computed and added in the same order).
+double partition_tres_weighted(const Weights& w, const JobInput& job, const uint64_t* part_tres) {
+  double sum = 0.0;
+  for (size_t i = 0; i < w.tres_count; i++) {
+    uint64_t value = 0;
+    if (job.tres_alloc && job.tres_alloc[i] != kNoConsume64)
+      value = job.tres_alloc[i];
+    else if (job.tres_req)
+      value = job.tres_req[i];
+    double f = 0.0;
+    if (w.flags & kNoNormalTres)
+      f = static_cast<double>(value);
+    else if (value && part_tres && part_tres[i])
+      f = value / static_cast<double>(part_tres[i]);
+    f *= w.tres[i];
+    sum += f;
+  }
+  return sum;
+}
+
+}  // namespace
+
+JobPriority weigh_job(const Weights& w, const Cluster& c, const JobInput& job, time_t now,
+                      double* tres_out, PartitionSlot* parts, size_t nparts) noexcept {
+  JobPriority r;
+  r.weighted = job_factors(w, c, job, now);
+  double tres_sum = 0.0;
+  if (w.tres && tres_out) {
+    tres_factors(w, job.tres_alloc, job.tres_req, job.part_tres, tres_out);
+    tres_sum = tres_weighted(w, tres_out);
+  }
+  r.priority = job_priority(w, r.weighted, tres_sum, &r.clamped);
+  for (size_t i = 0; i < nparts; i++) {
+    PartitionSlot& p = parts[i];
+    const double part_tres = w.tres ? partition_tres_weighted(w, job, p.tres_cnt) : 0.0;
+    const uint32_t prio = job_priority_in_partition(w, r.weighted, p.priority_job_factor,
+                                                    p.norm_priority, part_tres, &p.clamped);
+    if (!(w.flags & kIncrOnly) || p.priority < prio) p.priority = prio;
+  }
+  return r;
 }
 
 }  // namespace fairway

@@ -32,6 +32,22 @@ enum class ResetPeriod : uint16_t {
 // already passed before `now`.
 time_t next_reset(ResetPeriod period, time_t last_reset, time_t now) noexcept;
 
+// PriorityUsageResetPeriod across periods: when usage is forgotten.  NOW resets once, at
+// the first period after it is set; the others at each next_reset() from the last reset.
+struct ResetSchedule {
+  ResetPeriod period = ResetPeriod::kNone;
+  time_t last_reset = 0;  // when usage was last reset (the decay state file keeps it)
+  time_t next_reset = 0;  // 0: to be computed at the next period
+
+  // A (re)read PriorityUsageResetPeriod: the next reset is computed again.
+  void set_period(ResetPeriod p) noexcept {
+    period = p;
+    next_reset = 0;
+  }
+  // Whether the period ending at `now` resets usage; moves the schedule on if it does.
+  bool due(time_t now) noexcept;
+};
+
 // What one job is charged for one stretch of time, before the shim adds it up the tree.
 struct JobCharge {
   double run_delta = 0;          // seconds of the stretch that count (>= 0)

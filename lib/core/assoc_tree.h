@@ -25,12 +25,12 @@
 #include <string_view>
 #include <vector>
 
+#include "slurm_values.h"
+
 namespace fairway {
 
 // Slurm's SLURMDB_FS_USE_PARENT: the value shares_raw holds for Fairshare=parent.
 inline constexpr uint32_t kSharesUseParent = 0x7FFFFFFF;
-// Slurm's NO_VAL (32-bit "unset"), used for level_shares of the root and level_fs markers.
-inline constexpr uint32_t kNoVal = 0xFFFFFFFE;
 // "No association" in index arrays.
 inline constexpr uint32_t kNoIndex = UINT32_MAX;
 

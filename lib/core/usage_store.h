@@ -33,11 +33,11 @@ struct UsageSnapshot {
 };
 
 std::string format_usage(const UsageSnapshot& s);
-// Throws Error(FAIRWAY_EPARSE) naming the line.
+// Throws Error(Errc::kParse) naming the line.
 UsageSnapshot parse_usage(std::string_view text);
-// std::nullopt when the file does not exist; Error(FAIRWAY_EIO / FAIRWAY_EPARSE) otherwise.
+// std::nullopt when the file does not exist; Error(Errc::kIo / Errc::kParse) otherwise.
 std::optional<UsageSnapshot> read_usage_file(const std::string& path);
-// Atomic (path.new, fsync, rename), mode 0600.  Error(FAIRWAY_EIO) on failure.
+// Atomic (path.new, fsync, rename), mode 0600.  Error(Errc::kIo) on failure.
 void write_usage_file(const std::string& path, const UsageSnapshot& s);
 
 // What one job end charged (see priority_p_job_end).
@@ -54,7 +54,7 @@ struct JournalEntry {
 
 std::string format_journal_line(const JournalEntry& e);  // ends with '\n'
 // Every complete, well-formed line; a last line without '\n' is ignored (torn write).
-// Throws Error(FAIRWAY_EPARSE) naming the line for any other malformed line.
+// Throws Error(Errc::kParse) naming the line for any other malformed line.
 std::vector<JournalEntry> parse_journal(std::string_view text);
 // Empty when the file does not exist.
 std::vector<JournalEntry> read_journal_file(const std::string& path);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "assoc_tree.h"
+#include "slurm_values.h"
 
 namespace fairway {
 
@@ -70,9 +71,20 @@ struct FairShareResult {  // one entry per association, indexed like the tree
 void compute_fair_share(const AssocTree& tree, Algorithm algorithm, double dampening_factor,
                         FairShareResult& out);
 
-// PriorityFlags to algorithm: DEPTH_OBLIVIOUS wins (Slurm's read_config turns it into
-// NO_FAIR_TREE as well), then NO_FAIR_TREE, else Fair Tree (the default since 19.05).
-Algorithm algorithm_from_flags(bool no_fair_tree, bool depth_oblivious);
+// PriorityFlags (PriorityFlag bits) to algorithm: DEPTH_OBLIVIOUS wins (Slurm's read_config
+// turns it into NO_FAIR_TREE as well), then NO_FAIR_TREE, else Fair Tree (the default since
+// 19.05).  The one place that decides it, for the plugin and the fairway command alike.
+Algorithm algorithm_from_flags(uint32_t priority_flags);
+
+// A user's or account's normalized usage on demand, as multifactor's set_assoc_usage_norm():
+// usage_raw / root's usage_raw, at most 1; 0 when the root has none.
+long double usage_norm(long double usage_raw, long double root_usage_raw);
+
+// Classic effective usage (multifactor's _set_usage_efctv): un + (UE(f) - un) * S_raw /
+// level_shares, UE(f) when level_shares is 0.  The period's computation and the plugin's
+// on-demand priority_p_set_assoc_usage both use it.
+long double classic_usage_efctv(long double un, long double parent_usage_efctv,
+                                uint32_t shares_raw, uint32_t level_shares);
 
 // priority_p_calc_fs_factor(): 2^(-(usage_efctv/shares_norm)/dampening) computed with Slurm's
 // types (long double quotient, converted to double for pow()); 0 when shares_norm <= 0 or

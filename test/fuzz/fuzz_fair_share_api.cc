@@ -1,10 +1,10 @@
-// fuzz_fairshare_api.cc - libFuzzer target: the C API's tree building and fair-share
-// computation (fairway_fairshare_*), fed with flat association records as the plugin copies
+// fuzz_fair_share_api.cc - libFuzzer target: the C API's tree building and fair-share
+// computation (fairway_fair_share_*), fed with flat association records as the plugin copies
 // them out of assoc_mgr -- except that the fuzzer chooses them: duplicate ids, unknown
 // parents, cycles, several or no roots, users with children, NULL names, Fairshare=parent
 // everywhere, NaN / infinite / negative / huge / subnormal usage, odd dampening factors.
 //
-// Contract (fairway.h): fairway_fairshare_new() either builds a tree of `count`
+// Contract (fairway.h): fairway_fair_share_new() either builds a tree of `count`
 // associations or fails with FAIRWAY_ETREE (a message in fairway_last_error(), *out NULL);
 // compute/result/set_usage never crash, reject bad arguments with FAIRWAY_EINVAL/ETREE, and
 // the fair-share factors they return are in [0, 1].  The same records through the C++ core
@@ -115,10 +115,10 @@ double pick_dampening(uint8_t b) {
 // wrapped: the raw shares may add up to more than 32 bits.  Slurm sums level shares in
 // uint32_t and wraps (assoc_tree.h keeps that on purpose), which can make a normalized share
 // exceed 1, an effective usage negative and a classic factor exceed 1: faithful, not a bug.
-void check_results(fairway_fairshare_t* fs, size_t n, fairway_algorithm_t algo, bool wrapped) {
+void check_results(fairway_fair_share_t* fs, size_t n, fairway_algorithm_t algo, bool wrapped) {
   for (size_t i = 0; i < n; ++i) {
     fairway_assoc_result_t r;
-    FUZZ_CHECK(fairway_fairshare_result(fs, i, &r) == FAIRWAY_OK);
+    FUZZ_CHECK(fairway_fair_share_result(fs, i, &r) == FAIRWAY_OK);
     FUZZ_CHECK(!std::isnan(r.fs_factor) && r.fs_factor >= 0);
     if (!wrapped) FUZZ_CHECK(r.fs_factor <= 1);
     FUZZ_CHECK(!std::isnan(r.shares_norm) && r.shares_norm >= 0);
@@ -126,7 +126,7 @@ void check_results(fairway_fairshare_t* fs, size_t n, fairway_algorithm_t algo, 
     if (algo == FAIRWAY_ALGO_FAIR_TREE) FUZZ_CHECK(!std::isnan(r.level_fs));
   }
   fairway_assoc_result_t r;
-  FUZZ_CHECK(fairway_fairshare_result(fs, n, &r) == FAIRWAY_EINVAL);
+  FUZZ_CHECK(fairway_fair_share_result(fs, n, &r) == FAIRWAY_EINVAL);
   FUZZ_CHECK(fairway_last_error()[0] != '\0');
 }
 
@@ -158,24 +158,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     a.user = (flags & 2) ? name(in.u8()) : nullptr;
   }
 
-  fairway_fairshare_t* fs = reinterpret_cast<fairway_fairshare_t*>(&assocs);  // must be reset
-  const fairway_error_t err = fairway_fairshare_new(n ? assocs.data() : nullptr, n, &fs);
+  fairway_fair_share_t* fs = reinterpret_cast<fairway_fair_share_t*>(&assocs);  // must be reset
+  const fairway_error_t err = fairway_fair_share_new(n ? assocs.data() : nullptr, n, &fs);
   if (err != FAIRWAY_OK) {
     FUZZ_CHECK(err == FAIRWAY_ETREE);
     FUZZ_CHECK(fs == nullptr);
     FUZZ_CHECK(fairway_last_error()[0] != '\0');
   } else {
-    FUZZ_CHECK(fs != nullptr && fairway_fairshare_count(fs) == n);
+    FUZZ_CHECK(fs != nullptr && fairway_fair_share_count(fs) == n);
     FUZZ_CHECK(fairway_last_error()[0] == '\0');
     // Result before any computation: refused.
     fairway_assoc_result_t r;
-    FUZZ_CHECK(fairway_fairshare_result(fs, 0, &r) == FAIRWAY_EINVAL);
+    FUZZ_CHECK(fairway_fair_share_result(fs, 0, &r) == FAIRWAY_EINVAL);
     // A few computation periods, usage replaced in between (as the plugin does).
     const int rounds = 1 + in.u8() % 4;
     for (int round = 0; round < rounds; ++round) {
       const auto algo = static_cast<fairway_algorithm_t>(in.u8() % 4);  // 3: invalid
       const double damp = pick_dampening(in.u8());
-      const fairway_error_t ce = fairway_fairshare_compute(fs, algo, damp);
+      const fairway_error_t ce = fairway_fair_share_compute(fs, algo, damp);
       if (algo > FAIRWAY_ALGO_DEPTH_OBLIVIOUS || !(damp >= 1) || !std::isfinite(damp)) {
         FUZZ_CHECK(ce == FAIRWAY_EINVAL);
       } else {
@@ -186,7 +186,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (int k = 0; k < updates; ++k) {
         const size_t idx = in.u8() % (n + 1);  // n: out of range
         const long double u = pick_usage(in);
-        const fairway_error_t ue = fairway_fairshare_set_usage(fs, idx, u);
+        const fairway_error_t ue = fairway_fair_share_set_usage(fs, idx, u);
         if (idx >= n)
           FUZZ_CHECK(ue == FAIRWAY_EINVAL);
         else if (!std::isfinite(u) || u < 0)
@@ -195,9 +195,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           FUZZ_CHECK(ue == FAIRWAY_OK);
       }
     }
-    fairway_fairshare_destroy(&fs);
+    fairway_fair_share_destroy(&fs);
     FUZZ_CHECK(fs == nullptr);
-    fairway_fairshare_destroy(&fs);  // no-op
+    fairway_fair_share_destroy(&fs);  // no-op
   }
 
   // The same records through the C++ core, as the CLI's live mode uses it: sshare output.

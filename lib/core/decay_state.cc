@@ -1,6 +1,6 @@
-// state_file.cc - see state_file.h.
+// decay_state.cc - see decay_state.h.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
-#include "state_file.h"
+#include "decay_state.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-#include "api_guard.h"
+#include "error.h"
 
 namespace fairway {
 namespace {
@@ -31,7 +31,7 @@ int64_t get_be64(std::string_view b, size_t at) {
 }
 
 [[noreturn]] void io_error(const std::string& what, const std::string& path) {
-  throw Error(FAIRWAY_EIO, what + " " + path + ": " + std::strerror(errno));
+  throw Error(Errc::kIo, what + " " + path + ": " + std::strerror(errno));
 }
 
 // A file descriptor closed on scope exit.
@@ -49,7 +49,7 @@ struct Fd {
 
 DecayState parse_decay_state(std::string_view bytes, time_t now) {
   if (bytes.size() != kSize)
-    throw Error(FAIRWAY_EPARSE, "decay state has " + std::to_string(bytes.size()) +
+    throw Error(Errc::kParse, "decay state has " + std::to_string(bytes.size()) +
                                     " bytes, expected " + std::to_string(kSize));
   DecayState s;
   const int64_t ran = get_be64(bytes, 0), reset = get_be64(bytes, 8);
@@ -57,10 +57,10 @@ DecayState parse_decay_state(std::string_view bytes, time_t now) {
   const int64_t now64 = static_cast<int64_t>(now);
   const int64_t limit = now64 > INT64_MAX - 86400 ? INT64_MAX : now64 + 86400;
   if (ran < 0 || ran > limit)
-    throw Error(FAIRWAY_EPARSE, "decay state: last period time " + std::to_string(ran) +
+    throw Error(Errc::kParse, "decay state: last period time " + std::to_string(ran) +
                                     " is not a plausible time");
   if (reset < 0 || reset > limit)
-    throw Error(FAIRWAY_EPARSE, "decay state: last reset time " + std::to_string(reset) +
+    throw Error(Errc::kParse, "decay state: last reset time " + std::to_string(reset) +
                                     " is not a plausible time");
   s.last_ran = static_cast<time_t>(ran);
   s.last_reset = static_cast<time_t>(reset);
@@ -96,7 +96,7 @@ std::optional<DecayState> read_decay_state(const std::string& path, time_t now) 
   try {
     return parse_decay_state(std::string_view(buf, got), now);
   } catch (const Error& e) {
-    throw Error(FAIRWAY_EPARSE, path + ": " + e.what());
+    throw Error(Errc::kParse, path + ": " + e.what());
   }
 }
 

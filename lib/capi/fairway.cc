@@ -1,0 +1,329 @@
+// fairway.cc - the C API of fairway.h: errors, version, settings, job priorities, usage
+// arithmetic and the reset schedule.  Fair-share trees are in fair_share_api.cc, the files
+// (decay state, usage file, journal) in usage_files.cc.  Each function converts between
+// the C structures and the core's own types (lib/core/).
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include "fairway.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api_guard.h"
+#include "fair_share.h"
+#include "fairway-config.h"
+#include "job_factors.h"
+#include "usage_decay.h"
+
+static_assert(FAIRWAY_NO_VAL == fairway::kNoVal);
+static_assert(FAIRWAY_INFINITE == fairway::kInfinite);
+static_assert(FAIRWAY_NICE_OFFSET == fairway::kNiceOffset);
+static_assert(FAIRWAY_FLAG_ACCRUE_ALWAYS == fairway::kAccrueAlways);
+static_assert(FAIRWAY_FLAG_SMALL_RELATIVE == fairway::kSmallRelativeToTime);
+static_assert(FAIRWAY_FLAG_CALCULATE_RUNNING == fairway::kCalculateRunning);
+static_assert(FAIRWAY_FLAG_DEPTH_OBLIVIOUS == fairway::kDepthOblivious);
+static_assert(FAIRWAY_FLAG_NO_FAIR_TREE == fairway::kNoFairTree);
+static_assert(FAIRWAY_FLAG_INCR_ONLY == fairway::kIncrOnly);
+static_assert(FAIRWAY_FLAG_MAX_TRES == fairway::kMaxTres);
+static_assert(FAIRWAY_FLAG_NO_NORMAL_ASSOC == fairway::kNoNormalAssoc);
+static_assert(FAIRWAY_FLAG_NO_NORMAL_PART == fairway::kNoNormalPart);
+static_assert(FAIRWAY_FLAG_NO_NORMAL_QOS == fairway::kNoNormalQos);
+static_assert(FAIRWAY_FLAG_NO_NORMAL_TRES == fairway::kNoNormalTres);
+static_assert(FAIRWAY_RESET_YEARLY == static_cast<int>(fairway::ResetPeriod::kYearly));
+
+namespace fairway {
+
+namespace {
+thread_local std::string last_error;
+}
+
+void set_last_error(const char* message) noexcept {
+  try {
+    last_error = message;
+  } catch (...) {
+    // Keep the previous message rather than throw out of a noexcept function.
+  }
+}
+
+namespace {
+
+Weights to_core(const fairway_weights_t& w) {
+  Weights c;
+  c.age = w.age;
+  c.assoc = w.assoc;
+  c.fairshare = w.fairshare;
+  c.job_size = w.job_size;
+  c.partition = w.partition;
+  c.qos = w.qos;
+  c.max_age = w.max_age;
+  c.flags = w.flags;
+  c.favor_small = w.favor_small;
+  c.tres = w.tres;
+  c.tres_count = w.tres_count;
+  return c;
+}
+
+Cluster to_core(const fairway_cluster_t& c) { return Cluster{c.cpus, c.nodes}; }
+
+JobInput to_core(const fairway_job_input_t& j) {
+  JobInput c;
+  c.has_details = j.has_details != 0;
+  c.accrue_time = j.accrue_time;
+  c.total_cpus = j.total_cpus;
+  c.max_cpus = j.max_cpus;
+  c.min_cpus = j.min_cpus;
+  c.min_nodes = j.min_nodes;
+  c.time_limit = j.time_limit;
+  c.has_assoc = j.has_assoc != 0;
+  c.fs_factor = j.fs_factor;
+  c.assoc_priority = j.assoc_priority;
+  c.assoc_priority_norm = j.assoc_priority_norm;
+  c.has_part = j.has_part != 0;
+  c.part_priority_job_factor = j.part_priority_job_factor;
+  c.part_norm_priority = j.part_norm_priority;
+  c.part_max_time = j.part_max_time;
+  c.has_qos = j.has_qos != 0;
+  c.qos_priority = j.qos_priority;
+  c.qos_norm_priority = j.qos_norm_priority;
+  c.site_factor = j.site_factor;
+  c.nice = j.nice;
+  c.tres_alloc = j.tres_alloc;
+  c.tres_req = j.tres_req;
+  c.part_tres = j.part_tres;
+  return c;
+}
+
+JobFactors to_core(const fairway_job_factors_t& f) {
+  JobFactors c;
+  c.age = f.age;
+  c.assoc = f.assoc;
+  c.fairshare = f.fairshare;
+  c.job_size = f.job_size;
+  c.partition = f.partition;
+  c.qos = f.qos;
+  c.site = f.site;
+  c.nice = f.nice;
+  return c;
+}
+
+fairway_job_factors_t to_c(const JobFactors& f) {
+  fairway_job_factors_t c;
+  c.age = f.age;
+  c.assoc = f.assoc;
+  c.fairshare = f.fairshare;
+  c.job_size = f.job_size;
+  c.partition = f.partition;
+  c.qos = f.qos;
+  c.site = f.site;
+  c.nice = f.nice;
+  return c;
+}
+
+// A partition array of at most this many entries is converted on the stack.
+constexpr size_t kStackParts = 64;
+
+}  // namespace
+}  // namespace fairway
+
+extern "C" {
+
+const char* fairway_strerror(fairway_error_t err) {
+  switch (err) {
+    case FAIRWAY_OK:
+      return "success";
+    case FAIRWAY_EINVAL:
+      return "invalid argument";
+    case FAIRWAY_ENOMEM:
+      return "out of memory";
+    case FAIRWAY_ETREE:
+      return "malformed association tree";
+    case FAIRWAY_EPARSE:
+      return "malformed input";
+    case FAIRWAY_EIO:
+      return "input/output error";
+    case FAIRWAY_EINTERNAL:
+      return "internal error in the Fairway core";
+  }
+  return "unknown error";
+}
+
+const char* fairway_last_error(void) { return fairway::last_error.c_str(); }
+
+const char* fairway_version(void) { return PACKAGE_VERSION; }
+
+fairway_algorithm_t fairway_algorithm_from_flags(uint32_t flags) {
+  switch (fairway::algorithm_from_flags(flags)) {
+    case fairway::Algorithm::kClassic:
+      return FAIRWAY_ALGO_CLASSIC;
+    case fairway::Algorithm::kDepthOblivious:
+      return FAIRWAY_ALGO_DEPTH_OBLIVIOUS;
+    case fairway::Algorithm::kFairTree:
+      break;
+  }
+  return FAIRWAY_ALGO_FAIR_TREE;
+}
+
+// Called once per job per period: nothing in the core can throw here, so no guard (and
+// no thread-local error bookkeeping) on this path; a NULL argument is an error all the same.
+fairway_error_t fairway_job_weigh(const fairway_weights_t* w, const fairway_cluster_t* c,
+                                  const fairway_job_input_t* job, time_t now, double* tres_out,
+                                  fairway_job_partition_t* parts, size_t nparts,
+                                  fairway_job_weighed_t* out) {
+  if (!w || !c || !job || !out || (!parts && nparts)) {
+    fairway::set_last_error("fairway_job_weigh: NULL argument");
+    return FAIRWAY_EINVAL;
+  }
+  fairway::PartitionSlot stack[fairway::kStackParts];
+  std::vector<fairway::PartitionSlot> heap;
+  fairway::PartitionSlot* slots = stack;
+  if (nparts > fairway::kStackParts) {
+    try {
+      heap.resize(nparts);
+    } catch (...) {
+      fairway::set_last_error("fairway_job_weigh: out of memory");
+      return FAIRWAY_ENOMEM;
+    }
+    slots = heap.data();
+  }
+  for (size_t i = 0; i < nparts; i++) {
+    slots[i].priority_job_factor = parts[i].priority_job_factor;
+    slots[i].norm_priority = parts[i].norm_priority;
+    slots[i].tres_cnt = parts[i].tres_cnt;
+    slots[i].priority = parts[i].priority;
+  }
+  const fairway::JobPriority r = fairway::weigh_job(
+      fairway::to_core(*w), fairway::to_core(*c), fairway::to_core(*job), now, tres_out, slots,
+      nparts);
+  for (size_t i = 0; i < nparts; i++) {
+    parts[i].priority = slots[i].priority;
+    parts[i].clamped = slots[i].clamped;
+  }
+  out->weighted = fairway::to_c(r.weighted);
+  out->priority = r.priority;
+  out->clamped = r.clamped;
+  return FAIRWAY_OK;
+}
+
+// Once per job per period in the tests that compare it with fairway_job_weigh: no guard.
+fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cluster_t* c,
+                                    const fairway_job_input_t* job, time_t now,
+                                    fairway_job_factors_t* out) {
+  if (!w || !c || !job || !out) {
+    fairway::set_last_error("fairway_job_factors: NULL argument");
+    return FAIRWAY_EINVAL;
+  }
+  *out = fairway::to_c(
+      fairway::job_factors(fairway::to_core(*w), fairway::to_core(*c), fairway::to_core(*job), now));
+  return FAIRWAY_OK;
+}
+
+fairway_error_t fairway_tres_factors(const fairway_weights_t* w, const uint64_t* alloc,
+                                     const uint64_t* req, const uint64_t* part_tres, double* out) {
+  return fairway::guard([&] {
+    if (!w || (!out && w->tres_count)) fairway::invalid("fairway_tres_factors: NULL argument");
+    fairway::tres_factors(fairway::to_core(*w), alloc, req, part_tres, out);
+  });
+}
+
+double fairway_tres_weighted(const fairway_weights_t* w, double* factors) {
+  if (!w || !factors) return 0.0;
+  return fairway::tres_weighted(fairway::to_core(*w), factors);
+}
+
+double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
+                              const uint64_t* req, const uint64_t* part_tres, double* row) {
+  if (!w || !row) return 0.0;
+  const fairway::Weights cw = fairway::to_core(*w);
+  fairway::tres_factors_over(cw, alloc, req, part_tres, row);
+  return fairway::tres_weighted(cw, row);
+}
+
+uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
+                              double tres_weighted, int* clamped) {
+  if (!w || !f) return 1;
+  bool c = false;
+  fairway::JobFactors cf = fairway::to_core(*f);
+  const uint32_t p = fairway::job_priority(fairway::to_core(*w), cf, tres_weighted, &c);
+  *f = fairway::to_c(cf);
+  if (clamped) *clamped = c;
+  return p;
+}
+
+uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
+                                           const fairway_job_factors_t* weighted,
+                                           uint32_t part_priority_job_factor,
+                                           double part_norm_priority, double part_tres_weighted,
+                                           int* clamped) {
+  if (!w || !weighted) return 1;
+  bool c = false;
+  const uint32_t p = fairway::job_priority_in_partition(
+      fairway::to_core(*w), fairway::to_core(*weighted), part_priority_job_factor,
+      part_norm_priority, part_tres_weighted, &c);
+  if (clamped) *clamped = c;
+  return p;
+}
+
+double fairway_decay_factor(double half_life_seconds) {
+  return fairway::decay_factor(half_life_seconds);
+}
+
+double fairway_period_decay(double decay_factor, double seconds) {
+  return fairway::period_decay(decay_factor, seconds);
+}
+
+time_t fairway_next_reset(fairway_reset_period_t period, time_t last_reset, time_t now) {
+  return fairway::next_reset(static_cast<fairway::ResetPeriod>(period), last_reset, now);
+}
+
+int fairway_reset_due(fairway_reset_schedule_t* s, time_t now) {
+  if (!s) return 0;
+  fairway::ResetSchedule r;
+  // Values outside the enumeration are never a reset, as next_reset() gives them none.
+  r.period = static_cast<fairway::ResetPeriod>(static_cast<int>(s->period));
+  r.last_reset = s->last_reset;
+  r.next_reset = s->next_reset;
+  const bool due = r.due(now);
+  s->period = static_cast<fairway_reset_period_t>(static_cast<int>(r.period));
+  s->last_reset = r.last_reset;
+  s->next_reset = r.next_reset;
+  return due;
+}
+
+long double fairway_usage_norm(long double usage_raw, long double root_usage_raw) {
+  return fairway::usage_norm(usage_raw, root_usage_raw);
+}
+
+long double fairway_classic_usage_efctv(long double usage_norm, long double parent_usage_efctv,
+                                        uint32_t shares_raw, uint32_t level_shares) {
+  return fairway::classic_usage_efctv(usage_norm, parent_usage_efctv, shares_raw, level_shares);
+}
+
+// Once per running job per period: nothing here can throw, so no guard.
+fairway_error_t fairway_job_charge(const fairway_job_times_t* job, time_t start_period,
+                                   time_t end_period, int at_end, double decay_factor,
+                                   double billable_tres, double usage_factor,
+                                   fairway_job_charge_t* out) {
+  if (!job || !out) {
+    fairway::set_last_error("fairway_job_charge: NULL argument");
+    return FAIRWAY_EINVAL;
+  }
+  fairway::JobTimes t;
+  t.start_time = job->start_time;
+  t.end_time = job->end_time;
+  t.end_time_exp = job->end_time_exp;
+  t.time_limit = job->time_limit;
+  t.finished = job->finished != 0;
+  const fairway::JobCharge c = fairway::job_charge(t, start_period, end_period, at_end != 0,
+                                                   decay_factor, billable_tres, usage_factor);
+  out->run_delta = c.run_delta;
+  out->run_decay = c.run_decay;
+  out->run_nodecay = c.run_nodecay;
+  out->real_decay = c.real_decay;
+  out->real_nodecay = c.real_nodecay;
+  out->tres_time_delta = c.tres_time_delta;
+  return FAIRWAY_OK;
+}
+
+}  // extern "C"

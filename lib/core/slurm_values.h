@@ -1,0 +1,32 @@
+// slurm_values.h - Slurm's special values and PriorityFlags, as the core needs them.  The
+// core includes no Slurm header; these are Slurm's numbers (NO_VAL, NICE_OFFSET, ...), which
+// the plugin checks against Slurm's own at compile time, and Fairway's own bit values for
+// the PriorityFlags that change a number (the plugin translates Slurm's bits).
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <cstdint>
+
+namespace fairway {
+
+inline constexpr uint32_t kNoVal = 0xFFFFFFFE;      // NO_VAL: a 32-bit "unset"
+inline constexpr uint32_t kInfinite = 0xFFFFFFFF;   // INFINITE
+inline constexpr uint32_t kNiceOffset = 0x80000000;  // NICE_OFFSET: nice and site factor bias
+inline constexpr uint64_t kNoConsume64 = 0xFFFFFFFFFFFFFFFDULL;  // NO_CONSUME_VAL64
+
+// PriorityFlags.
+enum PriorityFlag : uint32_t {
+  kAccrueAlways = 0x0001,
+  kSmallRelativeToTime = 0x0002,
+  kCalculateRunning = 0x0004,
+  kDepthOblivious = 0x0008,
+  kNoFairTree = 0x0010,
+  kIncrOnly = 0x0020,
+  kMaxTres = 0x0040,
+  kNoNormalAssoc = 0x0080,
+  kNoNormalPart = 0x0100,
+  kNoNormalQos = 0x0200,
+  kNoNormalTres = 0x0400,
+};
+
+}  // namespace fairway
