@@ -631,7 +631,7 @@ static void _recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
  * updates usage and recomputes, allocating nothing.  Protected by the assoc
  * write lock (only used inside _recalc_fairshare).
  */
-static fairway_fairshare_t *g_fs = NULL;
+static fairway_fair_share_t *g_fs = NULL;
 static slurmdb_assoc_rec_t **g_fs_ptrs = NULL;
 /* What the cached tree was built from, to tell whether the shape changed (the
  * full fairway_assoc_t input only exists while a tree is built: 16 bytes per
@@ -676,7 +676,7 @@ static void _fs_cache_free(void)
 	g_fs_slots_valid = false;
 	xfree(g_fs_slots);
 	g_fs_mask = 0;
-	fairway_fairshare_destroy(&g_fs);
+	fairway_fair_share_destroy(&g_fs);
 	xfree(g_fs_ptrs);
 	xfree(g_fs_shape);
 	g_fs_n = g_fs_cap = 0;
@@ -746,7 +746,7 @@ static fairway_error_t _fs_build(void)
 		in[i].shares_raw = g_fs_shape[i].shares_raw;
 		in[i].usage_raw = a->usage->usage_raw;
 	}
-	err = fairway_fairshare_new(in, g_fs_n, &g_fs);
+	err = fairway_fair_share_new(in, g_fs_n, &g_fs);
 	xfree(in);
 	return err;
 }
@@ -761,19 +761,19 @@ static int _recalc_fairshare(const fw_cfg_t *cfg, bool users_lazy)
 
 	if (_fs_snapshot()) {
 		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK); i++)
-			err = fairway_fairshare_set_usage(
+			err = fairway_fair_share_set_usage(
 				g_fs, i, g_fs_ptrs[i]->usage->usage_raw);
 	} else {
-		fairway_fairshare_destroy(&g_fs);
+		fairway_fair_share_destroy(&g_fs);
 		err = _fs_build();
 	}
 	if (err != FAIRWAY_OK) {
 		error("%s: association tree rejected, fair-share values left unchanged: %s: %s",
 		      plugin_type, fairway_strerror(err), fairway_last_error());
-		fairway_fairshare_destroy(&g_fs);
+		fairway_fair_share_destroy(&g_fs);
 		return SLURM_ERROR;
 	}
-	if ((err = fairway_fairshare_compute(g_fs, cfg->algo, cfg->damp)) !=
+	if ((err = fairway_fair_share_compute(g_fs, cfg->algo, cfg->damp)) !=
 	    FAIRWAY_OK) {
 		error("%s: fair-share calculation failed: %s: %s",
 		      plugin_type, fairway_strerror(err), fairway_last_error());
@@ -787,7 +787,7 @@ static int _recalc_fairshare(const fw_cfg_t *cfg, bool users_lazy)
 			u->usage_efctv = (long double) NO_VAL;
 			continue;
 		}
-		if (fairway_fairshare_result(g_fs, i, &r) != FAIRWAY_OK)
+		if (fairway_fair_share_result(g_fs, i, &r) != FAIRWAY_OK)
 			continue;
 		if (r.set & FAIRWAY_SET_SHARES_NORM)
 			u->shares_norm = r.shares_norm;
