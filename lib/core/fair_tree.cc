@@ -100,13 +100,7 @@ void compute_fair_tree(const AssocTree& t, FairShareResult& out) {
     const uint32_t a = out.work_order[pos];
     // Exact comparison on purpose: Slurm's tie test is `prev_level_fs == level_fs` on long
     // doubles, so only bit-identical level_fs values tie.
-#ifdef FAIRWAY_MUTANT_IGNORE_TIES
-    // A deliberately wrong tie rule, built only into the test plugin of
-    // test/differential/run-mutant: the differential test must catch it.
-    const bool tied = false;
-#else
     const bool tied = (pos == f.begin && f.account_tied) ? true : (f.prev_level_fs == lf[a]);
-#endif
     f.prev_level_fs = lf[a];
     if (t.is_user(a)) {
       if (!tied) rank = rnt;

@@ -1,0 +1,289 @@
+/*****************************************************************************\
+ *  assoc_sync.c - the association tree copied into the core, fair-share computed
+ *  there, the results written back into assoc->usage (where sshare reads them);
+ *  and, for Fair Tree's weighing pass, a compact table of every association's
+ *  fair-share factor.  Depth-oblivious walks assoc_mgr's tree itself, in
+ *  multifactor's order (assoc_usage.c computes each association).
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <string.h>
+
+#include "fairway_plugin.h"
+
+/*
+ * Fair Tree: every association's fs_factor after the last calculation, by
+ * association id (open addressing, linear probing, load at most 0.8), so that
+ * weighing a job reads this compact table instead of two scattered records
+ * (the association and its usage: a quarter of the weighing pass at 1,000,000
+ * jobs).  Keyed by id, not pointer: ids are never reused.  Built under the
+ * assoc write lock at the end of a successful calculation, read by the
+ * weighing threads under the assoc read lock; invalid until then and after a
+ * failed one (jobs then read their association, as before).
+ */
+typedef struct {
+	uint32_t id;		/* 0: empty (association ids start at 1) */
+	double fs_factor;
+} fs_slot_t;
+static fs_slot_t *g_fs_slots = NULL;
+static size_t g_fs_mask = 0;
+static bool g_fs_slots_valid = false;
+
+static inline size_t _fs_slot_hash(uint32_t id)
+{
+	return (size_t) ((id * 0x9E3779B1u) >> 7);
+}
+
+/* The fs_factor of association `id` after the last calculation, or NULL. */
+extern const double *fw_fs_slot(uint32_t id)
+{
+	size_t h;
+
+	if (!g_fs_slots_valid || !id)
+		return NULL;
+	for (h = _fs_slot_hash(id) & g_fs_mask; g_fs_slots[h].id;
+	     h = (h + 1) & g_fs_mask)
+		if (g_fs_slots[h].id == id)
+			return &g_fs_slots[h].fs_factor;
+	return NULL;
+}
+
+extern void fw_fs_slots_invalidate(void)
+{
+	g_fs_slots_valid = false;
+}
+
+/*
+ * The association tree of the last calculation, kept while the associations
+ * keep their shape (same records, ids, parents, shares), so that a period only
+ * updates usage and recomputes, allocating nothing.  Protected by the assoc
+ * write lock (only used inside _recalc_fair_share).
+ */
+static fairway_fair_share_t *g_fs = NULL;
+static slurmdb_assoc_rec_t **g_fs_ptrs = NULL;
+/* What the cached tree was built from, to tell whether the shape changed (the
+ * full fairway_assoc_t input only exists while a tree is built: 16 bytes per
+ * association kept instead of 48). */
+typedef struct {
+	uint32_t id, parent_id, shares_raw;
+	uint8_t shares_parent, is_user;
+} fs_shape_t;
+static fs_shape_t *g_fs_shape = NULL;
+static size_t g_fs_n = 0, g_fs_cap = 0;
+
+static void _fs_slots_build(void)
+{
+	size_t want = 1024;
+
+	while (want * 4 < g_fs_n * 5)
+		want <<= 1;
+	if (want - 1 != g_fs_mask) {
+		xfree(g_fs_slots);
+		g_fs_slots = xcalloc(want, sizeof(*g_fs_slots));
+		g_fs_mask = want - 1;
+	} else {
+		memset(g_fs_slots, 0, want * sizeof(*g_fs_slots));
+	}
+	for (size_t i = 0; i < g_fs_n; i++) {
+		uint32_t id = g_fs_ptrs[i]->id;
+		size_t h = _fs_slot_hash(id) & g_fs_mask;
+
+		if (!id)
+			continue;
+		while (g_fs_slots[h].id && (g_fs_slots[h].id != id))
+			h = (h + 1) & g_fs_mask;
+		g_fs_slots[h].id = id;
+		g_fs_slots[h].fs_factor = g_fs_ptrs[i]->usage->fs_factor;
+	}
+	g_fs_slots_valid = true;
+}
+
+
+extern void fw_assoc_sync_free(void)
+{
+	g_fs_slots_valid = false;
+	xfree(g_fs_slots);
+	g_fs_mask = 0;
+	fairway_fair_share_destroy(&g_fs);
+	xfree(g_fs_ptrs);
+	xfree(g_fs_shape);
+	g_fs_n = g_fs_cap = 0;
+}
+
+/* Record the current associations in g_fs_shape/g_fs_ptrs; true if their shape
+ * is what the cached tree was built from. */
+static bool _fs_snapshot(void)
+{
+	slurmdb_assoc_rec_t *assoc;
+	size_t cnt = list_count(assoc_mgr_assoc_list), n = 0;
+	bool same = (g_fs != NULL);
+	ListIterator it;
+
+	if (cnt > g_fs_cap) {
+		g_fs_cap = cnt + cnt / 8 + 16;
+		xrecalloc(g_fs_ptrs, g_fs_cap, sizeof(*g_fs_ptrs));
+		xrecalloc(g_fs_shape, g_fs_cap, sizeof(*g_fs_shape));
+		same = false;
+	}
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(it)) && (n < g_fs_cap)) {
+		fs_shape_t *in = &g_fs_shape[n];
+		uint32_t parent = (assoc == assoc_mgr_root_assoc) ?
+			0 : assoc->parent_id;
+		uint8_t sp = (assoc->shares_raw == SLURMDB_FS_USE_PARENT);
+		uint32_t shares = sp ? 0 : assoc->shares_raw;
+		uint8_t user = (assoc->user != NULL);
+
+		if (!assoc->usage)
+			continue;
+		if (same && ((g_fs_ptrs[n] != assoc) || (in->id != assoc->id) ||
+			     (in->parent_id != parent) ||
+			     (in->shares_parent != sp) ||
+			     (in->shares_raw != shares) ||
+			     (in->is_user != user)))
+			same = false;
+		g_fs_ptrs[n] = assoc;
+		in->id = assoc->id;
+		in->parent_id = parent;
+		in->shares_parent = sp;
+		in->shares_raw = shares;
+		in->is_user = user;
+		n++;
+	}
+	list_iterator_destroy(it);
+	if (n != g_fs_n)
+		same = false;
+	g_fs_n = n;
+	return same;
+}
+
+/* Build g_fs from the associations _fs_snapshot() recorded. */
+static fairway_error_t _fs_build(void)
+{
+	fairway_assoc_t *in = xcalloc(g_fs_n + 1, sizeof(*in));
+	fairway_error_t err;
+
+	for (size_t i = 0; i < g_fs_n; i++) {
+		const slurmdb_assoc_rec_t *a = g_fs_ptrs[i];
+
+		in[i].id = g_fs_shape[i].id;
+		in[i].parent_id = g_fs_shape[i].parent_id;
+		in[i].account = a->acct;
+		in[i].user = a->user;
+		in[i].shares_parent = g_fs_shape[i].shares_parent;
+		in[i].shares_raw = g_fs_shape[i].shares_raw;
+		in[i].usage_raw = a->usage->usage_raw;
+	}
+	err = fairway_fair_share_new(in, g_fs_n, &g_fs);
+	xfree(in);
+	return err;
+}
+
+/*
+ * Recompute the fair-share values of every association from its current raw
+ * usage and write them back into assoc->usage.  Caller holds the assoc write
+ * lock.  On a malformed tree nothing is written and the reason is logged.
+ *
+ * users_lazy: classic multifactor computes only the accounts in the period and
+ * marks users' effective usage NO_VAL, to be computed on demand (by a job's
+ * fair-share factor or sshare) from the usage of that moment; do the same.
+ */
+static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
+{
+	fairway_error_t err = FAIRWAY_OK;
+
+	g_fs_slots_valid = false;
+	if (!assoc_mgr_assoc_list || !assoc_mgr_root_assoc)
+		return SLURM_SUCCESS;
+
+	if (_fs_snapshot()) {
+		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK); i++)
+			err = fairway_fair_share_set_usage(
+				g_fs, i, g_fs_ptrs[i]->usage->usage_raw);
+	} else {
+		fairway_fair_share_destroy(&g_fs);
+		err = _fs_build();
+	}
+	if (err != FAIRWAY_OK) {
+		error("%s: association tree rejected, fair-share values left unchanged: %s: %s",
+		      plugin_type, fairway_strerror(err), fairway_last_error());
+		fairway_fair_share_destroy(&g_fs);
+		return SLURM_ERROR;
+	}
+	if ((err = fairway_fair_share_compute(g_fs, cfg->algo, cfg->damp)) !=
+	    FAIRWAY_OK) {
+		error("%s: fair-share calculation failed: %s: %s",
+		      plugin_type, fairway_strerror(err), fairway_last_error());
+		return SLURM_ERROR;
+	}
+	for (size_t i = 0; i < g_fs_n; i++) {
+		fairway_assoc_result_t r;
+		slurmdb_assoc_usage_t *u = g_fs_ptrs[i]->usage;
+
+		if (users_lazy && g_fs_ptrs[i]->user) {
+			u->usage_efctv = (long double) NO_VAL;
+			continue;
+		}
+		if (fairway_fair_share_result(g_fs, i, &r) != FAIRWAY_OK)
+			continue;
+		if (r.set & FAIRWAY_SET_SHARES_NORM)
+			u->shares_norm = r.shares_norm;
+		if (r.set & FAIRWAY_SET_USAGE_NORM)
+			u->usage_norm = r.usage_norm;
+		if (r.set & FAIRWAY_SET_USAGE_EFCTV)
+			u->usage_efctv = r.usage_efctv;
+		if (r.set & FAIRWAY_SET_LEVEL_FS)
+			u->level_fs = r.level_fs;
+		if (r.set & FAIRWAY_SET_FS_FACTOR)
+			u->fs_factor = r.fs_factor;
+	}
+	if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE)
+		_fs_slots_build();
+	return SLURM_SUCCESS;
+}
+
+/*
+ * Depth-oblivious, as multifactor walks it: accounts top-down, each from its
+ * siblings' usage as stored at that moment (so the result depends on the
+ * order and on earlier periods, which Fairway reproduces rather than "fixes");
+ * users marked NO_VAL and computed when needed.  Caller holds the assoc write
+ * lock.
+ */
+static void _depth_oblivious_children(List children)
+{
+	slurmdb_assoc_rec_t *assoc;
+	ListIterator it;
+
+	if (!children)
+		return;
+	it = list_iterator_create(children);
+	while ((assoc = list_next(it))) {
+		if (assoc->user) {
+			assoc->usage->usage_efctv = (long double) NO_VAL;
+			continue;
+		}
+		fw_set_assoc_usage(assoc);
+		_depth_oblivious_children(assoc->usage->children_list);
+	}
+	list_iterator_destroy(it);
+}
+
+/* Fair-share of every association, under the assoc write lock. */
+extern int fw_fair_share_locked(const fw_cfg_t *cfg, bool users_lazy)
+{
+	assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
+	int rc = SLURM_SUCCESS;
+
+	assoc_mgr_lock(&assoc_write);
+	if (cfg->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
+		if (assoc_mgr_root_assoc)
+			_depth_oblivious_children(
+				assoc_mgr_root_assoc->usage->children_list);
+	} else {
+		rc = _recalc_fair_share(cfg, users_lazy);
+	}
+	assoc_mgr_unlock(&assoc_write);
+	return rc;
+}

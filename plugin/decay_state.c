@@ -1,0 +1,104 @@
+/*****************************************************************************\
+ *  decay_state.c - the decay state file, StateSaveLocation/priority_last_decay_ran
+ *  (multifactor's, same format: a site can switch plugins without charging
+ *  usage twice): when the last period ran and usage was last reset; read with
+ *  the decay settings before the first period, written after each.
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include "fairway_plugin.h"
+
+static char *_state_path(const char *suffix)
+{
+	return xstrdup_printf("%s/priority_last_decay_ran%s",
+			      slurm_conf.state_save_location, suffix);
+}
+
+/*
+ * Read when the last period ran.  Missing: 0 (as multifactor: running jobs
+ * are charged from their start).  Corrupt: the previous copy (.old) if it is
+ * sound, else now -- never a crash, and never charging running jobs twice for
+ * time an earlier period already charged.
+ */
+static void _read_state(fw_state_t *st, time_t now)
+{
+	char *path = _state_path(""), *old = _state_path(".old");
+	int found = 0;
+	fairway_error_t err;
+
+	st->last_ran = st->reset.last_reset = 0;
+	lock_state_files();
+	err = fairway_decay_state_read(path, now, &found, &st->last_ran,
+				       &st->reset.last_reset);
+	if (err == FAIRWAY_OK && !found)
+		info("%s: no last decay state (%s) to recover", plugin_type,
+		     path);
+	if (err != FAIRWAY_OK) {
+		error("%s: decay state unusable: %s", plugin_type,
+		      fairway_last_error());
+		err = fairway_decay_state_read(old, now, &found, &st->last_ran,
+					       &st->reset.last_reset);
+		if ((err == FAIRWAY_OK) && found) {
+			error("%s: using the previous decay state %s (last period %ld)",
+			      plugin_type, old, (long) st->last_ran);
+		} else {
+			error("%s: no usable decay state: counting periods from now; usage of running jobs since the last saved period is not charged",
+			      plugin_type);
+			st->last_ran = now;
+			st->reset.last_reset = 0;
+		}
+	}
+	unlock_state_files();
+	log_flag(PRIO, "%s: last period ran at %ld", plugin_type,
+		 (long) st->last_ran);
+	xfree(path);
+	xfree(old);
+}
+
+extern void fw_decay_state_write(const fw_state_t *st)
+{
+	char *path;
+
+	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null")) {
+		error("%s: can not save priority state information, StateSaveLocation is /dev/null",
+		      plugin_type);
+		return;
+	}
+	path = _state_path("");
+	lock_state_files();
+	if (fairway_decay_state_write(path, st->last_ran, st->reset.last_reset) !=
+	    FAIRWAY_OK)
+		error("%s: can't save decay state: %s", plugin_type,
+		      fairway_last_error());
+	unlock_state_files();
+	xfree(path);
+}
+
+extern void fw_decay_settings_read(fw_state_t *st)
+{
+	double decay = fairway_decay_factor((double) slurm_conf.priority_decay_hl);
+
+	__atomic_store(&st->decay_factor, &decay, __ATOMIC_RELAXED);
+	st->reset.period = slurm_conf.priority_reset_period;
+	st->reset.next_reset = 0;
+}
+
+extern void fw_period_state_load(fw_state_t *st, time_t now)
+{
+	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK };
+
+	fw_decay_settings_read(st);
+	_read_state(st, now);
+	if (!st->reset.last_reset)
+		st->reset.last_reset = now;
+	if (xstrcmp(slurm_conf.state_save_location, "/dev/null")) {
+		fw_usage_restore(st);
+		fw_journal_open(st);
+	}
+	lock_slurmctld(job_write_lock);
+	st->charged_to = st->last_ran;
+	unlock_slurmctld(job_write_lock);
+	st->loaded = true;
+}

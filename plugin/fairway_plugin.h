@@ -1,0 +1,191 @@
+/*****************************************************************************\
+ *  fairway_plugin.h - what the files of priority/fairway share: Slurm's internal
+ *  headers, the settings object, the per-period state, and each file's entry
+ *  points.  Private to plugin/; doc/architecture.md maps the files.
+ *
+ *  Locks, in the order they are taken (slurmctld's): fw_state_t.calc_lock (one
+ *  period at a time), then slurmctld's job lock, then assoc_mgr's locks; the
+ *  settings lock and the journal lock are leaves.
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+#ifndef FAIRWAY_PLUGIN_H
+#define FAIRWAY_PLUGIN_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/slurm_priority.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "fairway.h"
+
+extern const char plugin_type[];
+
+/* ---- settings.c: the Priority* settings, immutable once published ---- */
+typedef struct {
+	int refs;			/* under the settings lock */
+	fairway_weights_t weights;	/* weights.tres == tres */
+	double *tres;			/* xmalloc'ed, NULL without TRES weights */
+	fairway_algorithm_t algo;
+	double damp;			/* FairShareDampeningFactor, >= 1 */
+	uint32_t slurm_flags;		/* slurm_conf.priority_flags */
+	bool fair_share;		/* false without slurmdbd: no fair-share */
+} fw_cfg_t;
+
+/* (Re)read slurm.conf's Priority* settings and publish them. */
+extern void fw_settings_read(bool fair_share);
+/* The current settings (never NULL), held until fw_cfg_put. */
+extern const fw_cfg_t *fw_cfg_get(void);
+extern void fw_cfg_put(const fw_cfg_t *cfg);
+/* Drop the current settings (fini). */
+extern void fw_settings_clear(void);
+extern fairway_algorithm_t fw_cfg_algo(void);
+
+/* ---- the per-period state, one instance (priority_fairway.c) ---- */
+typedef struct {
+	/* calc_lock serializes periods (the thread, priority_fairway_cycle)
+	 * and protects the fields below but charged_to (job write lock) and
+	 * the two set from other threads (reconfig, decay_factor: atomic). */
+	pthread_mutex_t calc_lock;
+	pthread_cond_t calc_cond;
+	pthread_t thread;
+	bool thread_started;
+	bool thread_wanted;	/* start at priority_p_thread_start (24.05+) */
+	bool shutdown;
+	bool reconfig;		/* re-read decay settings next period (atomic) */
+	bool loaded;		/* decay state read (first period) */
+	bool fair_share;	/* false without slurmdbd */
+	time_t last_ran;	/* end of the last completed period */
+	fairway_reset_schedule_t reset;
+	double decay_factor;	/* per second (atomic: read by job end) */
+	/* Running jobs are charged up to this time: set in the same job write
+	 * lock as a period's charging pass, read by priority_p_job_end under
+	 * the job write lock.  (multifactor reads its last_ran there, which
+	 * its period sets only after releasing the lock: a job ending in
+	 * between is charged that stretch twice; doc/differences.md.) */
+	time_t charged_to;
+	/* Restart safety (usage_journal.c): the period the journal's lines
+	 * belong to (assoc write lock), the journal (journal_lock), and the
+	 * jobs whose end was replayed from it at start, never charged again
+	 * (sorted). */
+	time_t epoch;
+	int journal_fd;
+	pthread_mutex_t journal_lock;
+	uint32_t *ended_ids;
+	size_t ended_n;
+} fw_state_t;
+
+/* ---- job_weigh.c: one job's priority ---- */
+/* Compute a job's priority at `now`, store its weighted factors (sprio) and
+ * per-partition priorities, return the priority.  Caller holds the job write
+ * lock, and the assoc read lock if assoc_locked; fs_slots: read fair-share
+ * factors from the table of the last calculation (Fair Tree's pass). */
+extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
+				time_t now, bool assoc_locked, bool fs_slots);
+/* Whether a period weighs this job (pending, not held, ...). */
+extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
+/* Weigh a weighable job; true if its priority changed. */
+extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
+			 time_t now, bool assoc_locked, bool fs_slots);
+/* Weigh a job if weighable; sets last_job_update when it changed. */
+extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
+			  time_t now, bool assoc_locked);
+
+/* ---- assoc_sync.c: the association tree in, fair-share values out ---- */
+/* Fair-share of every association under the assoc write lock (taken here). */
+extern int fw_fair_share_locked(const fw_cfg_t *cfg, bool users_lazy);
+/* An association's fs_factor after the last Fair Tree calculation, or NULL.
+ * Caller holds the assoc read lock. */
+extern const double *fw_fs_slot(uint32_t id);
+/* Forget the fs_factor table (associations changed).  Assoc write lock. */
+extern void fw_fs_slots_invalidate(void);
+extern void fw_assoc_sync_free(void);
+
+/* ---- assoc_usage.c: on-demand usage, an algorithm switch ---- */
+extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+extern void fw_algorithm_switched(fairway_algorithm_t algo);
+
+/* ---- usage_charge.c: what running and ended jobs are charged ---- */
+/* The assoc_mgr locks of a charging pass (inside the job write lock). */
+extern assoc_mgr_lock_t fw_charge_locks;
+extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
+			       time_t start_period, time_t end_period,
+			       bool at_end, bool assoc_locked);
+extern bool fw_charge_running_job(fw_state_t *st, const fw_cfg_t *cfg,
+				  job_record_t *job_ptr, time_t now,
+				  bool assoc_locked);
+extern void fw_init_grp_used_tres_run_secs(fw_state_t *st);
+/* Add to a QOS's or association's TRES usage and release reserved run
+ * seconds (only when limits are enforced). */
+extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
+			   const long double *tres_usage,
+			   const uint64_t *tres_run_delta, uint32_t job_id,
+			   const char *what, const char *name, uint32_t id);
+
+/* ---- usage_decay.c: stored usage decayed or reset ---- */
+extern void fw_usage_decay(const fw_state_t *st, double real_decay);
+extern void fw_usage_reset(const fw_state_t *st);
+
+/* ---- decay_state.c: priority_last_decay_ran ---- */
+/* Decay settings, the decay state and the restored usage, before the first
+ * period.  Caller holds calc_lock. */
+extern void fw_period_state_load(fw_state_t *st, time_t now);
+/* Decay half-life and reset period from slurm.conf.  Caller holds calc_lock. */
+extern void fw_decay_settings_read(fw_state_t *st);
+extern void fw_decay_state_write(const fw_state_t *st);
+
+/* ---- usage_journal.c: restart safety ---- */
+extern bool fw_ended_before_restart(const fw_state_t *st, uint32_t job_id);
+extern void fw_journal_job_end(fw_state_t *st, job_record_t *job_ptr,
+			       const fairway_job_charge_t *c,
+			       slurmdb_qos_rec_t *qos);
+extern void fw_journal_open(fw_state_t *st);
+extern void fw_journal_close(fw_state_t *st);
+extern void fw_usage_save(fw_state_t *st, time_t now);
+extern void fw_usage_restore(fw_state_t *st);
+
+/* ---- weigh_pass.c: Fair Tree's weighing pass, in one or two threads ---- */
+/* Collects the weighable jobs of job_list (charging running ones first when
+ * charge): pass fw_collect_job to list_for_each with a fw_collect_t. */
+typedef struct {
+	fw_state_t *st;
+	const fw_cfg_t *cfg;
+	time_t now;
+	bool charge;
+	size_t n;
+} fw_collect_t;
+extern int fw_collect_job(void *x, void *arg);
+/* Weigh the n collected jobs.  Job write lock, assoc and QOS read locks. */
+extern void fw_weigh_collected(const fw_cfg_t *cfg, time_t now, size_t n);
+extern void fw_weigh_pass_configure(void);
+extern void fw_weigh_pass_free(void);
+
+/* ---- period.c: one calculation period and the thread running them ---- */
+extern int fw_period(fw_state_t *st, time_t now);
+extern int fw_recalc(fw_state_t *st, time_t now);
+/* Charge and weigh every job in one pass (classic, and init without
+ * slurmdbd).  Caller holds the job write lock. */
+extern void fw_charge_and_weigh_all(fw_state_t *st, const fw_cfg_t *cfg,
+				    time_t now);
+extern void fw_calc_thread_start(fw_state_t *st);
+extern void fw_calc_thread_stop(fw_state_t *st);
+
+/* ---- sprio_factors.c: sprio's rows ---- */
+extern List fw_factors_list(priority_factors_request_msg_t *req_msg,
+			    uid_t uid);
+
+#endif /* FAIRWAY_PLUGIN_H */

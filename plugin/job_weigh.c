@@ -1,0 +1,305 @@
+/*****************************************************************************\
+ *  job_weigh.c - one job's priority: what the core needs copied out of the job,
+ *  its association, QOS and partitions, one call into the core
+ *  (fairway_job_weigh), and the results written back where slurmctld and sprio
+ *  read them (job->priority, job->priority_array, job->prio_factors).
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <string.h>
+
+#include "fairway_plugin.h"
+
+/*
+ * The fair-share factor of a job's association, as multifactor's
+ * _get_fairshare_priority(): Fair Tree uses the association's own fs_factor;
+ * classic computes 2^(-UE/S/d) from the association it shares with
+ * (its parent for Fairshare=parent).  Caller holds the assoc read lock.
+ */
+static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
+{
+	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
+	slurmdb_assoc_rec_t *fs_assoc;
+
+	if (!cfg->fair_share)
+		return 0.0;
+	if (!assoc || !assoc->usage) {
+		error("%s: %pJ has no association, fair-share factor 0",
+		      plugin_type, job_ptr);
+		return 0.0;
+	}
+	fs_assoc = assoc;
+	if ((assoc->shares_raw == SLURMDB_FS_USE_PARENT) &&
+	    assoc->usage->fs_assoc_ptr)
+		fs_assoc = assoc->usage->fs_assoc_ptr;
+
+	if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE)
+		return assoc->usage->fs_factor;
+
+	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
+		fw_set_assoc_usage(fs_assoc);
+	return fairway_classic_fs_factor(fs_assoc->usage->usage_efctv,
+					 fs_assoc->usage->shares_norm, cfg->damp);
+}
+
+/* Copy what the job-factor computation needs out of a job.  Caller holds the
+ * job lock and the assoc read lock. */
+static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
+		       fairway_job_input_t *in, bool fs_slots)
+{
+	struct job_details *details = job_ptr->details;
+	const double *fs;
+
+	memset(in, 0, sizeof(*in));
+	in->has_details = (details != NULL);
+	if (details) {
+		in->accrue_time = details->accrue_time;
+		in->max_cpus = details->max_cpus;
+		in->min_cpus = details->min_cpus;
+		in->min_nodes = details->min_nodes;
+		in->nice = details->nice;
+	} else {
+		in->max_cpus = NO_VAL;
+		in->nice = NICE_OFFSET;
+	}
+	in->total_cpus = job_ptr->total_cpus;
+	in->time_limit = job_ptr->time_limit;
+	/* Only what a nonzero weight uses: the records of associations, QOS
+	 * and partitions are scattered too, and the core ignores the rest. */
+	if (fs_slots && job_ptr->assoc_ptr && !cfg->weights.assoc &&
+	    (fs = fw_fs_slot(job_ptr->assoc_id))) {
+		/* Fair Tree weighing pass: the association's fs_factor from
+		 * the table built with it (assoc_sync.c). */
+		in->has_assoc = 1;
+		if (cfg->weights.fairshare && cfg->fair_share)
+			in->fs_factor = *fs;
+	} else if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage) {
+		in->has_assoc = 1;
+		if (cfg->weights.fairshare)
+			in->fs_factor = _job_fs_factor(cfg, job_ptr);
+		if (cfg->weights.assoc) {
+			in->assoc_priority = job_ptr->assoc_ptr->priority;
+			in->assoc_priority_norm =
+				job_ptr->assoc_ptr->usage->priority_norm;
+		}
+	}
+	if (job_ptr->part_ptr) {
+		in->has_part = 1;
+		if (cfg->weights.partition) {
+			in->part_priority_job_factor =
+				job_ptr->part_ptr->priority_job_factor;
+			in->part_norm_priority =
+				job_ptr->part_ptr->norm_priority;
+		}
+		if (cfg->weights.job_size &&
+		    (cfg->weights.flags & FAIRWAY_FLAG_SMALL_RELATIVE))
+			in->part_max_time = job_ptr->part_ptr->max_time;
+	}
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage && cfg->weights.qos) {
+		in->has_qos = 1;
+		in->qos_priority = job_ptr->qos_ptr->priority;
+		in->qos_norm_priority = job_ptr->qos_ptr->usage->norm_priority;
+	}
+	in->site_factor = job_ptr->site_factor;
+	/* TRES only with TRES weights: the job's arrays are further cache
+	 * misses, and the core reads them only then. */
+	if (cfg->weights.tres) {
+		in->tres_alloc = job_ptr->tres_alloc_cnt;
+		in->tres_req = job_ptr->tres_req_cnt;
+		in->part_tres = job_ptr->part_ptr ? job_ptr->part_ptr->tres_cnt :
+			NULL;
+	}
+}
+
+static void _clear_prio_factors(job_record_t *job_ptr)
+{
+	if (!job_ptr->prio_factors)
+		return;
+	xfree(job_ptr->prio_factors->tres_weights);
+	xfree(job_ptr->prio_factors->priority_tres);
+	memset(job_ptr->prio_factors, 0, sizeof(priority_factors_object_t));
+}
+
+/* A job's partitions in PriorityTier order, in *out (parts, or an xmalloc'ed
+ * array for more than MAX_JOB_PARTS); their number. */
+#define MAX_JOB_PARTS 64
+struct part_cursor {
+	part_record_t **p;
+	int n, max;
+};
+
+static int _foreach_part(void *x, void *arg)
+{
+	struct part_cursor *c = arg;
+
+	if (c->n < c->max)
+		c->p[c->n++] = x;
+	return 0;
+}
+
+static bool _parts_in_tier_order(const struct part_cursor *c)
+{
+	for (int i = 1; i < c->n; i++)
+		if (c->p[i - 1]->priority_tier < c->p[i]->priority_tier)
+			return false;
+	return true;
+}
+
+static int _job_parts(job_record_t *job_ptr, int cnt,
+		      part_record_t *parts[MAX_JOB_PARTS],
+		      part_record_t ***out)
+{
+	struct part_cursor c = { .p = parts, .n = 0, .max = cnt };
+
+	if (cnt > MAX_JOB_PARTS)
+		c.p = xcalloc(cnt, sizeof(*c.p));
+	/*
+	 * multifactor sorts the job's list every time; glibc's qsort (which
+	 * list_sort uses) is a stable merge sort, so sorting a list that is
+	 * already in tier order changes nothing: skip it then, and read the
+	 * partitions without an iterator.
+	 */
+	list_for_each(job_ptr->part_ptr_list, _foreach_part, &c);
+	if (!_parts_in_tier_order(&c)) {
+		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
+		c.n = 0;
+		list_for_each(job_ptr->part_ptr_list, _foreach_part, &c);
+	}
+	*out = c.p;
+	return c.n;
+}
+
+extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
+				time_t now, bool assoc_locked, bool fs_slots)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	fairway_cluster_t cluster = { cluster_cpus, node_record_count };
+	fairway_job_partition_t slots_buf[MAX_JOB_PARTS], *slots = slots_buf;
+	part_record_t *parts_buf[MAX_JOB_PARTS], **parts = parts_buf;
+	fairway_job_input_t in;
+	fairway_job_weighed_t r;
+	priority_factors_object_t *pf;
+	fairway_error_t err;
+	int n = 0;
+
+	if (job_ptr->direct_set_prio && (job_ptr->priority > 0)) {
+		_clear_prio_factors(job_ptr);
+		return job_ptr->priority;
+	}
+	if (!job_ptr->details) {
+		error("%s: %pJ has no details, can't set its priority",
+		      plugin_type, job_ptr);
+		_clear_prio_factors(job_ptr);
+		return 0;
+	}
+
+	if (!assoc_locked)
+		assoc_mgr_lock(&locks);
+	_job_input(cfg, job_ptr, &in, fs_slots);
+	if (!assoc_locked)
+		assoc_mgr_unlock(&locks);
+
+	if (!job_ptr->prio_factors)
+		job_ptr->prio_factors =
+			xmalloc(sizeof(priority_factors_object_t));
+	else
+		_clear_prio_factors(job_ptr);
+	pf = job_ptr->prio_factors;
+	if (cfg->weights.tres) {
+		pf->priority_tres = xcalloc(slurmctld_tres_cnt, sizeof(double));
+		pf->tres_weights = xcalloc(slurmctld_tres_cnt, sizeof(double));
+		memcpy(pf->tres_weights, cfg->weights.tres,
+		       sizeof(double) * slurmctld_tres_cnt);
+		pf->tres_cnt = slurmctld_tres_cnt;
+	}
+
+	/* One priority per partition, in PriorityTier order. */
+	if (job_ptr->part_ptr_list) {
+		int cnt = list_count(job_ptr->part_ptr_list);
+
+		if (!job_ptr->priority_array)
+			job_ptr->priority_array = xcalloc(cnt + 1,
+							  sizeof(uint32_t));
+		n = _job_parts(job_ptr, cnt, parts_buf, &parts);
+		if (n > MAX_JOB_PARTS)
+			slots = xcalloc(n, sizeof(*slots));
+		for (int i = 0; i < n; i++) {
+			slots[i].priority_job_factor =
+				parts[i]->priority_job_factor;
+			slots[i].norm_priority = parts[i]->norm_priority;
+			slots[i].tres_cnt = parts[i]->tres_cnt;
+			slots[i].priority = job_ptr->priority_array[i];
+		}
+	}
+
+	err = fairway_job_weigh(&cfg->weights, &cluster, &in, now,
+				pf->priority_tres, slots, n, &r);
+	if (err != FAIRWAY_OK) {
+		error("%s: %pJ: %s: %s; its priority is left as it is",
+		      plugin_type, job_ptr, fairway_strerror(err),
+		      fairway_last_error());
+		r.priority = job_ptr->priority;
+		n = 0;
+	} else {
+		if (r.clamped)
+			error("%s: %pJ priority exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
+			      plugin_type, job_ptr);
+		pf->priority_age = r.weighted.age;
+		pf->priority_assoc = r.weighted.assoc;
+		pf->priority_fs = r.weighted.fairshare;
+		pf->priority_js = r.weighted.job_size;
+		pf->priority_part = r.weighted.partition;
+		pf->priority_qos = r.weighted.qos;
+		pf->priority_site = r.weighted.site;
+		pf->nice = r.weighted.nice;
+	}
+	for (int i = 0; i < n; i++) {
+		if (slots[i].clamped)
+			error("%s: %pJ priority in partition %s exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
+			      plugin_type, job_ptr, parts[i]->name);
+		job_ptr->priority_array[i] = slots[i].priority;
+	}
+	if (parts != parts_buf)
+		xfree(parts);
+	if (slots != slots_buf)
+		xfree(slots);
+	return r.priority;
+}
+
+/* Whether the periodic pass weighs this job: held jobs (priority 0) keep 0;
+ * only pending jobs unless CALCULATE_RUNNING. */
+extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr)
+{
+	return (job_ptr->priority != 0) && !IS_JOB_POWER_UP_NODE(job_ptr) &&
+	       (IS_JOB_PENDING(job_ptr) ||
+		(cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING));
+}
+
+/* Weigh one weighable job; true if its priority changed (the caller then
+ * sets last_job_update). */
+extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
+		       bool assoc_locked, bool fs_slots)
+{
+	uint32_t prio = fw_job_priority(cfg, job_ptr, now, assoc_locked,
+				      fs_slots);
+
+	if (!(cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
+	    (job_ptr->priority < prio)) {
+		job_ptr->priority = prio;
+		return true;
+	}
+	return false;
+}
+
+/* Recompute one job in the periodic pass (multifactor's
+ * decay_apply_weighted_factors).  Caller holds the job write lock, and the
+ * assoc read lock if assoc_locked. */
+extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
+			bool assoc_locked)
+{
+	if (fw_weighable(cfg, job_ptr) &&
+	    fw_weigh_job(cfg, job_ptr, now, assoc_locked, false))
+		last_job_update = time(NULL);
+}

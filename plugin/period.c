@@ -1,0 +1,246 @@
+/*****************************************************************************\
+ *  period.c - one calculation period and the thread that runs one every
+ *  PriorityCalcPeriod: usage reset if due, decay, running jobs charged,
+ *  fair-share computed, every pending job weighed, restart state written, in
+ *  multifactor's order and under slurmctld's locks (doc/architecture.md).
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <sys/prctl.h>
+
+#include "fairway_plugin.h"
+
+#include "src/common/site_factor.h"
+
+/* What a pass over job_list needs. */
+struct pass {
+	fw_state_t *st;
+	time_t now;
+	const fw_cfg_t *cfg;
+};
+
+/* Classic: charge a job, then weigh it with the usage charged so far.  The
+ * caller holds the job write lock and the assoc and QOS write locks for the
+ * whole pass (multifactor takes them per job; one lock around the pass is the
+ * same sequence of values, and keeps one lock order for every pass over
+ * job_list: assoc_mgr's locks, then the list's). */
+static int _foreach_charge_and_weigh(void *x, void *arg)
+{
+	struct pass *p = arg;
+
+	if (fw_charge_running_job(p->st, p->cfg, x, p->now, true))
+		fw_recalc_job(p->cfg, x, p->now, true);
+	return 0;
+}
+
+static int _foreach_weigh(void *x, void *arg)
+{
+	struct pass *p = arg;
+
+	fw_recalc_job(p->cfg, x, p->now, true);
+	return 0;
+}
+
+/* Every job's priority, under the job write lock (assoc read lock inside it,
+ * the order slurmctld uses). */
+static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
+{
+	struct pass pass = { st, now, cfg };
+	slurmctld_lock_t job_write_lock =
+		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+
+	lock_slurmctld(job_write_lock);
+	if (job_list) {
+		assoc_mgr_lock(&assoc_read);
+		if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) {
+			fw_collect_t c = { st, cfg, now, false, 0 };
+			list_for_each(job_list, fw_collect_job, &c);
+			fw_weigh_collected(cfg, now, c.n);
+		} else {
+			list_for_each(job_list, _foreach_weigh, &pass);
+		}
+		assoc_mgr_unlock(&assoc_read);
+	}
+	unlock_slurmctld(job_write_lock);
+}
+
+static double _ms(struct timespec a, struct timespec b)
+{
+	return (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+}
+
+/*
+ * One period at `now`, in multifactor's order: usage reset if due; (classic)
+ * account fair-share; decay of stored usage; then either (classic) each job
+ * charged and weighed in one pass, or (Fair Tree) all jobs charged, the tree
+ * computed, all jobs weighed; finally the state file.  Caller holds
+ * st->calc_lock.
+ */
+extern int fw_period(fw_state_t *st, time_t now)
+{
+	slurmctld_lock_t job_write_lock =
+		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+	const fw_cfg_t *cfg = fw_cfg_get();
+	bool fair_tree = (cfg->algo == FAIRWAY_ALGO_FAIR_TREE);
+	double decay;
+	int rc = SLURM_SUCCESS;
+
+	if (!st->loaded)
+		fw_period_state_load(st, now);
+	if (__atomic_exchange_n(&st->reconfig, false, __ATOMIC_ACQ_REL))
+		fw_decay_settings_read(st);
+
+	if (fairway_reset_due(&st->reset, now))
+		fw_usage_reset(st);
+
+	if (!fair_tree && st->fair_share)
+		rc = fw_fair_share_locked(cfg, true);
+
+	if (st->last_ran && (difftime(now, st->last_ran) > 0)) {
+		double run_delta = difftime(now, st->last_ran);
+
+		__atomic_load(&st->decay_factor, &decay, __ATOMIC_RELAXED);
+		fw_usage_decay(st, fairway_period_decay(decay, run_delta));
+		lock_slurmctld(job_write_lock);
+		site_factor_g_update();
+		if (!fair_tree)
+			fw_charge_and_weigh_all(st, cfg, now);
+		if (!fair_tree)
+			st->charged_to = now;
+		unlock_slurmctld(job_write_lock);
+	}
+
+	if (fair_tree) {
+		/*
+		 * One walk over job_list charges the running jobs and collects
+		 * the weighable ones; the tree is computed and the collected jobs
+		 * weighed without letting go of the job lock, so that the list is
+		 * walked once (multifactor walks it twice and takes the job write
+		 * lock twice, for longer in all).  Assoc locks inside the job
+		 * lock: slurmctld's order.
+		 */
+		fw_collect_t c = { st, cfg, now, true, 0 };
+		assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK,
+						.qos = READ_LOCK };
+		struct timespec t0, t1, t2, t3;
+
+		lock_slurmctld(job_write_lock);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (job_list) {
+			assoc_mgr_lock(&fw_charge_locks);
+			list_for_each(job_list, fw_collect_job, &c);
+			assoc_mgr_unlock(&fw_charge_locks);
+		}
+		st->charged_to = now;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (st->fair_share)
+			rc = fw_fair_share_locked(cfg, false);
+		clock_gettime(CLOCK_MONOTONIC, &t2);
+		if (c.n) {
+			assoc_mgr_lock(&assoc_read);
+			fw_weigh_collected(cfg, now, c.n);
+			assoc_mgr_unlock(&assoc_read);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t3);
+		log_flag(PRIO, "%s: period %ld: job list walk (charging, collecting) %.3f ms, fair-share %.3f ms, weighing %zu jobs %.3f ms",
+			 plugin_type, (long) now, _ms(t0, t1), _ms(t1, t2),
+			 c.n, _ms(t2, t3));
+		unlock_slurmctld(job_write_lock);
+	}
+
+	/* No charging pass ran (classic, first period or clock not moved):
+	 * job ends charge from here on.  Written only by periods (st->calc_lock
+	 * held), so reading it here needs no job lock. */
+	if (st->charged_to != now) {
+		lock_slurmctld(job_write_lock);
+		st->charged_to = now;
+		unlock_slurmctld(job_write_lock);
+	}
+	st->last_ran = now;
+	fw_usage_save(st, now);
+	fw_decay_state_write(st);
+	fw_cfg_put(cfg);
+	return rc;
+}
+
+extern int fw_recalc(fw_state_t *st, time_t now)
+{
+	const fw_cfg_t *cfg = fw_cfg_get();
+	int rc = SLURM_SUCCESS;
+
+	slurm_mutex_lock(&st->calc_lock);
+	if (st->fair_share)
+		rc = fw_fair_share_locked(cfg, false);
+	_weigh_all_jobs(st, cfg, now);
+	slurm_mutex_unlock(&st->calc_lock);
+	fw_cfg_put(cfg);
+	return rc;
+}
+
+static void *_calc_thread(void *arg)
+{
+	fw_state_t *st = arg;
+	struct timespec next;
+	time_t start = time(NULL);
+
+	(void) prctl(PR_SET_NAME, "fairway", NULL, NULL, NULL);
+	clock_gettime(CLOCK_REALTIME, &next);
+	slurm_mutex_lock(&st->calc_lock);
+	/* Release the TRES run seconds running jobs used before the last
+	 * period (slurmctld reserved their whole time limit at start); before
+	 * any period charges them again. */
+	fw_init_grp_used_tres_run_secs(st);
+	while (!st->shutdown) {
+		(void) fw_period(st, start);
+
+		next.tv_sec += slurm_conf.priority_calc_period;
+		while (!st->shutdown) {
+			struct timespec now;
+			clock_gettime(CLOCK_REALTIME, &now);
+			if (now.tv_sec >= next.tv_sec)
+				break;
+			pthread_cond_timedwait(&st->calc_cond, &st->calc_lock,
+					       &next);
+		}
+		start = time(NULL);
+	}
+	slurm_mutex_unlock(&st->calc_lock);
+	return NULL;
+}
+
+extern void fw_calc_thread_start(fw_state_t *st)
+{
+	if (st->thread_started)
+		return;
+	slurm_thread_create(&st->thread, _calc_thread, st);
+	st->thread_started = true;
+}
+
+extern void fw_calc_thread_stop(fw_state_t *st)
+{
+	slurm_mutex_lock(&st->calc_lock);
+	st->shutdown = true;
+	slurm_cond_signal(&st->calc_cond);
+	slurm_mutex_unlock(&st->calc_lock);
+	if (st->thread_started) {
+		pthread_join(st->thread, NULL);
+		st->thread_started = false;
+	}
+}
+
+/* Charge and weigh every job in one pass (classic's period; init without
+ * slurmdbd).  Caller holds the job write lock. */
+extern void fw_charge_and_weigh_all(fw_state_t *st, const fw_cfg_t *cfg,
+				    time_t now)
+{
+	struct pass pass = { st, now, cfg };
+
+	if (!job_list)
+		return;
+	assoc_mgr_lock(&fw_charge_locks);
+	list_for_each(job_list, _foreach_charge_and_weigh, &pass);
+	assoc_mgr_unlock(&fw_charge_locks);
+}

@@ -1,0 +1,116 @@
+/*****************************************************************************\
+ *  settings.c - the Priority* settings of slurm.conf.
+ *
+ *  priority_p_reconfig runs without slurmctld's locks while the calculation
+ *  thread, submits and sprio read the settings, so a settings object is
+ *  immutable once published: readers hold a reference (fw_cfg_get/fw_cfg_put)
+ *  for as long as they use it, and a reconfigure publishes a new object.
+ *  g_cfg_lock is a leaf lock (nothing else is taken while holding it).
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include "fairway_plugin.h"
+
+#include "priority_flags.h"
+
+static fw_cfg_t *g_cfg = NULL;
+static pthread_mutex_t g_cfg_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Before init and after fini: no weights. */
+static fw_cfg_t g_cfg_none = { .algo = FAIRWAY_ALGO_FAIR_TREE, .damp = 1.0 };
+
+extern const fw_cfg_t *fw_cfg_get(void)
+{
+	fw_cfg_t *c;
+
+	slurm_mutex_lock(&g_cfg_lock);
+	if ((c = g_cfg))
+		c->refs++;
+	slurm_mutex_unlock(&g_cfg_lock);
+	return c ? c : &g_cfg_none;
+}
+
+extern void fw_cfg_put(const fw_cfg_t *cfg)
+{
+	fw_cfg_t *c = (fw_cfg_t *) cfg;
+	bool last;
+
+	if (!c || (c == &g_cfg_none))
+		return;
+	slurm_mutex_lock(&g_cfg_lock);
+	last = (--c->refs == 0);
+	slurm_mutex_unlock(&g_cfg_lock);
+	if (last) {
+		xfree(c->tres);
+		xfree(c);
+	}
+}
+
+/* Publish `c` (NULL: none) as the current settings. */
+static void _cfg_publish(fw_cfg_t *c)
+{
+	fw_cfg_t *old;
+
+	if (c)
+		c->refs = 1;
+	slurm_mutex_lock(&g_cfg_lock);
+	old = g_cfg;
+	g_cfg = c;
+	slurm_mutex_unlock(&g_cfg_lock);
+	fw_cfg_put(old);
+}
+
+extern void fw_settings_clear(void)
+{
+	_cfg_publish(NULL);
+}
+
+/* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;
+ * without fair-share (no slurmdbd) the age and fair-share weights are 0. */
+extern void fw_settings_read(bool fair_share)
+{
+	fw_cfg_t *c = xmalloc(sizeof(*c));
+	fairway_weights_t *w = &c->weights;
+
+	c->slurm_flags = slurm_conf.priority_flags;
+	c->fair_share = fair_share;
+	c->damp = (double) slurm_conf.fs_dampening_factor;
+	if (c->damp < 1)
+		c->damp = 1;
+
+	w->age = slurm_conf.priority_weight_age;
+	w->assoc = slurm_conf.priority_weight_assoc;
+	w->fairshare = slurm_conf.priority_weight_fs;
+	w->job_size = slurm_conf.priority_weight_js;
+	w->partition = slurm_conf.priority_weight_part;
+	w->qos = slurm_conf.priority_weight_qos;
+	w->max_age = slurm_conf.priority_max_age;
+	w->favor_small = slurm_conf.priority_favor_small;
+	w->flags = fairway_flags_from_slurm(c->slurm_flags);
+
+	c->tres = slurm_get_tres_weight_array(slurm_conf.priority_weight_tres,
+					      slurmctld_tres_cnt, true);
+	w->tres = c->tres;
+	w->tres_count = c->tres ? slurmctld_tres_cnt : 0;
+	c->algo = fairway_algorithm_from_flags(w->flags);
+
+	if (!fair_share) {
+		w->age = 0;
+		w->fairshare = 0;
+	}
+
+	log_flag(PRIO, "%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
+		 plugin_type, w->age, w->assoc, w->fairshare, w->job_size,
+		 w->partition, w->qos, w->max_age, c->slurm_flags, c->algo);
+	_cfg_publish(c);
+}
+
+extern fairway_algorithm_t fw_cfg_algo(void)
+{
+	const fw_cfg_t *cfg = fw_cfg_get();
+	fairway_algorithm_t a = cfg->algo;
+
+	fw_cfg_put(cfg);
+	return a;
+}

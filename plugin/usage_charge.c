@@ -1,0 +1,255 @@
+/*****************************************************************************\
+ *  usage_charge.c - usage accrual: what a running job is charged each period and an
+ *  ending job at its end (multifactor's _apply_new_usage and its helpers),
+ *  added to its QOS, its partition's QOS and its association up to the root;
+ *  and the TRES run seconds slurmctld reserves at start, released for what
+ *  running jobs already used.
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "fairway_plugin.h"
+
+assoc_mgr_lock_t fw_charge_locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				     .tres = READ_LOCK };
+
+/* Add decayed TRES usage to a QOS or association and release TRES run seconds
+ * reserved at job start (only when limits are enforced, as Slurm does). */
+extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
+			 const long double *tres_usage,
+			 const uint64_t *tres_run_delta, uint32_t job_id,
+			 const char *what, const char *name, uint32_t id)
+{
+	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
+		return;
+	for (int i = 0; i < slurmctld_tres_cnt; i++) {
+		if (i == TRES_ARRAY_ENERGY)
+			continue;
+		if (tres_usage)
+			usage_tres_raw[i] += tres_usage[i];
+		if (tres_run_delta[i] > run_secs[i]) {
+			error("%s: job %u: %s %s(%u) TRES %s grp_used_tres_run_secs underflow, tried to remove %"PRIu64" seconds when only %"PRIu64" remained.",
+			      plugin_type, job_id, what, name ? name : "",
+			      id, assoc_mgr_tres_name_array[i],
+			      tres_run_delta[i], run_secs[i]);
+			run_secs[i] = 0;
+		} else
+			run_secs[i] -= tres_run_delta[i];
+	}
+}
+
+static void _charge_qos(slurmdb_qos_rec_t *qos, const fairway_job_charge_t *c,
+			const long double *tres_decay,
+			const long double *tres_nodecay,
+			const uint64_t *tres_run_delta, uint32_t job_id)
+{
+	if (!qos || !qos->usage)
+		return;
+	if (qos->flags & QOS_FLAG_NO_DECAY) {
+		qos->usage->grp_used_wall += c->run_nodecay;
+		qos->usage->usage_raw += (long double) c->real_nodecay;
+		fw_charge_tres(qos->usage->usage_tres_raw,
+			     qos->usage->grp_used_tres_run_secs, tres_nodecay,
+			     tres_run_delta, job_id, "QOS", qos->name, qos->id);
+	} else {
+		qos->usage->grp_used_wall += c->run_decay;
+		qos->usage->usage_raw += (long double) c->real_decay;
+		fw_charge_tres(qos->usage->usage_tres_raw,
+			     qos->usage->grp_used_tres_run_secs, tres_decay,
+			     tres_run_delta, job_id, "QOS", qos->name, qos->id);
+	}
+}
+
+/*
+ * Charge a job's usage between start_period and end_period to its QOS, its
+ * partition's QOS and its association and every ancestor up to root.  at_end:
+ * the job ended; charge once and mark it done (end_time_exp = NO_VAL).  Caller
+ * holds the job write lock.  Returns false when there is nothing to do.
+ */
+extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
+			       time_t start_period, time_t end_period,
+			       bool at_end, bool assoc_locked)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
+	uint64_t tres_run_delta[cnt];
+	long double tres_decay[cnt], tres_nodecay[cnt];
+	fairway_job_times_t times;
+	fairway_job_charge_t c;
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_qos_rec_t *qos;
+	double usage_factor = -1.0, billable, decay_factor;
+
+	/* The job's end was charged already. */
+	if (job_ptr->end_time_exp == (time_t) NO_VAL)
+		return false;
+	if (st->ended_n && fw_ended_before_restart(st, job_ptr->job_id)) {
+		if (at_end)
+			job_ptr->end_time_exp = (time_t) NO_VAL;
+		log_flag(PRIO, "%s: %pJ ended before the restart and was charged then",
+			 plugin_type, job_ptr);
+		return false;
+	}
+
+	memset(&times, 0, sizeof(times));
+	times.start_time = job_ptr->start_time;
+	times.end_time = job_ptr->end_time;
+	times.end_time_exp = job_ptr->end_time_exp;
+	times.time_limit = job_ptr->time_limit;
+	times.finished = IS_JOB_FINISHED(job_ptr) ||
+		IS_JOB_COMPLETING(job_ptr) || IS_JOB_RESIZING(job_ptr);
+	if (job_ptr->start_time > start_period)
+		start_period = job_ptr->start_time;
+	if (at_end)
+		job_ptr->end_time_exp = (time_t) NO_VAL;
+
+	memset(tres_run_delta, 0, sizeof(tres_run_delta));
+	memset(tres_decay, 0, sizeof(tres_decay));
+	memset(tres_nodecay, 0, sizeof(tres_nodecay));
+
+	if (!assoc_locked)
+		assoc_mgr_lock(&locks);
+	billable = calc_job_billable_tres(job_ptr, start_period, true);
+	qos = job_ptr->qos_ptr;
+	if (qos && (qos->usage_factor >= 0))
+		usage_factor = qos->usage_factor;
+	__atomic_load(&st->decay_factor, &decay_factor, __ATOMIC_RELAXED);
+	fairway_job_charge(&times, start_period, end_period, at_end,
+			   decay_factor, billable, usage_factor, &c);
+	if (job_ptr->tres_alloc_cnt) {
+		for (int i = 0; i < slurmctld_tres_cnt; i++) {
+			uint64_t cnt_i = job_ptr->tres_alloc_cnt[i];
+			if (!cnt_i || (cnt_i == NO_CONSUME_VAL64))
+				continue;
+			tres_run_delta[i] = c.tres_time_delta * cnt_i;
+			tres_decay[i] = (long double) c.run_decay *
+				(long double) cnt_i;
+			tres_nodecay[i] = (long double) c.run_nodecay *
+				(long double) cnt_i;
+		}
+	}
+
+	_charge_qos(qos, &c, tres_decay, tres_nodecay, tres_run_delta,
+		    job_ptr->job_id);
+	/* The partition's QOS too, unless it is the job's (usage factor of the
+	 * job's QOS only). */
+	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != qos))
+		_charge_qos(job_ptr->part_ptr->qos_ptr, &c, tres_decay,
+			    tres_nodecay, tres_run_delta, job_ptr->job_id);
+
+	/* Up to and including root: root's usage normalizes everyone's. */
+	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
+	     assoc = assoc->usage->parent_assoc_ptr) {
+		assoc->usage->grp_used_wall += c.run_decay;
+		assoc->usage->usage_raw += (long double) c.real_decay;
+		fw_charge_tres(assoc->usage->usage_tres_raw,
+			     assoc->usage->grp_used_tres_run_secs, tres_decay,
+			     tres_run_delta, job_ptr->job_id, "assoc",
+			     assoc->acct, assoc->id);
+	}
+	if (at_end)
+		fw_journal_job_end(st, job_ptr, &c, qos);
+	if (!assoc_locked)
+		assoc_mgr_unlock(&locks);
+	log_flag(PRIO, "%s: %pJ charged %f (%g s x %f billable TRES)",
+		 plugin_type, job_ptr, c.real_decay, c.run_delta, billable);
+	return true;
+}
+
+/* Charge a running job for the period (multifactor's decay_apply_new_usage);
+ * false for jobs that are done.  assoc_locked: the caller holds the assoc and
+ * QOS write locks and the TRES read lock. */
+extern bool fw_charge_running_job(fw_state_t *st, const fw_cfg_t *cfg,
+				  job_record_t *job_ptr, time_t now,
+				  bool assoc_locked)
+{
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return false;
+	if (((cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING) ||
+	     !IS_JOB_PENDING(job_ptr)) &&
+	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
+	    job_ptr->assoc_ptr) {
+		if (!fw_apply_new_usage(st, job_ptr, st->charged_to, now,
+					false, assoc_locked))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * At start (and reconfigure with assoc_clear), slurmctld reserves every running
+ * job's whole TRES x time limit in grp_used_tres_run_secs; release what was
+ * already used up to the last period (multifactor's fw_init_grp_used_tres_run_secs).
+ */
+extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
+{
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+				   .tres = READ_LOCK };
+	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
+	uint64_t delta[cnt];
+	job_record_t *job_ptr;
+	ListIterator it;
+	time_t last_ran;
+
+	if (!(slurm_conf.accounting_storage_enforce &
+	      ACCOUNTING_ENFORCE_LIMITS))
+		return;
+	if (!job_list)
+		return;
+
+	lock_slurmctld(job_read_lock);
+	if (!list_count(job_list)) {
+		unlock_slurmctld(job_read_lock);
+		return;
+	}
+	last_ran = st->charged_to;
+	assoc_mgr_lock(&locks);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		double usage_factor = 1.0;
+		slurmdb_assoc_rec_t *assoc;
+
+		if ((job_ptr->end_time_exp == (time_t) NO_VAL) ||
+		    !IS_JOB_RUNNING(job_ptr) ||
+		    (job_ptr->start_time > last_ran) ||
+		    !job_ptr->tres_alloc_cnt)
+			continue;
+		if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0))
+			usage_factor = job_ptr->qos_ptr->usage_factor;
+		usage_factor *= (double) (last_ran - job_ptr->start_time);
+		memset(delta, 0, sizeof(delta));
+		for (int i = 0; i < slurmctld_tres_cnt; i++) {
+			if (job_ptr->tres_alloc_cnt[i] == NO_CONSUME_VAL64)
+				continue;
+			delta[i] = job_ptr->tres_alloc_cnt[i] * usage_factor;
+		}
+		if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage)
+			fw_charge_tres(NULL, job_ptr->qos_ptr->usage->
+				     grp_used_tres_run_secs, NULL, delta,
+				     job_ptr->job_id, "QOS",
+				     job_ptr->qos_ptr->name,
+				     job_ptr->qos_ptr->id);
+		if (job_ptr->part_ptr && job_ptr->part_ptr->qos_ptr &&
+		    (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr) &&
+		    job_ptr->part_ptr->qos_ptr->usage)
+			fw_charge_tres(NULL, job_ptr->part_ptr->qos_ptr->usage->
+				     grp_used_tres_run_secs, NULL, delta,
+				     job_ptr->job_id, "QOS",
+				     job_ptr->part_ptr->qos_ptr->name,
+				     job_ptr->part_ptr->qos_ptr->id);
+		for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
+		     assoc = assoc->usage->parent_assoc_ptr)
+			fw_charge_tres(NULL, assoc->usage->grp_used_tres_run_secs,
+				     NULL, delta, job_ptr->job_id, "assoc",
+				     assoc->acct, assoc->id);
+	}
+	list_iterator_destroy(it);
+	assoc_mgr_unlock(&locks);
+	unlock_slurmctld(job_read_lock);
+}
