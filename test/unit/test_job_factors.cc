@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "fairway.h"
@@ -248,6 +249,74 @@ TEST(JobFactors, NoDetailsMeansNeutralNice) {
   fairway_job_factors_t f;
   ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
   EXPECT_EQ(f.nice, FAIRWAY_NICE_OFFSET);
+}
+
+// fairway_job_weigh is the whole composition the plugin needs: the same numbers as the
+// piecewise calls, TRES included, per partition, and INCR_ONLY keeping higher values.
+TEST(JobFactors, WeighOneCallEqualsThePiecewiseCalls) {
+  const double tres_w[3] = {100.0, 0.0, 2500.0};
+  auto w = site_weights();
+  w.tres = tres_w;
+  w.tres_count = 3;
+  const uint64_t alloc[3] = {0, 0, 0}, req[3] = {8, 4096, 2}, part_a[3] = {64, 65536, 4},
+                 part_b[3] = {32, 65536, 0};
+  auto j = pending_job(8, 1, 0.25, kNow - 120);
+  j.tres_alloc = alloc;
+  j.tres_req = req;
+  j.part_tres = part_a;
+  const fairway_cluster_t c{64, 4};
+
+  fairway_job_factors_t f;
+  ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
+  double tres[3];
+  ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part_a, tres), FAIRWAY_OK);
+  const double tres_sum = fairway_tres_weighted(&w, tres);
+  const uint32_t prio = fairway_job_priority(&w, &f, tres_sum, nullptr);
+  double ta[3], tb[3];
+  ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part_a, ta), FAIRWAY_OK);
+  ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part_b, tb), FAIRWAY_OK);
+  const uint32_t pa = fairway_job_priority_in_partition(&w, &f, 5, 1.0,
+                                                        fairway_tres_weighted(&w, ta), nullptr);
+  const uint32_t pb = fairway_job_priority_in_partition(&w, &f, 1, 0.2,
+                                                        fairway_tres_weighted(&w, tb), nullptr);
+
+  fairway_job_partition_t parts[2] = {{5, 1.0, part_a, 0, 0}, {1, 0.2, part_b, 0, 0}};
+  double tres_out[3];
+  fairway_job_weighed_t r;
+  ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, tres_out, parts, 2, &r), FAIRWAY_OK);
+  EXPECT_EQ(r.priority, prio);
+  EXPECT_EQ(r.weighted.fairshare, f.fairshare);
+  EXPECT_EQ(r.weighted.age, f.age);
+  for (int i = 0; i < 3; i++) EXPECT_EQ(tres_out[i], tres[i]);
+  EXPECT_EQ(parts[0].priority, pa);
+  EXPECT_EQ(parts[1].priority, pb);
+  EXPECT_GT(pa, pb);  // partition b lacks the GPUs' count and has a lower factor
+
+  // INCR_ONLY: a partition's priority never goes down.
+  w.flags |= FAIRWAY_FLAG_INCR_ONLY;
+  parts[0].priority = pa + 1000;
+  parts[1].priority = 0;
+  ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, tres_out, parts, 2, &r), FAIRWAY_OK);
+  EXPECT_EQ(parts[0].priority, pa + 1000);
+  EXPECT_EQ(parts[1].priority, pb);
+
+  // Errors are errors, not a priority.
+  EXPECT_EQ(fairway_job_weigh(nullptr, &c, &j, kNow, tres_out, parts, 2, &r), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_job_weigh(&w, &c, &j, kNow, tres_out, nullptr, 2, &r), FAIRWAY_EINVAL);
+  EXPECT_NE(std::string(fairway_last_error()), "");
+}
+
+// The on-demand classic values use the same formula as the period's computation.
+TEST(JobFactors, OnDemandClassicUsage) {
+  EXPECT_EQ(fairway_usage_norm(5.0L, 0.0L), 0.0L);
+  EXPECT_EQ(fairway_usage_norm(5.0L, 10.0L), 0.5L);
+  EXPECT_EQ(fairway_usage_norm(15.0L, 10.0L), 1.0L);
+  EXPECT_EQ(fairway_classic_usage_efctv(0.2L, 0.6L, 1, 0), 0.6L);
+  EXPECT_EQ(fairway_classic_usage_efctv(0.2L, 0.6L, 1, 4), 0.2L + (0.6L - 0.2L) * (1 / 4.0L));
+  EXPECT_EQ(fairway_algorithm_from_flags(0), FAIRWAY_ALGO_FAIR_TREE);
+  EXPECT_EQ(fairway_algorithm_from_flags(FAIRWAY_FLAG_NO_FAIR_TREE), FAIRWAY_ALGO_CLASSIC);
+  EXPECT_EQ(fairway_algorithm_from_flags(FAIRWAY_FLAG_NO_FAIR_TREE | FAIRWAY_FLAG_DEPTH_OBLIVIOUS),
+            FAIRWAY_ALGO_DEPTH_OBLIVIOUS);
 }
 
 }  // namespace

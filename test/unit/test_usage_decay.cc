@@ -142,4 +142,26 @@ TEST_F(ResetTest, DailyAndWeeklySkipPeriodsThatAlreadyPassed) {
   EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_WEEKLY, last, now), utc(2026, 11, 8));
 }
 
+TEST_F(ResetTest, ScheduleResetsOnceForNowAndAtEachBoundary) {
+  fairway_reset_schedule_t s{FAIRWAY_RESET_NOW, 0, 0};
+  const time_t t = utc(2026, 11, 18, 15);
+  EXPECT_TRUE(fairway_reset_due(&s, t));  // NOW: the first period resets
+  EXPECT_EQ(s.period, FAIRWAY_RESET_NONE);
+  EXPECT_EQ(s.last_reset, t);
+  EXPECT_FALSE(fairway_reset_due(&s, t + 86400));  // and never again
+
+  s = fairway_reset_schedule_t{FAIRWAY_RESET_DAILY, t, 0};
+  EXPECT_FALSE(fairway_reset_due(&s, t + 3600));     // the same day
+  EXPECT_EQ(s.next_reset, utc(2026, 11, 19));        // computed once, kept
+  EXPECT_TRUE(fairway_reset_due(&s, utc(2026, 11, 19, 0)));
+  EXPECT_EQ(s.last_reset, utc(2026, 11, 19));
+  EXPECT_EQ(s.next_reset, utc(2026, 11, 20));
+  EXPECT_FALSE(fairway_reset_due(&s, utc(2026, 11, 19, 23)));
+
+  s.next_reset = 99;  // a reconfigure sets it to 0; a stale value is used as it is
+  s.period = FAIRWAY_RESET_NONE;
+  EXPECT_FALSE(fairway_reset_due(&s, utc(2027, 1, 1)));
+  EXPECT_FALSE(fairway_reset_due(nullptr, t));
+}
+
 }  // namespace
