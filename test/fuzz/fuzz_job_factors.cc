@@ -1,5 +1,5 @@
 // fuzz_job_factors.cc - libFuzzer target: every numeric input of the job-factor and
-// usage-charge API (lib/fairway.h), as the plugin passes them from slurm.conf (weights,
+// usage-charge API (lib/capi/fairway.h), as the plugin passes them from slurm.conf (weights,
 // flags, PriorityWeightTRES values), from job records (times, CPUs, nodes, limits, nice,
 // site factor, partition/QOS/association priorities) and from the cluster size.
 //

@@ -2,7 +2,7 @@
  * fake_slurm.h - the Slurm world of the mocked-API tests (test/plugin/), seen through
  * plain C types.
  *
- * fake_slurm.c links with the plugin shim (plugin/priority_fairway.c, compiled against
+ * fake_slurm.c links with the plugin shim (the files of plugin/, compiled against
  * Slurm's real headers) in place of slurmctld and libslurmfull: it defines every Slurm
  * function and global the shim uses.  Fixture functions build jobs, associations,
  * partitions and QOS; wrappers call the shim's entry points; every lock, log line and

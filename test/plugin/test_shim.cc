@@ -1,4 +1,4 @@
-// The plugin shim (plugin/priority_fairway.c) against a mocked Slurm API: what it asks of
+// The plugin shim (plugin/) against a mocked Slurm API: what it asks of
 // Slurm (locks, in which order, always released), how each entry point behaves with NULL
 // pointers, held jobs, administrator-set priorities, and what it writes where.  No
 // libslurmfull, no daemon: fake_slurm.c plays slurmctld and reports to a GoogleMock object.
