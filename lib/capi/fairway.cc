@@ -95,8 +95,10 @@ JobInput to_core(const fairway_job_input_t& j) {
   return c;
 }
 
-JobFactors to_core(const fairway_job_factors_t& f) {
-  JobFactors c;
+// The factors, either way between the C struct and the core's (same fields).
+template <typename To, typename From>
+To copy_factors(const From& f) {
+  To c;
   c.age = f.age;
   c.assoc = f.assoc;
   c.fairshare = f.fairshare;
@@ -107,19 +109,8 @@ JobFactors to_core(const fairway_job_factors_t& f) {
   c.nice = f.nice;
   return c;
 }
-
-fairway_job_factors_t to_c(const JobFactors& f) {
-  fairway_job_factors_t c;
-  c.age = f.age;
-  c.assoc = f.assoc;
-  c.fairshare = f.fairshare;
-  c.job_size = f.job_size;
-  c.partition = f.partition;
-  c.qos = f.qos;
-  c.site = f.site;
-  c.nice = f.nice;
-  return c;
-}
+JobFactors to_core(const fairway_job_factors_t& f) { return copy_factors<JobFactors>(f); }
+fairway_job_factors_t to_c(const JobFactors& f) { return copy_factors<fairway_job_factors_t>(f); }
 
 // A partition array of at most this many entries is converted on the stack.
 constexpr size_t kStackParts = 64;
