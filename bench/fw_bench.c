@@ -21,7 +21,6 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include <getopt.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,36 +332,33 @@ static void _bench_header(void)
 	       "#   assocs      jobs  running |     mf ms     fw ms   speed | mf ns/j fw ns/j | mf lock ms fw lock ms   ratio | set ns mf/fw | extra B/assoc B/job\n");
 }
 
+static char *g_sizes;	/* --bench */
+static int g_reps = 5;
+static const char g_usage[] =
+	"[-v] [-p plugin.so] [--reps N] --bench \"assocs,jobs,running;...\"";
+static const struct option g_longopts[] = {
+	{ "bench", required_argument, NULL, 'B' },
+	{ "reps", required_argument, NULL, 'R' },
+	{ NULL, 0, NULL, 0 } };
+
+static bool _option(int opt, char *arg)
+{
+	switch (opt) {
+	case 'B': g_sizes = arg; return true;
+	case 'R': g_reps = atoi(arg); return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
-	char *bench = NULL, *save = NULL;
-	int opt, reps = 5;
-	static const struct option longopts[] = {
-		{ "bench", required_argument, NULL, 'B' },
-		{ "reps", required_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 } };
+	char *save = NULL;
 
-	fw_opts.plugin_path = getenv("FAIRWAY_PLUGIN");
-	while ((opt = getopt_long(argc, argv, "vp:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'v': fw_opts.verbose = 1; break;
-		case 'p': fw_opts.plugin_path = optarg; break;
-		case 'B': bench = optarg; break;
-		case 'R': reps = atoi(optarg); break;
-		default:
-			bench = NULL;
-			optind = argc;
-			break;
-		}
-	}
-	if (!bench) {
-		fprintf(stderr, "usage: %s [-v] [-p plugin.so] [--reps N] --bench \"assocs,jobs,running;...\"\n",
-			argv[0]);
-		return 2;
-	}
-	plugin_require_path("fw_bench");
+	harness_options(argc, argv, "", g_longopts, _option, g_usage);
+	if (!g_sizes)
+		harness_usage(argv[0], g_usage);
 	_bench_header();
-	for (char *tok = strtok_r(bench, ";", &save); tok;
+	for (char *tok = strtok_r(g_sizes, ";", &save); tok;
 	     tok = strtok_r(NULL, ";", &save)) {
 		int a = 0, j = 0, r = 0, status;
 		pid_t pid;
@@ -370,7 +366,7 @@ int main(int argc, char **argv)
 		sscanf(tok, "%d,%d,%d", &a, &j, &r);
 		fflush(stdout);
 		if ((pid = fork()) == 0)
-			exit(_run_bench(a, j, r, reps));
+			exit(_run_bench(a, j, r, g_reps));
 		waitpid(pid, &status, 0);
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			printf("# size %s failed (status 0x%x)\n", tok, status);

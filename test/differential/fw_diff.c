@@ -32,7 +32,6 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -259,36 +258,34 @@ static int _fork_scenario(scenario_t *s, uint32_t seed)
 	return 1;
 }
 
+static uint32_t g_first = 1, g_count = 100;
+static bool g_sites;
+
+static bool _option(int opt, char *arg)
+{
+	switch (opt) {
+	case 'n': g_count = strtoul(arg, NULL, 10); return true;
+	case 's': g_first = strtoul(arg, NULL, 10); return true;
+	case 'S': g_sites = true; return true;
+	case 'T': fw_opts.thread_mode = true; return true;
+	case 'W': fw_opts.switch_mode = true; return true;
+	}
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	static scenario_t s;
-	uint32_t first = 1, count = 100;
-	bool sites = false;
-	int failed = 0, total = 0, opt;
+	int failed = 0, total = 0;
 	static const struct option longopts[] = {
 		{ "sites", no_argument, NULL, 'S' },
 		{ "decay-thread", no_argument, NULL, 'T' },
 		{ "reconfig-switch", no_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 } };
 
-	fw_opts.plugin_path = getenv("FAIRWAY_PLUGIN");
-	while ((opt = getopt_long(argc, argv, "vp:n:s:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'v': fw_opts.verbose = 1; break;
-		case 'p': fw_opts.plugin_path = optarg; break;
-		case 'n': count = strtoul(optarg, NULL, 10); break;
-		case 's': first = strtoul(optarg, NULL, 10); break;
-		case 'S': sites = true; break;
-		case 'T': fw_opts.thread_mode = true; break;
-		case 'W': fw_opts.switch_mode = true; break;
-		default:
-			fprintf(stderr, "usage: %s [-v] [-p plugin.so] [-n count] [-s first-seed] [--sites] [--decay-thread | --reconfig-switch]\n",
-				argv[0]);
-			return 2;
-		}
-	}
-	plugin_require_path("fw_diff");
-	for (int w = 0; sites && sc_site(&s, w); w++) {
+	harness_options(argc, argv, "n:s:", longopts, _option,
+			"[-v] [-p plugin.so] [-n count] [-s first-seed] [--sites] [--decay-thread | --reconfig-switch]");
+	for (int w = 0; g_sites && sc_site(&s, w); w++) {
 		if (fw_opts.thread_mode) {
 			fw_rng = (1000000 + w) * 0x9E3779B97F4A7C15ULL + 1;
 			sc_thread_params(&s);
@@ -296,7 +293,7 @@ int main(int argc, char **argv)
 		total++;
 		failed += _fork_scenario(&s, 1000000 + w);
 	}
-	for (uint32_t seed = first; seed < first + count; seed++) {
+	for (uint32_t seed = g_first; seed < g_first + g_count; seed++) {
 		fw_rng = seed * 0x9E3779B97F4A7C15ULL + 1;
 		sc_random(&s, seed);
 		if (fw_opts.thread_mode)

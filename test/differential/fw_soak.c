@@ -35,7 +35,6 @@
 \*****************************************************************************/
 
 #include <dlfcn.h>
-#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -90,23 +89,24 @@ typedef struct {
  * updates from one thread too). */
 static int _next_op(const soak_worker_t *w)
 {
+	/* Per mille of the draws below each bound; the rest changes
+	 * associations. */
+	static const struct {
+		uint32_t below;
+		int op;
+	} mix[] = {
+		{ 350, OP_Q_JOBS }, { 400, OP_Q_USER }, { 420, OP_Q_PART },
+		{ 425, OP_Q_ALL }, { 700, OP_SUBMIT }, { 985, OP_TURNOVER },
+		{ 990, OP_RECONFIG },
+	};
+	size_t n = sizeof(mix) / sizeof(mix[0]), i = 0;
 	uint32_t r = fw_pick(1000);
 	int op;
 
-	if (r < 350)
-		op = OP_Q_JOBS;
-	else if (r < 400)
-		op = OP_Q_USER;
-	else if (r < 420)
-		op = OP_Q_PART;
-	else if (r < 425)
-		op = OP_Q_ALL;
-	else if (r < 700)
-		op = OP_SUBMIT;
-	else if (r < 985)
-		op = OP_TURNOVER;
-	else if (r < 990)
-		op = OP_RECONFIG;
+	while ((i < n) && (r >= mix[i].below))
+		i++;
+	if (i < n)
+		op = mix[i].op;
 	else if (w->idx)
 		op = OP_SUBMIT;
 	else if ((soak_state.nadded < SOAK_MAX_ADDED) &&
@@ -419,31 +419,29 @@ static int _run_cycles(int cycles)
 	return rc;
 }
 
+static const char *g_soak, *g_cycles;
+static const struct option g_longopts[] = {
+	{ "soak", required_argument, NULL, 'K' },
+	{ "cycles", required_argument, NULL, 'C' },
+	{ NULL, 0, NULL, 0 } };
+static const char g_usage[] =
+	"[-p plugin.so] --soak SECONDS[,ASSOCS,PENDING,RUNNING] | --cycles N";
+
+static bool _option(int opt, char *arg)
+{
+	if (opt == 'K')
+		g_soak = arg;
+	else if (opt == 'C')
+		g_cycles = arg;
+	else
+		return false;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
-	const char *soak = NULL, *cycles = NULL;
-	int opt;
-	static const struct option longopts[] = {
-		{ "soak", required_argument, NULL, 'K' },
-		{ "cycles", required_argument, NULL, 'C' },
-		{ NULL, 0, NULL, 0 } };
-
-	fw_opts.plugin_path = getenv("FAIRWAY_PLUGIN");
-	while ((opt = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p': fw_opts.plugin_path = optarg; break;
-		case 'K': soak = optarg; break;
-		case 'C': cycles = optarg; break;
-		default:
-			goto usage;
-		}
-	}
-	if (!soak == !cycles)
-		goto usage;
-	plugin_require_path("fw_soak");
-	return soak ? _run_soak(soak) : _run_cycles(atoi(cycles));
-usage:
-	fprintf(stderr, "usage: %s [-p plugin.so] --soak SECONDS[,ASSOCS,PENDING,RUNNING] | --cycles N\n",
-		argv[0]);
-	return 2;
+	harness_options(argc, argv, "", g_longopts, _option, g_usage);
+	if (!g_soak == !g_cycles)	/* one of the two */
+		harness_usage(argv[0], g_usage);
+	return g_soak ? _run_soak(g_soak) : _run_cycles(atoi(g_cycles));
 }

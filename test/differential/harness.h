@@ -31,6 +31,7 @@
 #ifndef FW_HARNESS_H
 #define FW_HARNESS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -154,6 +155,13 @@ extern void world_setup(scenario_t *s, uint32_t seed, time_t now,
 extern void world_remove_files(void);
 /* The plugins' files in the state directory. */
 extern void world_remove_state_files(void);
+/* A new association record as slurmdbd sends one: cluster, id, account and
+ * user (NULL or "": an account's). */
+extern slurmdb_assoc_rec_t *world_assoc_rec(uint32_t id, const char *acct,
+					    const char *user);
+/* assoc_mgr_update_assocs with these records (ADD or REMOVE), as slurmdbd's
+ * updates reach slurmctld; fatal on failure. */
+extern void world_update_assocs(uint16_t type, List records);
 /* assoc_mgr's record of association `id`. */
 extern slurmdb_assoc_rec_t *world_assoc(uint32_t id);
 /* The plugins' state file: when the last period ran (set before every
@@ -223,8 +231,17 @@ extern void plugin_load_fairway(fw_plugin_t *p);
 extern void plugin_start_mf(void);
 /* priority/fairway the same way. */
 extern void plugin_start_fairway(fw_plugin_t *fw);
-/* Exit 2 with a message when no plugin was given. */
-extern void plugin_require_path(const char *prog);
+
+/* The command line of every program: -v (Slurm's info messages) and
+ * -p PLUGIN.so (default: FAIRWAY_PLUGIN) into fw_opts; the program's own
+ * options (`shortopts`, `longopts`) to `option`, false for a wrong one.
+ * Exits 2 with "usage: PROGRAM `usage`" on a wrong option, and with a
+ * message when no plugin was given. */
+extern void harness_options(int argc, char **argv, const char *shortopts,
+			    const struct option *longopts,
+			    bool (*option)(int opt, char *arg),
+			    const char *usage);
+extern void harness_usage(const char *argv0, const char *usage);
 
 /* ---- capture.c: what a plugin computed ---- */
 /* Usage, as assoc_mgr keeps it for an association and for a QOS. */

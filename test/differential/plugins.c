@@ -10,8 +10,10 @@
 \*****************************************************************************/
 
 #include <dlfcn.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 
@@ -59,7 +61,8 @@ void plugin_find_mf(mf_plugin_t *mf)
 
 /* The classic branch of multifactor's decay thread, with its static helper
  * done through the exported priority_p_set_assoc_usage: accounts top-down,
- * users left for on-demand computation. */
+ * users left for on-demand computation (usage_efctv NO_VAL).  An iterator,
+ * not list_for_each: set_assoc_usage walks the same list (its siblings). */
 static void _mf_classic_children(List children,
 				 void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
 {
@@ -142,11 +145,34 @@ void plugin_start_fairway(fw_plugin_t *fw)
 	fw->reconfig(false);
 }
 
-void plugin_require_path(const char *prog)
+void harness_usage(const char *argv0, const char *usage)
 {
-	if (fw_opts.plugin_path)
-		return;
-	fprintf(stderr, "%s: no plugin: pass -p priority_fairway.so or set FAIRWAY_PLUGIN\n",
-		prog);
+	fprintf(stderr, "usage: %s %s\n", argv0, usage);
 	exit(2);
+}
+
+void harness_options(int argc, char **argv, const char *shortopts,
+		     const struct option *longopts,
+		     bool (*option)(int opt, char *arg), const char *usage)
+{
+	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 :
+		argv[0];
+	char all[64];
+	int opt;
+
+	snprintf(all, sizeof(all), "vp:%s", shortopts);
+	fw_opts.plugin_path = getenv("FAIRWAY_PLUGIN");
+	while ((opt = getopt_long(argc, argv, all, longopts, NULL)) != -1) {
+		if (opt == 'v')
+			fw_opts.verbose = 1;
+		else if (opt == 'p')
+			fw_opts.plugin_path = optarg;
+		else if (!option(opt, optarg))
+			harness_usage(argv[0], usage);
+	}
+	if (!fw_opts.plugin_path || !fw_opts.plugin_path[0]) {
+		fprintf(stderr, "%s: no plugin: pass -p priority_fairway.so or set FAIRWAY_PLUGIN\n",
+			prog);
+		exit(2);
+	}
 }

@@ -289,8 +289,8 @@ void soak_remove_assoc_notify(slurmdb_assoc_rec_t *rec)
 static void _op_assoc_add(void)
 {
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
-	slurmdb_update_object_t update;
 	slurmdb_assoc_rec_t *a, *found = NULL;
+	List records;
 	added_assoc_t n;
 	const sc_assoc_t *parent = NULL;
 	ListIterator it;
@@ -304,23 +304,14 @@ static void _op_assoc_add(void)
 	snprintf(n.sc.acct, sizeof(n.sc.acct), "%s", parent->acct);
 	snprintf(n.sc.user, sizeof(n.sc.user), "soak%u", n.sc.id);
 
-	a = xmalloc(sizeof(*a));
-	slurmdb_init_assoc_rec(a, 0);
-	a->cluster = xstrdup(slurm_conf.cluster_name);
+	a = world_assoc_rec(n.sc.id, n.sc.acct, n.sc.user);
 	a->usage = slurmdb_create_assoc_usage(g_tres_count);
-	a->id = n.sc.id;
 	a->parent_id = n.sc.parent;
 	a->shares_raw = n.sc.shares;
-	a->acct = xstrdup(n.sc.acct);
-	a->user = xstrdup(n.sc.user);
 	a->uid = 5000 + (n.sc.id % 1000);
-	memset(&update, 0, sizeof(update));
-	update.type = SLURMDB_ADD_ASSOC;
-	update.objects = list_create(slurmdb_destroy_assoc_rec);
-	list_append(update.objects, a);
-	if (assoc_mgr_update_assocs(&update, false))
-		fatal("soak: assoc_mgr_update_assocs(add) failed");
-	FREE_NULL_LIST(update.objects);
+	records = list_create(slurmdb_destroy_assoc_rec);
+	list_append(records, a);
+	world_update_assocs(SLURMDB_ADD_ASSOC, records);
 
 	assoc_mgr_lock(&read);
 	it = list_iterator_create(assoc_mgr_assoc_list);
@@ -340,9 +331,8 @@ static void _op_assoc_add(void)
 
 static void _op_assoc_del(void)
 {
-	slurmdb_update_object_t update;
-	slurmdb_assoc_rec_t *a;
 	added_assoc_t gone;
+	List records;
 	int k;
 
 	/* No new job may use it from here on (submits hold the job lock). */
@@ -352,19 +342,10 @@ static void _op_assoc_del(void)
 	soak_state.added[k] = soak_state.added[--soak_state.nadded];
 	unlock_slurmctld(g_job_write);
 
-	a = xmalloc(sizeof(*a));
-	slurmdb_init_assoc_rec(a, 0);
-	a->cluster = xstrdup(slurm_conf.cluster_name);
-	a->id = gone.sc.id;
-	a->acct = xstrdup(gone.sc.acct);
-	a->user = xstrdup(gone.sc.user);
-	memset(&update, 0, sizeof(update));
-	update.type = SLURMDB_REMOVE_ASSOC;
-	update.objects = list_create(slurmdb_destroy_assoc_rec);
-	list_append(update.objects, a);
-	if (assoc_mgr_update_assocs(&update, false))
-		fatal("soak: assoc_mgr_update_assocs(remove) failed");
-	FREE_NULL_LIST(update.objects);
+	records = list_create(slurmdb_destroy_assoc_rec);
+	list_append(records, world_assoc_rec(gone.sc.id, gone.sc.acct,
+					     gone.sc.user));
+	world_update_assocs(SLURMDB_REMOVE_ASSOC, records);
 }
 
 void soak_start_running(time_t now)

@@ -118,10 +118,37 @@ static int _scenario_index(uint32_t id)
 	return e ? e->idx : -1;
 }
 
-static void _setup_assoc_mgr(scenario_t *s)
+slurmdb_assoc_rec_t *world_assoc_rec(uint32_t id, const char *acct,
+				     const char *user)
+{
+	slurmdb_assoc_rec_t *a = xmalloc(sizeof(*a));
+
+	slurmdb_init_assoc_rec(a, 0);
+	a->cluster = xstrdup(slurm_conf.cluster_name);
+	a->id = id;
+	a->acct = xstrdup(acct);
+	if (user && user[0])
+		a->user = xstrdup(user);
+	return a;
+}
+
+void world_update_assocs(uint16_t type, List records)
+{
+	slurmdb_update_object_t update = { .type = type, .objects = records };
+
+	if (assoc_mgr_update_assocs(&update, false))
+		fatal("assoc_mgr_update_assocs (%s) failed",
+		      (type == SLURMDB_REMOVE_ASSOC) ? "remove" : "add");
+	FREE_NULL_LIST(update.objects);
+}
+
+/* assoc_mgr started as slurmctld starts it, with the TRES slurmdbd would
+ * send: cpu, mem, energy, node, billing and gres/gpu. */
+static void _setup_tres(void)
 {
 	slurmdb_update_object_t update;
 	assoc_init_args_t args;
+	slurmdb_tres_rec_t gpu = { .type = "gres", .name = "gpu" };
 	const char *tres_types[] = { "cpu", "mem", "energy", "node", "billing",
 				     "gres" };
 
@@ -150,15 +177,21 @@ static void _setup_assoc_mgr(scenario_t *s)
 		fatal("assoc_mgr_update_tres failed");
 	FREE_NULL_LIST(update.objects);
 	slurmctld_tres_cnt = g_tres_count;
-	{
-		slurmdb_tres_rec_t gpu = { .type = "gres", .name = "gpu" };
-		fw_world.gpu_pos = assoc_mgr_find_tres_pos(&gpu, false);
-		if (fw_world.gpu_pos < 0)
-			fatal("no gres/gpu TRES in assoc_mgr");
-	}
+	fw_world.gpu_pos = assoc_mgr_find_tres_pos(&gpu, false);
+	if (fw_world.gpu_pos < 0)
+		fatal("no gres/gpu TRES in assoc_mgr");
+}
 
-	/* An account's usage is its subtree's (what slurmctld accumulates).
-	 * Children come after their parents in every generated scenario. */
+/* The scenario's associations added to assoc_mgr as slurmdbd sends them, an
+ * account's usage its subtree's (what slurmctld accumulates), and the index
+ * pointed at assoc_mgr's records. */
+static void _setup_assocs(scenario_t *s)
+{
+	List records = list_create(slurmdb_destroy_assoc_rec);
+	slurmdb_assoc_rec_t *a;
+	ListIterator it;
+
+	/* Children come after their parents in every generated scenario. */
 	_index_scenario(s);
 	for (int i = s->nassoc - 1; i > 0; i--) {
 		int j = _scenario_index(s->a[i].parent);
@@ -166,37 +199,25 @@ static void _setup_assoc_mgr(scenario_t *s)
 			s->a[j].usage += s->a[i].usage;
 	}
 
-	update.type = SLURMDB_ADD_ASSOC;
-	update.objects = list_create(slurmdb_destroy_assoc_rec);
 	for (int i = 0; i < s->nassoc; i++) {
-		slurmdb_assoc_rec_t *a = xmalloc(sizeof(*a));
-		slurmdb_init_assoc_rec(a, 0);
-		a->cluster = xstrdup(slurm_conf.cluster_name);
+		a = world_assoc_rec(s->a[i].id, s->a[i].acct, s->a[i].user);
 		a->usage = slurmdb_create_assoc_usage(g_tres_count);
-		a->id = s->a[i].id;
 		a->parent_id = s->a[i].parent;
 		a->shares_raw = s->a[i].shares;
-		a->acct = xstrdup(s->a[i].acct);
-		if (s->a[i].user[0]) {
-			a->user = xstrdup(s->a[i].user);
+		if (a->user)
 			a->uid = 1000 + i;
-		}
 		a->usage->usage_raw = s->a[i].usage;
-		list_append(update.objects, a);
+		list_append(records, a);
 	}
-	if (assoc_mgr_update_assocs(&update, false))
-		fatal("assoc_mgr_update_assocs failed");
-	FREE_NULL_LIST(update.objects);
-	{
-		slurmdb_assoc_rec_t *a;
-		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
-		while ((a = list_next(it))) {
-			id_index_t *e = _lookup(a->id);
-			if (e)
-				e->rec = a;
-		}
-		list_iterator_destroy(it);
+	world_update_assocs(SLURMDB_ADD_ASSOC, records);
+
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((a = list_next(it))) {
+		id_index_t *e = _lookup(a->id);
+		if (e)
+			e->rec = a;
 	}
+	list_iterator_destroy(it);
 }
 
 
@@ -302,7 +323,8 @@ void world_setup(scenario_t *s, uint32_t seed, time_t now,
 	if (slurm_conf_init(fw_world.conf_path) != SLURM_SUCCESS)
 		fatal("slurm_conf_init(%s) failed", fw_world.conf_path);
 	node_record_count = 4;
-	_setup_assoc_mgr(s);
+	_setup_tres();
+	_setup_assocs(s);
 	if (seed)
 		fw_rng = seed * 2654435761ULL + 7;
 	_setup_parts_qos();

@@ -58,28 +58,17 @@ void fake_ctld_use_rwlocks(bool on)
 	g_rwlocks = on;
 }
 
-static void _lock_one(int i, lock_level_t level)
-{
-	if (level == READ_LOCK)
-		pthread_rwlock_rdlock(&g_locks[i]);
-	else if (level == WRITE_LOCK)
-		pthread_rwlock_wrlock(&g_locks[i]);
-}
-
-static void _unlock_one(int i, lock_level_t level)
-{
-	if (level != NO_LOCK)
-		pthread_rwlock_unlock(&g_locks[i]);
-}
-
 void lock_slurmctld(slurmctld_lock_t locks)
 {
-	if (g_rwlocks) {
-		_lock_one(0, locks.conf);
-		_lock_one(1, locks.job);
-		_lock_one(2, locks.node);
-		_lock_one(3, locks.part);
-		_lock_one(4, locks.fed);
+	/* slurmctld's order: config, job, node, partition, federation */
+	lock_level_t level[5] = { locks.conf, locks.job, locks.node,
+				  locks.part, locks.fed };
+
+	for (int i = 0; g_rwlocks && (i < 5); i++) {
+		if (level[i] == READ_LOCK)
+			pthread_rwlock_rdlock(&g_locks[i]);
+		else if (level[i] == WRITE_LOCK)
+			pthread_rwlock_wrlock(&g_locks[i]);
 	}
 	if (g_hooks.locked)
 		g_hooks.locked(g_hooks.ctx, locks);
@@ -87,15 +76,14 @@ void lock_slurmctld(slurmctld_lock_t locks)
 
 void unlock_slurmctld(slurmctld_lock_t locks)
 {
+	lock_level_t level[5] = { locks.conf, locks.job, locks.node,
+				  locks.part, locks.fed };
+
 	if (g_hooks.unlocking)
 		g_hooks.unlocking(g_hooks.ctx, locks);
-	if (g_rwlocks) {
-		_unlock_one(4, locks.fed);
-		_unlock_one(3, locks.part);
-		_unlock_one(2, locks.node);
-		_unlock_one(1, locks.job);
-		_unlock_one(0, locks.conf);
-	}
+	for (int i = 4; g_rwlocks && (i >= 0); i--)
+		if (level[i] != NO_LOCK)
+			pthread_rwlock_unlock(&g_locks[i]);
 }
 
 /* The state files are written by one thread at a time in these programs. */
