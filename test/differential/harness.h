@@ -13,16 +13,19 @@
  *    world.c              Slurm's state from a scenario: slurm.conf, the
  *                         assoc_mgr tree, partitions and QOS; state files
  *    jobs.c               the job list: pending jobs of random shape, started
- *    plugins.c            loading multifactor and priority/fairway
+ *    plugins.c            loading multifactor and priority/fairway; the
+ *                         command line every program shares
  *    capture.c            what a plugin computed, copied out (what sshare and
  *                         sprio read), and the state reset for the next one
  *    compare.c            two captures compared field by field
  *    measure.c            the clock the plugins read, lock hold times,
  *                         medians, the heap in use
+ *    soak_ops.c           slurmctld's threads around the plugin (fw_soak)
  *
  *  State shared between the parts is in three structures: fw_opts (what the
  *  command line asked for), fw_world (the Slurm state of the scenario being
- *  run; one scenario per process) and fw_locks (lock hold times).
+ *  run; one scenario per process) and fw_locks (lock hold times); the soak's
+ *  threads share soak_state.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
