@@ -6,8 +6,16 @@
 #   --with-slurm-build=DIR    where Slurm's configure ran (config.h, slurm/slurm_version.h);
 #                             default: DIR itself, or ../build beside it (scripts/slurm-source)
 # Without --with-slurm-source, the cache of scripts/slurm-source is used when it holds
-# the installed version.  Substitutes SLURM_SRC, SLURM_BUILD, SLURM_CPPFLAGS,
-# SLURM_VERSION_STRING and SLURM_VERSION_NUMBER.
+# the installed version.
+#   --with-slurm-libdir=DIR   the installed Slurm's library directory: libslurmfull.so and
+#                             the plugins slurmctld loads (priority_multifactor.so), for the
+#                             differential tests and benchmarks; default: slurmctld's (ldd),
+#                             else the first of LIBDIR/slurm, LIBDIR/slurm-wlm,
+#                             /usr/lib/<multiarch>/slurm-wlm, /usr/lib64/slurm, /usr/lib/slurm,
+#                             /usr/local/lib/slurm that has libslurmfull.so
+# Substitutes SLURM_SRC, SLURM_BUILD, SLURM_CPPFLAGS, SLURM_VERSION_STRING,
+# SLURM_VERSION_NUMBER and SLURM_LIBDIR (empty when not found: AM_CONDITIONAL
+# HAVE_SLURM_LIBDIR is false, and the programs that need libslurmfull are not built).
 AC_DEFUN([X_AC_SLURM], [
   AC_ARG_WITH([slurm-source],
     [AS_HELP_STRING([--with-slurm-source=DIR],
@@ -74,6 +82,38 @@ AC_DEFUN([X_AC_SLURM], [
       [AC_MSG_RESULT([no ($fw_ctld_ver)])
        AC_MSG_ERROR([the installed slurmctld is $fw_ctld_ver but the Slurm source is $fw_src_ver: the plugin would not load; fetch the matching source with scripts/slurm-source])])])
 
+  AC_ARG_WITH([slurm-libdir],
+    [AS_HELP_STRING([--with-slurm-libdir=DIR],
+      [the installed Slurm's libslurmfull.so and plugins (default: searched)])],
+    [fw_slurm_libdir="$withval"], [fw_slurm_libdir=])
+  AC_MSG_CHECKING([for the installed Slurm's library directory])
+  AS_IF([test -n "$fw_slurm_libdir"], [
+    AS_IF([test -r "$fw_slurm_libdir/libslurmfull.so"], [],
+      [AC_MSG_RESULT([no])
+       AC_MSG_ERROR([--with-slurm-libdir=$fw_slurm_libdir has no libslurmfull.so: pass the directory of the installed Slurm's libslurmfull.so and plugins (Debian: /usr/lib/<multiarch>/slurm-wlm, Slurm's RPMs: /usr/lib64/slurm)])])
+  ], [
+    # LIBDIR as `make install` will expand it.
+    fw_save_prefix=$prefix fw_save_exec_prefix=$exec_prefix
+    test "x$prefix" = xNONE && prefix=$ac_default_prefix
+    test "x$exec_prefix" = xNONE && exec_prefix=$prefix
+    eval fw_libdir="$libdir"
+    eval fw_libdir="$fw_libdir"
+    prefix=$fw_save_prefix exec_prefix=$fw_save_exec_prefix
+    fw_multiarch=`$CC -print-multiarch 2>/dev/null`
+    fw_ctld_libdir=
+    AS_IF([test -n "$SLURMCTLD"],
+      [fw_ctld_libdir=`ldd "$SLURMCTLD" 2>/dev/null | sed -n 's|^@<:@@<:@:space:@:>@@:>@*libslurmfull\.so => \(/.*\)/libslurmfull\.so .*|\1|p'`])
+    for fw_d in $fw_ctld_libdir "$fw_libdir/slurm" "$fw_libdir/slurm-wlm" \
+        ${fw_multiarch:+"/usr/lib/$fw_multiarch/slurm-wlm"} /usr/lib64/slurm /usr/lib/slurm \
+        /usr/local/lib/slurm; do
+      AS_IF([test -r "$fw_d/libslurmfull.so"], [fw_slurm_libdir=$fw_d; break])
+    done
+  ])
+  AS_IF([test -n "$fw_slurm_libdir"], [AC_MSG_RESULT([$fw_slurm_libdir])],
+    [AC_MSG_RESULT([not found])
+     AC_MSG_WARN([libslurmfull.so of the installed Slurm was not found: the differential tests, the soak and make bench need it and are not built; pass --with-slurm-libdir=DIR])])
+
+  SLURM_LIBDIR="$fw_slurm_libdir"
   SLURM_SRC="$fw_slurm_src"
   SLURM_BUILD="$fw_slurm_build"
   SLURM_VERSION_STRING="$fw_src_ver"
@@ -84,4 +124,6 @@ AC_DEFUN([X_AC_SLURM], [
   AC_SUBST([SLURM_VERSION_STRING])
   AC_SUBST([SLURM_VERSION_NUMBER])
   AC_SUBST([SLURM_CPPFLAGS])
+  AC_SUBST([SLURM_LIBDIR])
+  AM_CONDITIONAL([HAVE_SLURM_LIBDIR], [test -n "$SLURM_LIBDIR"])
 ])

@@ -7,6 +7,10 @@
 #                                      ${TMPDIR:-/tmp}; sets TB_DIR and exports SLURM_CONF.
 #                                      An EXIT trap stops it and removes the dir, even when
 #                                      the test fails or aborts (FW_KEEP_TESTBED=1 keeps it).
+#   tb_start_example TYPE < conf       the same with the example accounts (see below);
+#   tb_start_fairway_no_decay < conf   priority/fairway, usage that neither decays nor resets
+#   usage_exact_after SECONDS JOB ...  every association's RawUsage = what sacct says
+#   FROZEN_PRIORITY_CONF               slurm.conf lines under which nothing moves
 #   pass NAME / fail NAME WHY           record a result ("PASS: NAME" / "FAIL: NAME: WHY")
 #   check NAME CMD...                   pass if CMD succeeds, else fail with its output
 #   assert_eq NAME EXPECTED ACTUAL, assert_ne NAME A B, assert_match NAME REGEX TEXT
@@ -94,6 +98,31 @@ tb_start_example() { # priority-type < slurm.conf lines
 	. "$TB_DIR/etc/testbed.env"
 	check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
 }
+
+# A usage test's start: priority/fairway from FAIRWAY_PLUGIN_DIR (required), usage that
+# neither decays nor resets (so that it is exactly AllocCPUS x Elapsed), a calculation
+# period every second, and the slurm.conf lines read from standard input.
+tb_start_fairway_no_decay() { # < more slurm.conf lines
+	local conf=""
+	require_fairway_plugin
+	tmpfile conf
+	{
+		printf '%s\n' PriorityDecayHalfLife=0 PriorityUsageResetPeriod=NONE PriorityCalcPeriod=1
+		cat
+	} >"$conf"
+	tb_start_example priority/fairway <"$conf"
+}
+
+# slurm.conf lines under which usage and priorities stay still between two captures: no
+# decay, no reset, age weight 0; fair-share, job size and partition weighed; a DOWN
+# partition "hold" that keeps the jobs submitted to it pending.
+FROZEN_PRIORITY_CONF="PriorityDecayHalfLife=0
+PriorityUsageResetPeriod=NONE
+PriorityWeightAge=0
+PriorityWeightFairshare=100000
+PriorityWeightJobSize=1000
+PriorityWeightPartition=1000
+PartitionName=hold Nodes=ALL State=DOWN PriorityJobFactor=2"
 
 tmpfile() { # creates a file removed on exit; its name goes to the variable named by $1
 	local f
@@ -194,6 +223,21 @@ expected_table() { # baseline-file
 			for (a = $1; a != "" ; a = up[a]) u[a "|"] += c
 		}
 		END { for (k in u) print k "|" u[k] }' | sort
+}
+
+# Wait (at most SECONDS) until JOB has left the queue (result LABEL), then every
+# association's RawUsage must be what sacct says the finished jobs used, AllocCPUS x
+# Elapsed added up the tree (root's own user association aside): result "RawUsage =
+# AllocCPUS x Elapsed for every association WHEN".
+usage_exact_after() { # seconds job label when
+	local job=$2
+	job_done() { [ -z "$(squeue -h -j "$job" -o %i 2>/dev/null)" ]; }
+	if wait_for "$1" job_done; then pass "$3"; else fail "$3" "$(squeue -h -j "$job" -o '%T')"; fi
+	sleep 1
+	: >"$TB_DIR/base.txt"
+	assert_eq "RawUsage = AllocCPUS x Elapsed for every association $4" \
+		"$(expected_table "$TB_DIR/base.txt" | grep -v '^root|root|' | awk -F'|' '$3 > 0')" \
+		"$(usage_table | awk -F'|' '$3 > 0')"
 }
 
 # Fail (never skip) unless FAIRWAY_PLUGIN_DIR holds priority_fairway.so.

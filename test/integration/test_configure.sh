@@ -2,7 +2,8 @@
 # configure's bad-input paths: each gets one line that says what to do.
 # No tree given and none cached, a missing tree, a tree that is not Slurm, an unconfigured
 # tree, a tree of another Slurm version than the installed libslurm, a slurmctld of another
-# version than the tree, missing public headers, a missing header-only library package.
+# version than the tree, missing public headers, a Slurm library directory without
+# libslurmfull.so, a missing header-only library package.
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -46,6 +47,8 @@ cfg "^configure: error: Slurm source is version 99.11.1 but the installed libslu
 	--with-slurm-source="${slurm[0]}" --with-slurm-build="$work/other"
 cfg "^configure: error: Slurm's public headers were not found at /nowhere/slurm/slurm_version.h: install libslurm-dev" \
 	--with-slurm-source="${slurm[0]}" --with-slurm-include=/nowhere
+cfg "^configure: error: --with-slurm-libdir=/nonexistent has no libslurmfull.so" \
+	--with-slurm-source="${slurm[0]}" --with-slurm-build="${slurm[1]}" --with-slurm-libdir=/nonexistent
 # A missing Debian package (configure's own check, made to fail through autoconf's cache
 # variable as if the header were absent): the package to install.
 cfg_env "^configure: error: nlohmann/json.hpp not found: install nlohmann-json3-dev" \

@@ -12,14 +12,7 @@ set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-require_fairway_plugin
-
-tb_start_example priority/fairway <<'EOF'
-PriorityDecayHalfLife=0
-PriorityUsageResetPeriod=NONE
-PriorityCalcPeriod=1
-EOF
-
+tb_start_fairway_no_decay </dev/null
 
 # A long job, charged by the calculation thread while it runs.
 long=$(submit fw_u5 chem.lab -n6 -t 3 --wrap 'sleep 100')
@@ -37,13 +30,7 @@ check "restart slurmctld" "$TESTBED" restart-ctld "$TB_DIR"
 assert_match "restart restored Fairway's usage" "usage of [0-9]+ associations restored from the period at [0-9]+, plus [0-9]+ job ends" \
 	"$(grep 'restored from the period' "$TB_DIR/log/slurmctld.log" | tail -n 1)"
 
-long_done() { [ -z "$(squeue -h -j "$long" -o %i 2>/dev/null)" ]; }
-if wait_for 120 long_done; then pass "long job finished"; else fail "long job finished" "$(squeue -h -j "$long" -o '%T')"; fi
-sleep 1
-: >"$TB_DIR/base.txt"
-assert_eq "RawUsage = AllocCPUS x Elapsed for every association after kill -9 (nothing lost, nothing twice)" \
-	"$(expected_table "$TB_DIR/base.txt" | grep -v '^root|root|' | awk -F'|' '$3 > 0')" \
-	"$(usage_table | awk -F'|' '$3 > 0')"
+usage_exact_after 120 "$long" "long job finished" "after kill -9 (nothing lost, nothing twice)"
 check "slurmctld still answers" scontrol ping
 
 finish

@@ -24,19 +24,15 @@ require_fairway_plugin
 export FAIRWAY_WEIGH_THREADS=2 FAIRWAY_PARALLEL_MIN_JOBS=2
 
 extra="" && tmpfile extra
-cat >"$extra" <<'EOF'
-PriorityDecayHalfLife=0
-PriorityUsageResetPeriod=NONE
-PriorityWeightAge=0
-PriorityWeightFairshare=100000
-PriorityWeightJobSize=1000
-PriorityWeightPartition=1000
+{
+	echo "$FROZEN_PRIORITY_CONF"
+	cat <<'EOF'
 PriorityWeightQOS=1000
-PartitionName=hold Nodes=ALL State=DOWN PriorityJobFactor=2
 PartitionName=hold2 Nodes=ALL State=DOWN PriorityJobFactor=5
 SlurmctldDebug=verbose
 DebugFlags=Priority
 EOF
+} >"$extra"
 tb_start --priority-type priority/multifactor --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
 # shellcheck disable=SC1091
 . "$TB_DIR/etc/testbed.env"

@@ -16,18 +16,7 @@ set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-require_fairway_plugin
-
-tb_start_example priority/fairway <<'EOF'
-PriorityDecayHalfLife=0
-PriorityUsageResetPeriod=NONE
-PriorityCalcPeriod=1
-PriorityWeightAge=0
-PriorityWeightFairshare=100000
-PriorityWeightJobSize=1000
-PriorityWeightPartition=1000
-PartitionName=hold Nodes=ALL State=DOWN PriorityJobFactor=2
-EOF
+tb_start_fairway_no_decay <<<"$FROZEN_PRIORITY_CONF"
 conf=$TB_DIR/etc/slurm.conf
 state=$TB_DIR/spool/ctld/priority_last_decay_ran
 

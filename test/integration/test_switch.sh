@@ -56,13 +56,7 @@ if wait_for 80 grown_since "$at"; then pass "multifactor charged the running job
 
 switch_to priority/fairway
 short_job fw_u6 chem.lab 5 2
-long_done() { [ -z "$(squeue -h -j "$long" -o %i 2>/dev/null)" ]; }
-if wait_for 150 long_done; then pass "long job finished under fairway"; else fail "long job finished" "$(squeue -h -j "$long" -o '%T')"; fi
-sleep 1
-: >"$TB_DIR/base.txt"
-assert_eq "RawUsage = AllocCPUS x Elapsed for every association after three switches" \
-	"$(expected_table "$TB_DIR/base.txt" | grep -v '^root|root|' | awk -F'|' '$3 > 0')" \
-	"$(usage_table | awk -F'|' '$3 > 0')"
+usage_exact_after 150 "$long" "long job finished under fairway" "after three switches"
 check "slurmctld still answers" scontrol ping
 
 finish

@@ -14,12 +14,7 @@ set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-require_fairway_plugin
-
-tb_start_example priority/fairway <<'EOF'
-PriorityDecayHalfLife=0
-PriorityUsageResetPeriod=NONE
-PriorityCalcPeriod=1
+tb_start_fairway_no_decay <<'EOF'
 PriorityWeightAge=0
 PriorityWeightFairshare=10000
 PartitionName=hold Nodes=ALL State=DOWN PriorityJobFactor=1

@@ -1,7 +1,9 @@
 /*
- * fake_slurm.c - Slurm's functions and globals for the shim under test; see
- * fake_slurm.h.  Compiled against Slurm's real headers so the structures the
- * shim reads and writes are the real ones.
+ * fake_slurm.c - libslurmfull's functions and globals for the shim under test, and the
+ * watcher of the locks the shim takes; see fake_slurm.h.  What slurmctld itself defines
+ * (its locks, job_list, find_part_record, ...) is test/slurmctld/fake_slurmctld.c, whose
+ * hooks lead here.  Compiled against Slurm's real headers so the structures the shim
+ * reads and writes are the real ones.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -27,12 +29,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "fake_slurm.h"
-
-/* ---- the shim's own fallbacks of slurmctld globals are the real ones here ---- */
-extern uint32_t cluster_cpus;
-extern List job_list;
-extern uint16_t accounting_enforce;
-extern int slurmctld_tres_cnt;
+#include "fake_slurmctld.h"
 
 /* ---- libslurmfull's globals ---- */
 slurm_conf_t slurm_conf;
@@ -160,7 +157,8 @@ static void _check_unlocked_writes(const char *when)
 			   when);
 }
 
-void lock_slurmctld(slurmctld_lock_t l)
+/* lock_slurmctld and unlock_slurmctld (fake_slurmctld.c) report here. */
+static void _ctld_locked(void *ctx, slurmctld_lock_t l)
 {
 	pthread_mutex_lock(&g_mutex);
 	g_lock_calls++;
@@ -176,7 +174,7 @@ void lock_slurmctld(slurmctld_lock_t l)
 		g_hooks.ctld_lock(g_hooks.ctx, l.job, l.node, l.part);
 }
 
-void unlock_slurmctld(slurmctld_lock_t l)
+static void _ctld_unlocking(void *ctx, slurmctld_lock_t l)
 {
 	pthread_mutex_lock(&g_mutex);
 	if (l.job == WRITE_LOCK) {
@@ -238,9 +236,6 @@ int fake_lock_calls(void)
 {
 	return g_lock_calls;
 }
-
-void lock_state_files(void) {}
-void unlock_state_files(void) {}
 
 /* ------------------------------------------------------------------------- */
 /* Lists (a small array list; the tracker knows job_list and the assoc list)  */
@@ -460,7 +455,7 @@ bool slurm_with_slurmdbd(void)
 	return g_hooks.with_slurmdbd ? g_hooks.with_slurmdbd(g_hooks.ctx) : true;
 }
 
-bool validate_operator(uid_t uid)
+static bool _is_operator(void *ctx, uid_t uid)
 {
 	return g_hooks.validate_operator ?
 		g_hooks.validate_operator(g_hooks.ctx, uid) : (uid == 0);
@@ -523,12 +518,10 @@ void slurmdb_destroy_assoc_usage(void *object)
 	free(u);
 }
 
-double calc_job_billable_tres(job_record_t *job_ptr, time_t start_time,
-			      bool assoc_mgr_locked)
+static void _billable_tres(void *ctx, job_record_t *job, bool assoc_mgr_locked)
 {
 	if (!assoc_mgr_locked)
 		_violation("calc_job_billable_tres without the assoc lock");
-	return job_ptr->total_cpus;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -541,30 +534,6 @@ static part_record_t g_parts[MAX_PARTS];
 static int g_nparts;
 static slurmdb_qos_rec_t *g_qos[MAX_QOS];
 static int g_nqos;
-
-part_record_t *find_part_record(char *name)
-{
-	for (int i = 0; i < g_nparts; i++)
-		if (!xstrcmp(name, g_parts[i].name))
-			return &g_parts[i];
-	return NULL;
-}
-
-static void _free_job(void *x)
-{
-	job_record_t *j = x;
-	if (j->prio_factors) {
-		free(j->prio_factors->priority_tres);
-		free(j->prio_factors->tres_weights);
-		free(j->prio_factors);
-	}
-	free(j->priority_array);
-	free(j->details);
-	free(j->account);
-	free(j->partition);
-	free(j->tres_alloc_cnt);
-	free(j);
-}
 
 static void _free_assoc(void *x)
 {
@@ -598,6 +567,8 @@ void fake_teardown(void)
 	assoc_mgr_assoc_list = NULL;
 	list_destroy(assoc_mgr_qos_list);
 	assoc_mgr_qos_list = NULL;
+	list_destroy(part_list);
+	part_list = NULL;
 	assoc_mgr_root_assoc = NULL;
 	for (int i = 0; i < g_nparts; i++)
 		free(g_parts[i].name);
@@ -611,10 +582,16 @@ void fake_teardown(void)
 
 void fake_reset(const fake_hooks_t *hooks)
 {
+	fake_ctld_hooks_t ctld = { .locked = _ctld_locked,
+				   .unlocking = _ctld_unlocking,
+				   .is_operator = _is_operator,
+				   .billable_tres = _billable_tres };
+
 	fake_teardown();
 	memset(&g_hooks, 0, sizeof(g_hooks));
 	if (hooks)
 		g_hooks = *hooks;
+	fake_ctld_set_hooks(&ctld);
 	memset(&slurm_conf, 0, sizeof(slurm_conf));
 	slurm_conf.priority_flags = PRIORITY_FLAGS_FAIR_TREE;
 	slurm_conf.fs_dampening_factor = 1;
@@ -626,7 +603,8 @@ void fake_reset(const fake_hooks_t *hooks)
 	slurmctld_tres_cnt = 5;
 	accounting_enforce = 0;
 	assoc_mgr_tres_name_array = calloc(5, sizeof(char *));
-	job_list = list_create(_free_job);
+	job_list = list_create(fake_ctld_free_job);
+	part_list = list_create(NULL);
 	assoc_mgr_assoc_list = list_create(_free_assoc);
 	assoc_mgr_qos_list = list_create(_free_qos);
 	g_job_readers = g_job_writers = g_assoc_readers = g_assoc_writers = 0;
@@ -845,6 +823,7 @@ void fake_add_part(const char *name, uint32_t priority_job_factor, double norm)
 	p->priority_job_factor = priority_job_factor;
 	p->norm_priority = norm;
 	p->max_time = INFINITE;
+	list_append(part_list, p);
 }
 
 void fake_add_qos(uint32_t id, const char *name, uint32_t priority, double norm)
@@ -1100,24 +1079,27 @@ int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 	return n;
 }
 
+/* A period through one of the test hooks, called without any lock held. */
+static int _call_period(int (*period)(time_t), time_t now, const char *name)
+{
+	char when[96];
+	int rc;
+
+	_rebase();
+	rc = period(now);
+	snprintf(when, sizeof(when), "after %s", name);
+	_after(when);
+	if (fake_locks_held())
+		_violation("locks still held after %s", name);
+	return rc;
+}
+
 int fake_call_recalc(time_t now)
 {
-	int rc;
-	_rebase();
-	rc = priority_fairway_recalc(now);
-	_after("after priority_fairway_recalc");
-	if (fake_locks_held())
-		_violation("locks still held after priority_fairway_recalc");
-	return rc;
+	return _call_period(priority_fairway_recalc, now, "priority_fairway_recalc");
 }
 
 int fake_call_cycle(time_t now)
 {
-	int rc;
-	_rebase();
-	rc = priority_fairway_cycle(now);
-	_after("after priority_fairway_cycle");
-	if (fake_locks_held())
-		_violation("locks still held after priority_fairway_cycle");
-	return rc;
+	return _call_period(priority_fairway_cycle, now, "priority_fairway_cycle");
 }

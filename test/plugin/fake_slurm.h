@@ -3,8 +3,9 @@
  * plain C types.
  *
  * fake_slurm.c links with the plugin shim (the files of plugin/, compiled against
- * Slurm's real headers) in place of slurmctld and libslurmfull: it defines every Slurm
- * function and global the shim uses.  Fixture functions build jobs, associations,
+ * Slurm's real headers) in place of libslurmfull, and test/slurmctld/fake_slurmctld.c in
+ * place of slurmctld: between them they define every Slurm function and global the shim
+ * uses.  Fixture functions build jobs, associations,
  * partitions and QOS; wrappers call the shim's entry points; every lock, log line and
  * policy question goes to the hooks the test installs (GoogleMock in test_shim.cc).
  *

@@ -1,0 +1,375 @@
+/*****************************************************************************\
+ *  fw_bench.c - Slurm's priority_multifactor.so and priority/fairway timed side
+ *  by side on the same synthetic clusters, in one process per size, over the
+ *  differential harness (test/differential/harness.h).
+ *
+ *  Usage: fw_bench [-p PLUGIN.so] [--reps N] --bench "A,J,R;A,J,R;..."
+ *	For each size (A associations: root -> accounts -> 100 users each;
+ *	J jobs, R of them running; FW_BENCH_PARTS partitions), one row of
+ *	medians over N runs after a warm-up: a whole period of multifactor
+ *	(fair_tree_decay, what its thread runs) and of priority/fairway
+ *	(priority_fairway_cycle), the job write lock's hold time in each, a
+ *	priority_p_set per job, and the heap fairway keeps beyond
+ *	multifactor's; before it, the floors of any exact per-period pass on
+ *	this machine.  bench/side-by-side runs it and fits the memory.
+ *	Environment: FAIRWAY_PLUGIN (the plugin without -p); for profiling:
+ *	FW_BENCH_ONLY_FAIRWAY (no multifactor run), FW_BENCH_PERIODS_ONLY (no
+ *	priority_p_set timing), FW_BENCH_SPLIT (fairway's recalculation alone
+ *	too), FW_BENCH_HEAP (the heap each kept).
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* Time fn(now) `reps` times after one warm-up; medians of the time and of the
+ * job write lock's hold time. */
+static void _time_period(void (*fn)(time_t), time_t now, int reps,
+			 double *ms, double *lock_ms)
+{
+	double t[64], l[64];
+	struct timespec a, b;
+
+	fn(now);
+	for (int r = 0; r < reps && r < 64; r++) {
+		fw_locks.sum_ns = 0;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		fn(now + 1 + r);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t[r] = ns_between(a, b) / 1e6;
+		l[r] = fw_locks.sum_ns / 1e6;
+	}
+	*ms = median(t, reps);
+	*lock_ms = median(l, reps);
+}
+
+static void (*g_mf_ftd)(List, time_t);
+static int (*g_fw_cycle)(time_t);
+static int (*g_fw_recalc)(time_t);
+static void _mf_period(time_t now) { g_mf_ftd(job_list, now); }
+static void _fw_period(time_t now) { (void) g_fw_cycle(now); }
+static void _fw_recalc_only(time_t now) { (void) g_fw_recalc(now); }
+
+/* The floor of any exact per-period pass: walk job_list and, per job, read
+ * only its state, priority, accrue time, its association's fair-share factor
+ * and its partition's factor, and write the priority -- what every exact
+ * recalculation must touch at least, since Slurm changes these fields without
+ * telling the priority plugin. */
+static int getenv_full;	/* the second floor: every field fairway reads */
+static int _floor_cb(void *x, void *arg)
+{
+	job_record_t *j = x;
+	double p;
+
+	if (!IS_JOB_PENDING(j) || !j->priority || !j->details)
+		return 0;
+	p = (double) (*(time_t *) arg - j->details->accrue_time);
+	if (j->assoc_ptr && j->assoc_ptr->usage)
+		p += j->assoc_ptr->usage->fs_factor * 1000;
+	if (j->part_ptr)
+		p += j->part_ptr->norm_priority;
+	if (getenv_full) {	/* every field fairway reads, and prio_factors written */
+		p += j->details->min_cpus + j->details->max_cpus +
+			j->details->min_nodes + j->details->nice +
+			j->site_factor + j->time_limit + j->total_cpus +
+			j->direct_set_prio;
+		if (j->qos_ptr)
+			p += j->qos_ptr->priority + j->qos_ptr->usage->norm_priority;
+		if (j->part_ptr)
+			p += j->part_ptr->priority_job_factor + j->part_ptr->max_time;
+		if (j->prio_factors) {
+			j->prio_factors->priority_age = p;
+			j->prio_factors->priority_fs = p;
+			j->prio_factors->priority_js = p;
+			j->prio_factors->priority_part = p;
+			j->prio_factors->nice = 1;
+		}
+	}
+	j->priority = 1 + ((uint32_t) p & 0xffff);
+	return 0;
+}
+
+static double _time_floor(time_t now)
+{
+	struct timespec a, b;
+	double t[5];
+
+	for (int r = 0; r < 5; r++) {
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		list_for_each(job_list, _floor_cb, &now);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t[r] = ns_between(a, b) / list_count(job_list);
+	}
+	return median(t, 5);
+}
+
+/*
+ * The same floor at its best on this machine: one walk over job_list only to
+ * collect the job pointers, then the minimal per-job work in two threads
+ * (this machine's cores) over the two halves, each asking for the lines
+ * ahead of use (software prefetch).  An exact pass cannot do less: Slurm
+ * changes these fields without telling the priority plugin, so each period
+ * must read them and write every pending job's priority.
+ */
+static job_record_t **g_floor_jobs;
+static int g_floor_n;
+struct floor_part {
+	int begin, end;
+	time_t now;
+};
+
+static void *_floor_range(void *arg)
+{
+	struct floor_part *r = arg;
+
+	for (int i = r->begin; i < r->end; i++) {
+		job_record_t *j = g_floor_jobs[i];
+		double p;
+
+		if (i + 12 < r->end) {
+			__builtin_prefetch(&g_floor_jobs[i + 12]->job_state);
+			__builtin_prefetch(&g_floor_jobs[i + 12]->priority);
+			__builtin_prefetch(&g_floor_jobs[i + 12]->details);
+		}
+		if ((i + 6 < r->end) && g_floor_jobs[i + 6]->details)
+			__builtin_prefetch(&g_floor_jobs[i + 6]->details->accrue_time);
+		if (!IS_JOB_PENDING(j) || !j->priority || !j->details)
+			continue;
+		p = (double) (r->now - j->details->accrue_time);
+		if (j->part_ptr)
+			p += j->part_ptr->norm_priority;
+		p += j->assoc_id;	/* the fair-share factor from a table */
+		j->priority = 1 + ((uint32_t) p & 0xffff);
+	}
+	return NULL;
+}
+
+static int _floor_collect(void *x, void *arg)
+{
+	g_floor_jobs[g_floor_n++] = x;
+	return 0;
+}
+
+static void _time_floor_parallel(time_t now, double *walk_ns, double *work_ns)
+{
+	struct timespec a, b, c;
+	double tw[5], tk[5];
+	int n = list_count(job_list);
+
+	g_floor_jobs = xcalloc(n + 1, sizeof(*g_floor_jobs));
+	for (int r = 0; r < 5; r++) {
+		struct floor_part lo, hi;
+		pthread_t t;
+
+		g_floor_n = 0;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		list_for_each(job_list, _floor_collect, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		lo = (struct floor_part) { 0, g_floor_n / 2, now };
+		hi = (struct floor_part) { g_floor_n / 2, g_floor_n, now };
+		pthread_create(&t, NULL, _floor_range, &hi);
+		_floor_range(&lo);
+		pthread_join(t, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &c);
+		tw[r] = ns_between(a, b) / n;
+		tk[r] = ns_between(b, c) / n;
+	}
+	xfree(g_floor_jobs);
+	*walk_ns = median(tw, 5);
+	*work_ns = median(tk, 5);
+}
+
+/* ns per priority_p_set call over every job */
+static volatile uint64_t g_set_sink;
+
+static double _time_set(uint32_t (*set)(uint32_t, job_record_t *))
+{
+	struct timespec a, b;
+	job_record_t *j;
+	ListIterator it = list_iterator_create(job_list);
+	int n = 0;
+
+	/* The priorities set() returns are not kept: held jobs must stay held
+	 * (priority 0) for the plugin measured next, or it would weigh more
+	 * jobs than the one measured first. */
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	while ((j = list_next(it))) {
+		g_set_sink += set(0, j);
+		n++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	list_iterator_destroy(it);
+	return n ? ns_between(a, b) / n : 0;
+}
+
+/* priority_p_set at submit: both plugins in turn, `reps` times, medians
+ * (alternating, so that both see the same machine). */
+static void _time_sets(uint32_t (*fw_set)(uint32_t, job_record_t *), int reps,
+		       double *mf_ns, double *fw_ns)
+{
+	double t_mf[64], t_fw[64];
+	/* FW_BENCH_PERIODS_ONLY: no priority_p_set timing (profiling the
+	 * periods alone) */
+	int n = getenv("FW_BENCH_PERIODS_ONLY") ? 1 : ((reps < 64) ? reps : 64);
+
+	for (int r = 0; r < n; r++) {
+		if (getenv("FW_BENCH_PERIODS_ONLY")) {
+			t_mf[r] = t_fw[r] = 1;
+			continue;
+		}
+		t_mf[r] = getenv("FW_BENCH_ONLY_FAIRWAY") ?
+			1 : _time_set(priority_g_set);
+		t_fw[r] = _time_set(fw_set);
+	}
+	*mf_ns = median(t_mf, n);
+	*fw_ns = median(t_fw, n);
+}
+
+/* The floors of an exact pass on this machine, as comment lines. */
+static void _print_floors(time_t now, double mf_ms, int jobs)
+{
+	double walk, work;
+
+	printf("# memory floor of an exact pass (read state, priority, accrue time, fs factor, partition; write priority): %.0f ns/job\n",
+	       _time_floor(now));
+	getenv_full = 1;
+	printf("# same, reading every field fairway reads and writing prio_factors: %.0f ns/job\n",
+	       _time_floor(now));
+	_time_floor_parallel(now, &walk, &work);
+	printf("# floor at its best (one walk collecting the jobs, then the minimal pass in two threads with prefetch): %.0f + %.0f = %.0f ns/job; 10x multifactor needs %.0f\n",
+	       walk, work, walk + work,
+	       getenv("FW_BENCH_ONLY_FAIRWAY") ? 0 : mf_ms * 1e5 / jobs);
+}
+
+/* One size: one row of the table (a process of its own). */
+static int _run_bench(int assocs, int jobs, int running, int reps)
+{
+	static scenario_t s;
+	time_t now = FW_NOW;
+	double mf_ms, mf_lock, fw_ms, fw_lock, mf_set, fw_set;
+	size_t h0, h_mf, h1, h_fw;
+	int mf_weighed = -1, fw_weighed;
+	double extra;
+	fw_plugin_t fw;
+	mf_plugin_t mf;
+
+	fw_rng = 42;
+	fw_opts.bench = true;
+	sc_bench(&s, assocs, jobs, running);
+	fw_world.scenario = s.name;
+	world_setup(&s, 0, now, "fw_bench");
+
+	plugin_start_mf();
+	plugin_find_mf(&mf);
+	g_mf_ftd = mf.fair_tree_decay;
+	h0 = heap_bytes();
+	if (getenv("FW_BENCH_ONLY_FAIRWAY")) {	/* for profiling fairway alone */
+		mf_ms = mf_lock = mf_set = 1;
+		h_mf = h0;
+	} else {
+		_time_period(_mf_period, now, reps, &mf_ms, &mf_lock);
+		h_mf = heap_bytes();
+		mf_weighed = jobs_weighed();
+	}
+	capture_initial();
+	state_reset();
+
+	plugin_start_fairway(&fw);
+	g_fw_cycle = fw.cycle;
+	g_fw_recalc = fw.recalc;
+	world_write_state_file(now - 50000, 0);
+	h1 = heap_bytes();
+	_time_period(_fw_period, now, reps, &fw_ms, &fw_lock);
+	h_fw = heap_bytes();
+	fw_weighed = jobs_weighed();
+	if (getenv("FW_BENCH_SPLIT")) {
+		double r_ms, r_lock;
+		_time_period(_fw_recalc_only, now + 100, reps, &r_ms, &r_lock);
+		printf("# fairway recalc only (no accrual): %.2f ms, job lock %.2f ms\n",
+		       r_ms, r_lock);
+	}
+	_time_sets(fw.set, reps, &mf_set, &fw_set);
+	if (getenv("FW_BENCH_HEAP"))
+		printf("# heap kept by the periods: multifactor %+.0f B, fairway %+.0f B\n",
+		       (double) h_mf - h0, (double) h_fw - h1);
+	if ((mf_weighed >= 0) && (mf_weighed != fw_weighed)) {
+		printf("FAIL: multifactor weighed %d jobs, fairway %d: not the same work\n",
+		       mf_weighed, fw_weighed);
+		return 1;
+	}
+	fw.fini();
+	_print_floors(now, mf_ms, jobs);
+
+	/* Extra = heap fairway keeps beyond multifactor's after the same
+	 * periods on the same jobs.  It is a*assocs + b*jobs with a, b >= 0, so
+	 * extra/assocs bounds a and extra/jobs bounds b (each as if all of it
+	 * were per association, or per job). */
+	extra = (double) h_fw - h1 - ((double) h_mf - h0);
+	printf("%8d %9d %8d | %10.2f %10.2f %7.1fx | %7.0f %7.0f | %9.2f %9.2f %7.1fx | %6.0f %6.0f | %7.1f %7.1f\n",
+	       s.nassoc, jobs, running, mf_ms, fw_ms, mf_ms / fw_ms,
+	       mf_ms * 1e6 / jobs, fw_ms * 1e6 / jobs, mf_lock, fw_lock,
+	       mf_lock / fw_lock, mf_set, fw_set, extra / s.nassoc,
+	       extra / jobs);
+	fflush(stdout);
+	world_remove_files();
+	return 0;
+}
+
+static void _bench_header(void)
+{
+	printf("# Full recalculation (fair-share + every job) per PriorityCalcPeriod, median of N runs after a warm-up;\n"
+	       "# multifactor = Debian's priority_multifactor.so (fair_tree_decay), fairway = priority_fairway_cycle.\n"
+	       "# extra: heap fairway keeps beyond multifactor's after the same periods, divided by the\n"
+	       "# associations and by the jobs: each an upper bound of the memory per association and per job.\n"
+	       "#   assocs      jobs  running |     mf ms     fw ms   speed | mf ns/j fw ns/j | mf lock ms fw lock ms   ratio | set ns mf/fw | extra B/assoc B/job\n");
+}
+
+static char *g_sizes;	/* --bench */
+static int g_reps = 5;
+static const char g_usage[] =
+	"[-v] [-p plugin.so] [--reps N] --bench \"assocs,jobs,running;...\"";
+static const struct option g_longopts[] = {
+	{ "bench", required_argument, NULL, 'B' },
+	{ "reps", required_argument, NULL, 'R' },
+	{ NULL, 0, NULL, 0 } };
+
+static bool _option(int opt, char *arg)
+{
+	switch (opt) {
+	case 'B': g_sizes = arg; return true;
+	case 'R': g_reps = atoi(arg); return true;
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	char *save = NULL;
+
+	harness_options(argc, argv, "", g_longopts, _option, g_usage);
+	if (!g_sizes)
+		harness_usage(argv[0], g_usage);
+	_bench_header();
+	for (char *tok = strtok_r(g_sizes, ";", &save); tok;
+	     tok = strtok_r(NULL, ";", &save)) {
+		int a = 0, j = 0, r = 0, status;
+		pid_t pid;
+
+		sscanf(tok, "%d,%d,%d", &a, &j, &r);
+		fflush(stdout);
+		if ((pid = fork()) == 0)
+			exit(_run_bench(a, j, r, g_reps));
+		waitpid(pid, &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			printf("# size %s failed (status 0x%x)\n", tok, status);
+	}
+	return 0;
+}

@@ -1,0 +1,296 @@
+/*****************************************************************************\
+ *  capture.c - what a plugin computed, copied out of Slurm's structures so
+ *  that the next plugin can run on the same state: every association's
+ *  fair-share values and usage (what sshare reads), the QOS usage, every job's
+ *  priority and factors, sprio's rows, the priorities of submits and the usage
+ *  job ends charge.  Then the state put back as it was before the first one.
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* An association's or a QOS's usage, out of assoc_mgr's record and back. */
+static void _usage_out(usage_out_t *o, long double raw, double wall,
+		       const uint64_t *run_secs, const long double *tres_raw)
+{
+	o->usage_raw = raw;
+	o->grp_used_wall = wall;
+	for (int t = 0; t < g_tres_count && t < MAX_TRES; t++) {
+		o->run_secs[t] = run_secs[t];
+		o->tres_raw[t] = tres_raw[t];
+	}
+}
+
+static void _usage_in(const usage_out_t *o, long double *raw, double *wall,
+		      uint64_t *run_secs, long double *tres_raw)
+{
+	*raw = o->usage_raw;
+	*wall = o->grp_used_wall;
+	for (int t = 0; t < g_tres_count && t < MAX_TRES; t++) {
+		run_secs[t] = o->run_secs[t];
+		tres_raw[t] = o->tres_raw[t];
+	}
+}
+
+/* Append the rows of one sprio request, copied out of the returned list. */
+static void _append_sprio(result_t *r, List l)
+{
+	priority_factors_object_t *o;
+	ListIterator it;
+
+	if (!l)
+		return;
+	xrecalloc(r->rows, r->nrows + list_count(l) + 1, sizeof(*r->rows));
+	it = list_iterator_create(l);
+	while ((o = list_next(it))) {
+		sprio_row_t *w = &r->rows[r->nrows++];
+		w->job_id = o->job_id;
+		w->user_id = o->user_id;
+		w->direct_prio = o->direct_prio;
+		snprintf(w->partition, sizeof(w->partition), "%s",
+			 o->partition ? o->partition : "");
+		w->f = *o;
+		if (o->priority_tres)
+			memcpy(w->tres, o->priority_tres, sizeof(double) *
+			       MIN(o->tres_cnt, MAX_TRES));
+		w->f.priority_tres = NULL;
+		w->f.tres_weights = NULL;
+		w->f.partition = NULL;
+	}
+	list_iterator_destroy(it);
+}
+
+/* The filters are the plugin's on Slurm 22.05. */
+void capture_sprio(result_t *r, List (*factors)(
+			   priority_factors_request_msg_t *, uid_t))
+{
+	priority_factors_request_msg_t req;
+	uint32_t ids[] = { 100, 101, 103, 110 }, uid = 1002;
+	List l;
+
+	r->rows = xcalloc(1, sizeof(*r->rows));
+	r->nrows = 0;
+	for (int kind = 0; kind < 4; kind++) {
+		memset(&req, 0, sizeof(req));
+		if (kind == 1) {
+			req.job_id_list = list_create(NULL);
+			for (int i = 0; i < 4; i++)
+				list_append(req.job_id_list, &ids[i]);
+		} else if (kind == 2) {
+			req.uid_list = list_create(NULL);
+			list_append(req.uid_list, &uid);
+		} else if (kind == 3) {
+			req.partitions = xstrdup_printf("p%d,nosuch", fw_world.nparts - 1);
+		}
+		l = factors(&req, 0);
+		_append_sprio(r, l);
+		FREE_NULL_LIST(l);
+		FREE_NULL_LIST(req.job_id_list);
+		FREE_NULL_LIST(req.uid_list);
+		xfree(req.partitions);
+	}
+}
+
+/* A partition "lacks" a TRES that it does not count: no GPUs, no nodes. */
+int capture_tres_kept_rows(void)
+{
+	job_record_t *j;
+	part_record_t *p;
+	ListIterator it, pit;
+	int n = 0;
+
+	if (!slurm_conf.priority_weight_tres)
+		return 0;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		if (!j->part_ptr_list || !j->part_ptr ||
+		    !j->part_ptr->tres_cnt)
+			continue;
+		pit = list_iterator_create(j->part_ptr_list);
+		while ((p = list_next(pit)))
+			for (int t = 0; t < slurmctld_tres_cnt; t++) {
+				uint64_t v = j->tres_req_cnt ?
+					j->tres_req_cnt[t] : 0;
+				if (j->tres_alloc_cnt &&
+				    (j->tres_alloc_cnt[t] != NO_CONSUME_VAL64))
+					v = j->tres_alloc_cnt[t];
+				if (v && j->part_ptr->tres_cnt[t] &&
+				    (!p->tres_cnt || !p->tres_cnt[t]))
+					n++;
+			}
+		list_iterator_destroy(pit);
+	}
+	list_iterator_destroy(it);
+	return n;
+}
+
+void capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
+{
+	slurmdb_assoc_rec_t *a;
+	job_record_t *j;
+	ListIterator it;
+	int i = 0;
+
+	r->na = list_count(assoc_mgr_assoc_list);
+	r->a = xcalloc(r->na, sizeof(*r->a));
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((a = list_next(it))) {
+		/* What sshare reads: users' effective usage is computed on
+		 * demand when the period left it at NO_VAL. */
+		if (set_assoc_usage && a->user &&
+		    fuzzy_equal(a->usage->usage_efctv, NO_VAL))
+			set_assoc_usage(a);
+		r->a[i].shares_norm = a->usage->shares_norm;
+		r->a[i].usage_norm = a->usage->usage_norm;
+		r->a[i].usage_efctv = a->usage->usage_efctv;
+		r->a[i].level_fs = a->usage->level_fs;
+		r->a[i].fs_factor = a->usage->fs_factor;
+		_usage_out(&r->a[i].u, a->usage->usage_raw,
+			   a->usage->grp_used_wall,
+			   a->usage->grp_used_tres_run_secs,
+			   a->usage->usage_tres_raw);
+		i++;
+	}
+	list_iterator_destroy(it);
+
+	for (int q = 0; q < MAX_QOS; q++) {
+		slurmdb_qos_usage_t *u = fw_world.qos[q]->usage;
+
+		_usage_out(&r->q[q], u->usage_raw, u->grp_used_wall,
+			   u->grp_used_tres_run_secs, u->usage_tres_raw);
+	}
+	r->nj = list_count(job_list);
+	r->j = xcalloc(r->nj, sizeof(*r->j));
+	i = 0;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		job_out_t *o = &r->j[i++];
+		o->priority = j->priority;
+		if (j->priority_array && j->part_ptr_list)
+			memcpy(o->prio_array, j->priority_array,
+			       sizeof(uint32_t) * list_count(j->part_ptr_list));
+		if (j->prio_factors) {
+			o->has_factors = true;
+			o->f = *j->prio_factors;
+			if (j->prio_factors->priority_tres)
+				memcpy(o->tres, j->prio_factors->priority_tres,
+				       sizeof(double) * slurmctld_tres_cnt);
+			o->f.priority_tres = NULL;
+			o->f.tres_weights = NULL;
+		}
+	}
+	list_iterator_destroy(it);
+}
+
+/*
+ * After the period: priority_p_set of every pending job (a submit, one second
+ * later), then, in --decay-thread scenarios, priority_p_job_end of every running
+ * job 100 s after the period, and the usage it charged.  Multifactor charges a
+ * job end from the time its thread recorded, which only its thread sets: the
+ * other modes compare submits only.  Job ends mark the job (end_time_exp), so
+ * the marks are undone for the next plugin.
+ */
+void capture_submit_and_end(result_t *r,
+			    uint32_t (*set)(uint32_t, job_record_t *),
+			    void (*job_end)(job_record_t *),
+			    void (*set_assoc_usage)(slurmdb_assoc_rec_t *),
+			    time_t now)
+{
+	time_t frozen = fw_frozen_now, *exp;
+	job_record_t *j;
+	ListIterator it;
+	int i = 0;
+
+	r->set_prio = xcalloc(r->nj + 1, sizeof(*r->set_prio));
+	exp = xcalloc(r->nj + 1, sizeof(*exp));
+	fw_frozen_now = now + 1;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it)) && (i < r->nj)) {
+		exp[i] = j->end_time_exp;
+		if (IS_JOB_PENDING(j) && j->priority)
+			r->set_prio[i] = set(1, j);
+		i++;
+	}
+	list_iterator_destroy(it);
+	if (fw_opts.thread_mode) {
+		result_t after = { 0 };
+
+		fw_frozen_now = now + 100;
+		it = list_iterator_create(job_list);
+		while ((j = list_next(it)))
+			if (IS_JOB_RUNNING(j))
+				job_end(j);
+		list_iterator_destroy(it);
+		capture(&after, set_assoc_usage);
+		r->a_end = after.a;
+		memcpy(r->q_end, after.q, sizeof(r->q_end));
+		xfree(after.j);
+	}
+	i = 0;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it)) && (i < r->nj))
+		j->end_time_exp = exp[i++];
+	list_iterator_destroy(it);
+	xfree(exp);
+	fw_frozen_now = frozen;
+}
+
+/* Usage before the first plugin ran, restored for the second. */
+static result_t g_before;
+
+void state_reset(void)
+{
+	slurmdb_assoc_rec_t *a;
+	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	int i = 0;
+
+	for (int q = 0; q < MAX_QOS; q++) {
+		slurmdb_qos_usage_t *u = fw_world.qos[q]->usage;
+
+		_usage_in(&g_before.q[q], &u->usage_raw, &u->grp_used_wall,
+			  u->grp_used_tres_run_secs, u->usage_tres_raw);
+	}
+	while ((a = list_next(it))) {
+		_usage_in(&g_before.a[i].u, &a->usage->usage_raw,
+			  &a->usage->grp_used_wall,
+			  a->usage->grp_used_tres_run_secs,
+			  a->usage->usage_tres_raw);
+		i++;
+		a->usage->usage_norm = (long double) NO_VAL;
+		a->usage->usage_efctv = 0;
+		a->usage->level_fs = 0;
+		a->usage->fs_factor = 0;
+	}
+	list_iterator_destroy(it);
+	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	jobs_reset();
+}
+
+void capture_initial(void)
+{
+	capture(&g_before, NULL);
+}
+
+long double capture_initial_root_usage(void)
+{
+	return g_before.a[0].u.usage_raw;
+}
+
+void capture_initial_free(void)
+{
+	result_free(&g_before);
+}
+
+void result_free(result_t *r)
+{
+	xfree(r->a);
+	xfree(r->j);
+	xfree(r->rows);
+	xfree(r->set_prio);
+	xfree(r->a_end);
+}

@@ -1,0 +1,149 @@
+/*****************************************************************************\
+ *  jobs.c - the job list of a scenario: pending jobs of random shape (held,
+ *  administrator-set priorities, nice, QOS, several partitions, GPUs, requeued
+ *  allocations), some of them running since before the period under test.
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include "harness.h"
+
+/* Every draw from fw_rng: a scenario's jobs are reproducible from its seed.
+ * Held jobs carry the comment "held", which the soak checks at the end. */
+job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa, time_t now)
+{
+	job_record_t *j = xmalloc(sizeof(*j));
+	int part = fw_pick(fw_world.nparts);
+
+	j->magic = JOB_MAGIC;
+	j->job_id = job_id;
+	j->job_state = JOB_PENDING;
+	j->assoc_id = sa->id;
+	j->assoc_ptr = world_assoc(sa->id);
+	j->account = xstrdup(sa->acct);
+	j->user_id = 1000 + (job_id - 100) % 7;
+	j->part_ptr = &fw_world.parts[part];
+	j->partition = xstrdup(fw_world.parts[part].name);
+	if ((fw_world.nparts > 1) && fw_chance(20)) {
+		j->part_ptr_list = list_create(NULL);
+		for (int p = 0; p < fw_world.nparts; p++)
+			list_append(j->part_ptr_list, &fw_world.parts[p]);
+	}
+	j->priority = fw_chance(8) ? 0 : 1;	/* 0: held */
+	if (fw_chance(5)) {			/* set by an admin */
+		j->priority = 1 + fw_pick(100000);
+		j->direct_set_prio = 1;
+	}
+	if (!j->priority) {
+		j->state_reason = WAIT_HELD;
+		j->comment = xstrdup("held");	/* the soak's marker */
+	}
+	j->site_factor = NICE_OFFSET;
+	j->time_limit = fw_chance(30) ? NO_VAL : 1 + fw_pick(2880);
+	if (fw_chance(70))
+		j->qos_ptr = fw_world.qos[fw_pick(MAX_QOS)];
+	j->details = xmalloc(sizeof(*j->details));
+	j->details->min_cpus = 1 + fw_pick(64);
+	j->details->max_cpus = fw_chance(20) ? j->details->min_cpus : NO_VAL;
+	j->details->min_nodes = 1 + fw_pick(4);
+	j->details->nice = NICE_OFFSET +
+		(fw_chance(20) ? (int) fw_pick(2000) - 500 : 0);
+	j->details->submit_time = now - fw_pick(100000);
+	j->details->begin_time = j->details->submit_time;
+	j->details->accrue_time = fw_chance(10) ? 0 :
+		now - fw_pick(200000) + (fw_chance(5) ? 5000 : 0);
+	j->tres_req_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+	j->tres_req_cnt[TRES_ARRAY_CPU] = j->details->min_cpus;
+	j->tres_req_cnt[TRES_ARRAY_MEM] = 100 * (1 + fw_pick(100));
+	j->tres_req_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
+	if (!fw_opts.bench) {
+		if (fw_chance(35))	/* --gpus */
+			j->tres_req_cnt[fw_world.gpu_pos] = 1 + fw_pick(8);
+		if (fw_chance(10)) {	/* requeued: its last allocation */
+			j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt,
+						    sizeof(uint64_t));
+			j->tres_alloc_cnt[TRES_ARRAY_CPU] =
+				j->details->min_cpus;
+			j->tres_alloc_cnt[TRES_ARRAY_MEM] = NO_CONSUME_VAL64;
+			j->tres_alloc_cnt[fw_world.gpu_pos] = fw_chance(50) ?
+				NO_CONSUME_VAL64 : j->tres_req_cnt[fw_world.gpu_pos];
+		} else if (fw_chance(5)) {	/* never had its request set */
+			xfree(j->tres_req_cnt);
+		}
+	}
+	return j;
+}
+
+void job_start(job_record_t *j, time_t start)
+{
+	j->job_state = JOB_RUNNING;
+	j->start_time = start;
+	j->total_cpus = j->details->min_cpus;
+	j->end_time_exp = start + ((j->time_limit == NO_VAL) ? 100000 :
+				   (time_t) j->time_limit * 60);
+	xfree(j->tres_alloc_cnt);
+	j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
+	j->tres_alloc_cnt[TRES_ARRAY_CPU] = j->total_cpus;
+	j->tres_alloc_cnt[TRES_ARRAY_MEM] = j->tres_req_cnt ?
+		j->tres_req_cnt[TRES_ARRAY_MEM] : 100;
+	j->tres_alloc_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
+	j->tres_alloc_cnt[TRES_ARRAY_BILLING] = j->total_cpus;
+	/* A no_consume GRES is allocated as NO_CONSUME_VAL64.  Not in
+	 * --decay-thread scenarios: there multifactor's thread starts by
+	 * releasing the run seconds of running jobs from an array it never
+	 * clears, so for such a TRES it releases the previous job's seconds,
+	 * or whatever the stack held (doc/differences.md); Fairway releases
+	 * none.  The other modes compare the charging of such jobs. */
+	if (!fw_opts.bench && j->tres_req_cnt && j->tres_req_cnt[fw_world.gpu_pos])
+		j->tres_alloc_cnt[fw_world.gpu_pos] =
+			(!fw_opts.thread_mode && fw_chance(20)) ? NO_CONSUME_VAL64 :
+			j->tres_req_cnt[fw_world.gpu_pos];
+}
+
+void jobs_setup(scenario_t *s, time_t now)
+{
+	int *users = xcalloc(s->nassoc + 1, sizeof(int)), nusers = 0;
+
+	for (int i = 0; i < s->nassoc; i++)
+		if (s->a[i].user[0])
+			users[nusers++] = i;
+	job_list = list_create(NULL);
+	for (int n = 0; n < s->njobs && nusers; n++) {
+		job_record_t *j = job_make(100 + n, &s->a[users[fw_pick(nusers)]],
+					    now);
+
+		/* Running since some time after the last period: charged by
+		 * the period under test. */
+		if (fw_opts.bench ? (n < s->nrunning) : (!fw_world.use_recalc && fw_chance(25)))
+			job_start(j, now - 1 - fw_pick(40000));
+		list_append(job_list, j);
+	}
+	xfree(users);
+}
+
+void jobs_reset(void)
+{
+	job_record_t *j;
+	ListIterator it = list_iterator_create(job_list);
+
+	while ((j = list_next(it))) {
+		if (!j->direct_set_prio && j->priority)
+			j->priority = 1;
+		fake_ctld_free_priority(j);
+	}
+	list_iterator_destroy(it);
+}
+
+int jobs_weighed(void)
+{
+	job_record_t *j;
+	ListIterator it = list_iterator_create(job_list);
+	int n = 0;
+
+	while ((j = list_next(it)))
+		if (j->prio_factors)
+			n++;
+	list_iterator_destroy(it);
+	return n;
+}

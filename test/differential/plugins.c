@@ -1,0 +1,178 @@
+/*****************************************************************************\
+ *  plugins.c - the two priority plugins the harness runs: Slurm's own
+ *  priority_multifactor.so, loaded by Slurm's plugin loader (priority_g_init,
+ *  as slurmctld loads it) with its exported period functions found in it, and
+ *  priority/fairway, loaded with dlopen beside it (the loader takes one
+ *  priority plugin).
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <dlfcn.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#ifndef FW_SLURM_PLUGINDIR	/* from configure (SLURM_LIBDIR) */
+#error "FW_SLURM_PLUGINDIR: the directory of Slurm's plugins, from configure"
+#endif
+
+const char *plugin_slurm_dir(void)
+{
+	return FW_SLURM_PLUGINDIR;
+}
+
+const char *plugin_mf_dir(void)
+{
+	const char *d = getenv("FW_DIFF_MF_DIR");
+	return d ? d : "";
+}
+
+/* The priority_multifactor.so Slurm's loader loaded. */
+static void *_mf_handle(void)
+{
+	char *path = xstrdup_printf("%s/priority_multifactor.so",
+				    plugin_mf_dir()[0] ? plugin_mf_dir() :
+				    plugin_slurm_dir());
+	void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+
+	if (!h)
+		fatal("dlopen NOLOAD %s: %s", path, dlerror());
+	xfree(path);
+	return h;
+}
+
+void plugin_find_mf(mf_plugin_t *mf)
+{
+	void *h = _mf_handle();
+
+	mf->fair_tree_decay = dlsym(h, "fair_tree_decay");
+	mf->weigh = dlsym(h, "decay_apply_weighted_factors");
+	mf->charge = dlsym(h, "decay_apply_new_usage");
+	mf->set_assoc_usage = dlsym(h, "priority_p_set_assoc_usage");
+	if (!mf->fair_tree_decay || !mf->weigh || !mf->charge ||
+	    !mf->set_assoc_usage)
+		fatal("multifactor lacks fair_tree_decay/decay_apply_weighted_factors");
+}
+
+/* The classic branch of multifactor's decay thread, with its static helper
+ * done through the exported priority_p_set_assoc_usage: accounts top-down,
+ * users left for on-demand computation (usage_efctv NO_VAL).  An iterator,
+ * not list_for_each: set_assoc_usage walks the same list (its siblings). */
+static void _mf_classic_children(List children,
+				 void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
+{
+	slurmdb_assoc_rec_t *a;
+	ListIterator it;
+
+	if (!children)
+		return;
+	it = list_iterator_create(children);
+	while ((a = list_next(it))) {
+		if (a->user) {
+			a->usage->usage_efctv = (long double) NO_VAL;
+			continue;
+		}
+		set_assoc_usage(a);
+		_mf_classic_children(a->usage->children_list, set_assoc_usage);
+	}
+	list_iterator_destroy(it);
+}
+
+/* Then each job charged and weighed, as
+ * _decay_apply_new_usage_and_weighted_factors does. */
+static const mf_plugin_t *g_mf;
+
+static int _mf_charge_and_weigh(void *x, void *arg)
+{
+	if (g_mf->charge(x, arg))
+		g_mf->weigh(x, arg);
+	return 0;
+}
+
+void plugin_mf_period(const mf_plugin_t *mf, time_t now)
+{
+	if (slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE) {
+		mf->fair_tree_decay(job_list, now);
+		return;
+	}
+	_mf_classic_children(assoc_mgr_root_assoc->usage->children_list,
+			     mf->set_assoc_usage);
+	g_mf = mf;
+	list_for_each(job_list, _mf_charge_and_weigh, &now);
+}
+
+void plugin_load_fairway(fw_plugin_t *p)
+{
+	if (!(p->handle = dlopen(fw_opts.plugin_path, RTLD_LAZY | RTLD_LOCAL)))
+		fatal("dlopen %s: %s", fw_opts.plugin_path, dlerror());
+	p->init = dlsym(p->handle, "init");
+	p->fini = dlsym(p->handle, "fini");
+	p->reconfig = dlsym(p->handle, "priority_p_reconfig");
+	p->set = dlsym(p->handle, "priority_p_set");
+	p->set_assoc_usage = dlsym(p->handle, "priority_p_set_assoc_usage");
+	p->factors = dlsym(p->handle, "priority_p_get_priority_factors_list");
+	p->recalc = dlsym(p->handle, "priority_fairway_recalc");
+	p->cycle = dlsym(p->handle, "priority_fairway_cycle");
+	p->job_end = dlsym(p->handle, "priority_p_job_end");
+	if (!p->init || !p->fini || !p->reconfig || !p->set ||
+	    !p->set_assoc_usage || !p->factors || !p->recalc || !p->cycle ||
+	    !p->job_end)
+		fatal("%s lacks the entry points of priority/fairway",
+		      fw_opts.plugin_path);
+}
+
+void plugin_start_mf(void)
+{
+	if (priority_g_init() != SLURM_SUCCESS)
+		fatal("cannot load priority/multifactor");
+	cluster_cpus = 64;
+	priority_g_reconfig(false);
+	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+}
+
+void plugin_start_fairway(fw_plugin_t *fw)
+{
+	cluster_cpus = NO_VAL;
+	plugin_load_fairway(fw);
+	if (fw->init() != SLURM_SUCCESS)
+		fatal("fairway init failed");
+	cluster_cpus = 64;
+	fw->reconfig(false);
+}
+
+void harness_usage(const char *argv0, const char *usage)
+{
+	fprintf(stderr, "usage: %s %s\n", argv0, usage);
+	exit(2);
+}
+
+void harness_options(int argc, char **argv, const char *shortopts,
+		     const struct option *longopts,
+		     bool (*option)(int opt, char *arg), const char *usage)
+{
+	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 :
+		argv[0];
+	char all[64];
+	int opt;
+
+	snprintf(all, sizeof(all), "vp:%s", shortopts);
+	fw_opts.plugin_path = getenv("FAIRWAY_PLUGIN");
+	while ((opt = getopt_long(argc, argv, all, longopts, NULL)) != -1) {
+		if (opt == 'v')
+			fw_opts.verbose = 1;
+		else if (opt == 'p')
+			fw_opts.plugin_path = optarg;
+		else if (!option(opt, optarg))
+			harness_usage(argv[0], usage);
+	}
+	if (!fw_opts.plugin_path || !fw_opts.plugin_path[0]) {
+		fprintf(stderr, "%s: no plugin: pass -p priority_fairway.so or set FAIRWAY_PLUGIN\n",
+			prog);
+		exit(2);
+	}
+}

@@ -1,0 +1,144 @@
+/*****************************************************************************\
+ *  fake_slurmctld.c - slurmctld's own globals and functions for the test
+ *  programs that run a priority plugin outside slurmctld (see
+ *  fake_slurmctld.h).
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "fake_slurmctld.h"
+
+/*
+ * The globals slurmctld defines and priority plugins read.  A priority plugin
+ * defines fallbacks of most of them for the client commands that load it
+ * (plugin/priority_fairway.c does, as multifactor does); the shim test links
+ * that file into the same program, so these definitions are weak and give way
+ * there.  In the harness they are the program's, which the plugins it loads
+ * bind to.
+ */
+__attribute__((weak)) void *acct_db_conn = NULL;
+__attribute__((weak)) uint32_t cluster_cpus = NO_VAL;	/* NO_VAL: no nodes yet */
+__attribute__((weak)) List job_list = NULL;
+__attribute__((weak)) time_t last_job_update = 0;
+__attribute__((weak)) int slurmctld_tres_cnt = 0;
+__attribute__((weak)) uint16_t accounting_enforce = 0;
+/* assoc_mgr_init's running_cache (slurmctld's controller.c) */
+uint16_t running_cache = RUNNING_CACHE_STATE_NOTRUNNING;
+/* part_record_t *, owned by the program that fills it */
+List part_list = NULL;
+
+static fake_ctld_hooks_t g_hooks;
+static bool g_rwlocks;
+static pthread_rwlock_t g_locks[5] = {
+	PTHREAD_RWLOCK_INITIALIZER, PTHREAD_RWLOCK_INITIALIZER,
+	PTHREAD_RWLOCK_INITIALIZER, PTHREAD_RWLOCK_INITIALIZER,
+	PTHREAD_RWLOCK_INITIALIZER };
+
+void fake_ctld_set_hooks(const fake_ctld_hooks_t *hooks)
+{
+	memset(&g_hooks, 0, sizeof(g_hooks));
+	if (hooks)
+		g_hooks = *hooks;
+}
+
+void fake_ctld_use_rwlocks(bool on)
+{
+	g_rwlocks = on;
+}
+
+void lock_slurmctld(slurmctld_lock_t locks)
+{
+	/* slurmctld's order: config, job, node, partition, federation */
+	lock_level_t level[5] = { locks.conf, locks.job, locks.node,
+				  locks.part, locks.fed };
+
+	for (int i = 0; g_rwlocks && (i < 5); i++) {
+		if (level[i] == READ_LOCK)
+			pthread_rwlock_rdlock(&g_locks[i]);
+		else if (level[i] == WRITE_LOCK)
+			pthread_rwlock_wrlock(&g_locks[i]);
+	}
+	if (g_hooks.locked)
+		g_hooks.locked(g_hooks.ctx, locks);
+}
+
+void unlock_slurmctld(slurmctld_lock_t locks)
+{
+	lock_level_t level[5] = { locks.conf, locks.job, locks.node,
+				  locks.part, locks.fed };
+
+	if (g_hooks.unlocking)
+		g_hooks.unlocking(g_hooks.ctx, locks);
+	for (int i = 4; g_rwlocks && (i >= 0); i--)
+		if (level[i] != NO_LOCK)
+			pthread_rwlock_unlock(&g_locks[i]);
+}
+
+/* The state files are written by one thread at a time in these programs. */
+void lock_state_files(void) {}
+void unlock_state_files(void) {}
+
+bool validate_operator(uid_t uid)
+{
+	if (g_hooks.is_operator)
+		return g_hooks.is_operator(g_hooks.ctx, uid);
+	return uid == 0;
+}
+
+static int _part_named(void *part, void *name)
+{
+	return !xstrcmp(((part_record_t *) part)->name, name);
+}
+
+part_record_t *find_part_record(char *name)
+{
+	if (!part_list || !name)
+		return NULL;
+	return list_find_first(part_list, _part_named, name);
+}
+
+/* Billing is the job's CPU count: no TRESBillingWeights in these programs. */
+double calc_job_billable_tres(job_record_t *job_ptr, time_t start_time,
+			      bool assoc_mgr_locked)
+{
+	if (g_hooks.billable_tres)
+		g_hooks.billable_tres(g_hooks.ctx, job_ptr, assoc_mgr_locked);
+	return job_ptr->total_cpus;
+}
+
+void fake_ctld_free_priority(job_record_t *job)
+{
+	if (job->prio_factors) {
+		xfree(job->prio_factors->priority_tres);
+		xfree(job->prio_factors->tres_weights);
+		xfree(job->prio_factors);
+	}
+	xfree(job->priority_array);
+}
+
+void fake_ctld_free_job(void *x)
+{
+	job_record_t *job = x;
+
+	fake_ctld_free_priority(job);
+	xfree(job->details);
+	xfree(job->tres_req_cnt);
+	xfree(job->tres_alloc_cnt);
+	xfree(job->account);
+	xfree(job->comment);
+	xfree(job->partition);
+	FREE_NULL_LIST(job->part_ptr_list);
+	xfree(job);
+}
