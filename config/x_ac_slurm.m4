@@ -2,6 +2,11 @@
 # ----------
 # Find a configured Slurm source tree (internal headers + config.h) of exactly the
 # version of the installed Slurm, for building the plugin against slurmctld's ABI.
+#   --with-slurm-prefix=P     a Slurm installed under P (scripts/slurm-source --version V
+#                             builds one): its headers (P/include), libslurm (P/lib), its
+#                             slurmctld (P/sbin) for the version check, and its plugin
+#                             directory (P/lib/slurm) as the library directory; default:
+#                             the system's Slurm (/usr)
 #   --with-slurm-source=DIR   unpacked Slurm source (src/slurmctld/slurmctld.h inside)
 #   --with-slurm-build=DIR    where Slurm's configure ran (config.h, slurm/slurm_version.h);
 #                             default: DIR itself, or ../build beside it (scripts/slurm-source)
@@ -25,10 +30,18 @@ AC_DEFUN([X_AC_SLURM], [
     [AS_HELP_STRING([--with-slurm-build=DIR],
       [directory where Slurm's configure ran, if not the source tree])],
     [fw_slurm_build="$withval"], [fw_slurm_build=])
+  AC_ARG_WITH([slurm-prefix],
+    [AS_HELP_STRING([--with-slurm-prefix=P],
+      [the Slurm to build for, installed under P (default: the system's, /usr)])],
+    [fw_slurm_prefix="$withval"], [fw_slurm_prefix=])
+  AS_IF([test -n "$fw_slurm_prefix"], [
+    AS_IF([test -r "$fw_slurm_prefix/include/slurm/slurm_version.h" && test -x "$fw_slurm_prefix/sbin/slurmctld"], [
+      fw_slurm_prefix=`cd "$fw_slurm_prefix" && pwd`],
+      [AC_MSG_ERROR([--with-slurm-prefix=$fw_slurm_prefix holds no installed Slurm (no include/slurm/slurm_version.h or sbin/slurmctld): pass the prefix scripts/slurm-source printed])])])
   AC_ARG_WITH([slurm-include],
     [AS_HELP_STRING([--with-slurm-include=DIR],
-      [installed public Slurm headers (default /usr/include)])],
-    [fw_slurm_inc="$withval"], [fw_slurm_inc=/usr/include])
+      [installed public Slurm headers (default PREFIX/include, or /usr/include)])],
+    [fw_slurm_inc="$withval"], [fw_slurm_inc=${fw_slurm_prefix:-/usr}/include])
 
   # The installed Slurm: its public slurm_version.h and, if present, slurmctld -V.
   fw_inst_hdr="$fw_slurm_inc/slurm/slurm_version.h"
@@ -74,7 +87,8 @@ AC_DEFUN([X_AC_SLURM], [
   AS_IF([test "x$fw_src_num" = "x$fw_inst_num"], [AC_MSG_RESULT([yes ($fw_src_ver)])],
     [AC_MSG_RESULT([no])
      AC_MSG_ERROR([Slurm source is version $fw_src_ver but the installed libslurm headers are $fw_inst_ver: slurmctld only loads plugins built for its exact version; run 'scripts/slurm-source --version <installed Debian version>'])])
-  AC_PATH_PROG([SLURMCTLD], [slurmctld], [], [$PATH:/usr/sbin:/sbin])
+  AS_IF([test -n "$fw_slurm_prefix"], [SLURMCTLD="$fw_slurm_prefix/sbin/slurmctld"],
+    [AC_PATH_PROG([SLURMCTLD], [slurmctld], [], [$PATH:/usr/sbin:/sbin])])
   AS_IF([test -n "$SLURMCTLD"], [
     AC_MSG_CHECKING([whether slurmctld is version $fw_src_ver])
     fw_ctld_ver=`"$SLURMCTLD" -V 2>/dev/null | sed -n 's/^slurm@<:@^ @:>@* \(@<:@0-9.@:>@*\).*/\1/p'`
@@ -101,7 +115,8 @@ AC_DEFUN([X_AC_SLURM], [
     prefix=$fw_save_prefix exec_prefix=$fw_save_exec_prefix
     fw_multiarch=`$CC -print-multiarch 2>/dev/null`
     fw_ctld_libdir=
-    AS_IF([test -n "$SLURMCTLD"],
+    AS_IF([test -n "$fw_slurm_prefix"], [fw_ctld_libdir="$fw_slurm_prefix/lib/slurm"],
+          [test -n "$SLURMCTLD"],
       [fw_ctld_libdir=`ldd "$SLURMCTLD" 2>/dev/null | sed -n 's|^@<:@@<:@:space:@:>@@:>@*libslurmfull\.so => \(/.*\)/libslurmfull\.so .*|\1|p'`])
     for fw_d in $fw_ctld_libdir "$fw_libdir/slurm" "$fw_libdir/slurm-wlm" \
         ${fw_multiarch:+"/usr/lib/$fw_multiarch/slurm-wlm"} /usr/lib64/slurm /usr/lib/slurm \
@@ -113,6 +128,10 @@ AC_DEFUN([X_AC_SLURM], [
     [AC_MSG_RESULT([not found])
      AC_MSG_WARN([libslurmfull.so of the installed Slurm was not found: the differential tests, the soak and make bench need it and are not built; pass --with-slurm-libdir=DIR])])
 
+  AS_IF([test -n "$fw_slurm_prefix" && test -n "$fw_slurm_libdir" && test "x$fw_slurm_libdir" != "x$fw_slurm_prefix/lib/slurm"],
+    [AC_MSG_WARN([--with-slurm-libdir=$fw_slurm_libdir is not the plugin directory of --with-slurm-prefix=$fw_slurm_prefix])])
+  SLURM_PREFIX="$fw_slurm_prefix"
+  AC_SUBST([SLURM_PREFIX])
   SLURM_LIBDIR="$fw_slurm_libdir"
   SLURM_SRC="$fw_slurm_src"
   SLURM_BUILD="$fw_slurm_build"
