@@ -62,6 +62,7 @@ Weights to_core(const fairway_weights_t& w) {
   c.favor_small = w.favor_small;
   c.tres = w.tres;
   c.tres_count = w.tres_count;
+  c.slurm_release = w.slurm_release;
   return c;
 }
 
@@ -183,6 +184,9 @@ fairway_error_t fairway_job_weigh(const fairway_weights_t* w, const fairway_clus
     slots[i].norm_priority = parts[i].norm_priority;
     slots[i].tres_cnt = parts[i].tres_cnt;
     slots[i].priority = parts[i].priority;
+    slots[i].has_qos = parts[i].has_qos != 0;
+    slots[i].qos_priority = parts[i].qos_priority;
+    slots[i].qos_norm_priority = parts[i].qos_norm_priority;
   }
   const fairway::JobPriority r = fairway::weigh_job(
       fairway::to_core(*w), fairway::to_core(*c), fairway::to_core(*job), now, tres_out, slots,

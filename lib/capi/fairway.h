@@ -204,12 +204,21 @@ typedef struct fairway_weights {
   int favor_small;    /* PriorityFavorSmall */
   const double* tres; /* PriorityWeightTRES per TRES index, or NULL */
   size_t tres_count;
+  /* The Slurm release whose multifactor to match, as SLURM_VERSION_NUMBER (0: 22.05).
+   * From 24.11 (FAIRWAY_SLURM_24_11) the job-size factor is 0 on a cluster without nodes
+   * or CPUs, and its node term for PriorityFavorSmall is 0 when the job asks for all
+   * nodes or more. */
+  uint32_t slurm_release;
 } fairway_weights_t;
+
+/* Releases whose multifactor computes differently (fairway_weights_t.slurm_release). */
+#define FAIRWAY_SLURM_22_05 0x160500u
+#define FAIRWAY_SLURM_24_11 0x180b00u
 
 /* The cluster size the job-size factor is relative to. */
 typedef struct fairway_cluster {
   uint32_t cpus;  /* cluster_cpus */
-  uint32_t nodes; /* node_record_count */
+  uint32_t nodes; /* node_record_count (22.05), active_node_record_count (24.11 on) */
 } fairway_cluster_t;
 
 /* What the job-factor computation reads from a job (copied by the shim). */
@@ -253,11 +262,17 @@ typedef struct fairway_job_factors {
   uint32_t nice; /* biased by FAIRWAY_NICE_OFFSET */
 } fairway_job_factors_t;
 
-/* One partition of a job submitted to several (in PriorityTier order). */
+/* One partition of a job submitted to several (in PriorityTier order); from Slurm 24.11
+ * one (partition, QOS) pair of a job submitted to several partitions or several QOS. */
 typedef struct fairway_job_partition {
   uint32_t priority_job_factor; /* the partition's PriorityJobFactor */
   double norm_priority;         /* and its normalized value */
   const uint64_t* tres_cnt;     /* the partition's TRES counts, or NULL */
+  /* The pair's QOS, one of the job's several (24.11 on).  has_qos 0, or a QOS with
+   * priority 0, or PriorityWeightQOS 0: the job's own weighted QOS factor counts. */
+  int has_qos;
+  uint32_t qos_priority;
+  double qos_norm_priority;
   uint32_t priority; /* in: the job's previous priority there (0: none); out: the new one */
   int clamped;       /* out: 1 when the sum exceeded 32 bits (clamped to 2^32-1) */
 } fairway_job_partition_t;

@@ -24,6 +24,9 @@ double age_factor(const Weights& w, const JobInput& job, time_t now) {
 
 double job_size_factor(const Weights& w, const Cluster& c,
                        const JobInput& job) {
+  // 24.11 on: no factor before the cluster has nodes and CPUs (22.05 divided by zero).
+  const bool rules_2411 = w.slurm_release >= kSlurm2411;
+  if (rules_2411 && (!c.cpus || !c.nodes)) return 0.0;
   // Before the job has run, total_cpus is 0: use the request instead.
   uint32_t cpu_cnt = 0;
   if (job.total_cpus)
@@ -49,7 +52,12 @@ double job_size_factor(const Weights& w, const Cluster& c,
     js /= c.cpus;
     if (w.favor_small) js = 1.0 - js;
   } else if (w.favor_small) {
-    js = static_cast<double>(c.nodes - min_nodes) / static_cast<double>(c.nodes);
+    // 22.05 subtracts in 32 bits (a job asking for more nodes than exist wraps around and
+    // is clamped to 1 below); 24.11 on gives such a job 0 for its nodes.
+    if (!rules_2411 || c.nodes > min_nodes)
+      js = static_cast<double>(c.nodes - min_nodes) / static_cast<double>(c.nodes);
+    else
+      js = 0;
     if (cpu_cnt) {
       js += static_cast<double>(c.cpus - cpu_cnt) / static_cast<double>(c.cpus);
       js /= 2;
@@ -211,8 +219,19 @@ JobPriority weigh_job(const Weights& w, const Cluster& c, const JobInput& job, t
   for (size_t i = 0; i < nparts; i++) {
     PartitionSlot& p = parts[i];
     const double part_tres = w.tres ? partition_tres_weighted(w, job, p.tres_cnt) : 0.0;
-    const uint32_t prio = job_priority_in_partition(w, r.weighted, p.priority_job_factor,
-                                                    p.norm_priority, part_tres, &p.clamped);
+    uint32_t prio;
+    if (p.has_qos && p.qos_priority && w.qos) {
+      // A pair with one of the job's several QOS: that QOS's factor instead of the job's.
+      JobFactors f = r.weighted;
+      f.qos = ((w.flags & kNoNormalQos) ? static_cast<double>(p.qos_priority)
+                                        : p.qos_norm_priority) *
+              static_cast<double>(w.qos);
+      prio = job_priority_in_partition(w, f, p.priority_job_factor, p.norm_priority, part_tres,
+                                       &p.clamped);
+    } else {
+      prio = job_priority_in_partition(w, r.weighted, p.priority_job_factor, p.norm_priority,
+                                       part_tres, &p.clamped);
+    }
     if (!(w.flags & kIncrOnly) || p.priority < prio) p.priority = prio;
   }
   return r;

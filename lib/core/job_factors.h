@@ -27,12 +27,16 @@ struct Weights {
   int favor_small = 0;     // PriorityFavorSmall
   const double* tres = nullptr;  // PriorityWeightTRES per TRES index, or nullptr
   size_t tres_count = 0;
+  // The Slurm release whose multifactor to match (SLURM_VERSION_NUMBER; 0: 22.05).  From
+  // 24.11 (kSlurm2411) the job-size factor is 0 on a cluster without nodes or CPUs, and
+  // its node term for PriorityFavorSmall is 0 when the job asks for all nodes or more.
+  uint32_t slurm_release = 0;
 };
 
 // The cluster size the job-size factor is relative to.
 struct Cluster {
   uint32_t cpus = 0;   // cluster_cpus
-  uint32_t nodes = 0;  // node_record_count
+  uint32_t nodes = 0;  // node_record_count (22.05), active_node_record_count (24.11 on)
 };
 
 // What the computation reads from a job (the shim copies it out of the job record).
@@ -71,11 +75,18 @@ struct JobFactors {
   uint32_t nice = kNiceOffset;
 };
 
-// One partition of a job submitted to several, in PriorityTier order.
+// One partition of a job submitted to several, in PriorityTier order; from Slurm 24.11 one
+// (partition, QOS) pair of a job submitted to several partitions or several QOS.
 struct PartitionSlot {
   uint32_t priority_job_factor = 0;
   double norm_priority = 0;
   const uint64_t* tres_cnt = nullptr;  // the partition's TRES counts, or null
+  // The pair's QOS, one of the job's several (24.11 on).  Without one (has_qos false), or
+  // when that QOS has priority 0 or PriorityWeightQOS is 0, the job's own weighted QOS
+  // factor counts, as in multifactor's _priority_each_qos().
+  bool has_qos = false;
+  uint32_t qos_priority = 0;
+  double qos_norm_priority = 0;
   uint32_t priority = 0;  // in: the job's previous priority there; out: the new one
   bool clamped = false;   // out: the sum exceeded 32 bits
 };

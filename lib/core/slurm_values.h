@@ -14,6 +14,11 @@ inline constexpr uint32_t kInfinite = 0xFFFFFFFF;   // INFINITE
 inline constexpr uint32_t kNiceOffset = 0x80000000;  // NICE_OFFSET: nice and site factor bias
 inline constexpr uint64_t kNoConsume64 = 0xFFFFFFFFFFFFFFFDULL;  // NO_CONSUME_VAL64
 
+// Slurm releases whose multifactor computes differently (SLURM_VERSION_NUM(major, minor, 0)):
+// Weights::slurm_release selects the rules of one of them.
+inline constexpr uint32_t kSlurm2205 = 0x160500;
+inline constexpr uint32_t kSlurm2411 = 0x180b00;
+
 // PriorityFlags.
 enum PriorityFlag : uint32_t {
   kAccrueAlways = 0x0001,

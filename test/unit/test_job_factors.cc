@@ -103,6 +103,28 @@ TEST(JobFactors, FavorSmall) {
   EXPECT_DOUBLE_EQ(f.job_size, 1000.0);
 }
 
+TEST(JobFactors, FavorSmallFrom2411) {
+  // Slurm 24.11's multifactor: a job asking for all nodes or more gets 0 for its nodes
+  // instead of the wrapped difference, and an empty cluster gives no job-size factor.
+  auto w = site_weights();
+  w.favor_small = 1;
+  w.slurm_release = FAIRWAY_SLURM_24_11;
+  fairway_job_factors_t f;
+  priority(w, pending_job(16, 2, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f.job_size, ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
+  priority(w, pending_job(1, 8, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f.job_size, (0.0 + (64.0 - 1) / 64) / 2 * 1000);
+  const auto j = pending_job(16, 2, 0, kNow);
+  for (const fairway_cluster_t c : {fairway_cluster_t{0, 4}, fairway_cluster_t{64, 0}}) {
+    ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
+    EXPECT_EQ(f.job_size, 0.0);
+  }
+  w.slurm_release = FAIRWAY_SLURM_22_05;
+  const fairway_cluster_t no_nodes{64, 0};
+  ASSERT_EQ(fairway_job_factors(&w, &no_nodes, &j, kNow, &f), FAIRWAY_OK);
+  EXPECT_EQ(f.job_size, 1.0);  // 22.05: (0 - 2) wraps, / 0 is +inf: clamped to 1
+}
+
 TEST(JobFactors, SmallRelativeToTime) {
   auto w = site_weights();
   w.flags = FAIRWAY_FLAG_SMALL_RELATIVE;
@@ -238,6 +260,38 @@ TEST(JobFactors, PerPartitionPriority) {
   EXPECT_EQ(fairway_job_priority_in_partition(&w, &f, 1, 0.5, 0.0, nullptr), 3966u);
   w.flags = FAIRWAY_FLAG_NO_NORMAL_PART;
   EXPECT_EQ(fairway_job_priority_in_partition(&w, &f, 3, 0.5, 0.0, nullptr), 6466u);
+}
+
+TEST(JobFactors, PairsOfPartitionAndQos) {
+  // Slurm 24.11: a job with several QOS has one priority per (partition, QOS) pair; the
+  // pair's QOS replaces the job's QOS factor unless its priority is 0.
+  auto w = site_weights();
+  auto j = pending_job(1, 1, 2.0 / 6, kNow);
+  j.has_qos = 1;
+  j.qos_priority = 10;
+  j.qos_norm_priority = 0.1;
+  const fairway_cluster_t c{64, 4};
+  fairway_job_partition_t pairs[3]{};
+  for (auto& p : pairs) {
+    p.priority_job_factor = 1;
+    p.norm_priority = 1.0;
+  }
+  pairs[1].has_qos = 1;
+  pairs[1].qos_priority = 50;
+  pairs[1].qos_norm_priority = 0.5;
+  pairs[2].has_qos = 1;  // priority 0: the job's own QOS factor
+  pairs[2].qos_norm_priority = 0.9;
+  fairway_job_weighed_t r;
+  ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, nullptr, pairs, 3, &r), FAIRWAY_OK);
+  EXPECT_EQ(pairs[0].priority, r.priority);
+  EXPECT_EQ(pairs[1].priority, r.priority + 400);  // (0.5 - 0.1) * 1000
+  EXPECT_EQ(pairs[2].priority, r.priority);
+  w.flags = FAIRWAY_FLAG_NO_NORMAL_QOS;
+  ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, nullptr, pairs, 3, &r), FAIRWAY_OK);
+  EXPECT_EQ(pairs[1].priority, r.priority + 40000);  // (50 - 10) * 1000
+  w.qos = 0;  // no QOS weight: every pair alike
+  ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, nullptr, pairs, 3, &r), FAIRWAY_OK);
+  EXPECT_EQ(pairs[1].priority, r.priority);
 }
 
 TEST(JobFactors, NoDetailsMeansNeutralNice) {
