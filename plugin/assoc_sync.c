@@ -119,7 +119,7 @@ static bool _fs_snapshot(void)
 	slurmdb_assoc_rec_t *assoc;
 	size_t cnt = list_count(assoc_mgr_assoc_list), n = 0;
 	bool same = (g_fs != NULL);
-	ListIterator it;
+	list_itr_t *it;
 
 	if (cnt > g_fs_cap) {
 		g_fs_cap = cnt + cnt / 8 + 16;
@@ -238,6 +238,12 @@ static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
 			u->level_fs = r.level_fs;
 		if (r.set & FAIRWAY_SET_FS_FACTOR)
 			u->fs_factor = r.fs_factor;
+		/* 25.11 on: classic stores the factor of each association
+		 * it computed but root's. */
+		if (FW_CLASSIC_STORES_FS_FACTOR &&
+		    (cfg->algo == FAIRWAY_ALGO_CLASSIC) &&
+		    (g_fs_ptrs[i] != assoc_mgr_root_assoc))
+			fw_store_fs_factor(g_fs_ptrs[i], cfg->damp);
 	}
 	if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE)
 		_fs_slots_build();
@@ -251,10 +257,10 @@ static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
  * users marked NO_VAL and computed when needed.  Caller holds the assoc write
  * lock.
  */
-static void _depth_oblivious_children(List children)
+static void _depth_oblivious_children(list_t *children)
 {
 	slurmdb_assoc_rec_t *assoc;
-	ListIterator it;
+	list_itr_t *it;
 
 	if (!children)
 		return;

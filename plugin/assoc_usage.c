@@ -1,7 +1,8 @@
 /*****************************************************************************\
  *  assoc_usage.c - one association's values outside a period: normalized and
  *  effective usage on demand (sshare, a classic job's fair-share factor), as
- *  multifactor's priority_p_set_assoc_usage sets them, and every association's
+ *  multifactor's priority_p_set_assoc_usage sets them (from Slurm 25.11 with the
+ *  fair-share factor of classic and depth-oblivious), and every association's
  *  normalized shares when a reconfigure changes the fair-share algorithm.
  *
  *  Copyright (C) 2026 The Fairway authors.
@@ -11,8 +12,56 @@
 #include "fairway_plugin.h"
 
 /*
+ * 25.11 on, classic and depth-oblivious: the fair-share factor a job of this
+ * association gets, stored in it (multifactor's _set_assoc_fs_factor), from
+ * its account's values for Fairshare=parent; 0 while the effective usage is
+ * NO_VAL.  Caller holds the assoc lock.
+ */
+extern void fw_store_fs_factor(slurmdb_assoc_rec_t *assoc, double damp)
+{
+	slurmdb_assoc_rec_t *fs = assoc;
+
+	if ((assoc->shares_raw == SLURMDB_FS_USE_PARENT) &&
+	    assoc->usage->fs_assoc_ptr)
+		fs = assoc->usage->fs_assoc_ptr;
+	assoc->usage->fs_factor = fairway_classic_fs_factor(
+		fs->usage->usage_efctv, fs->usage->shares_norm, damp);
+}
+
+/*
+ * 25.11 on, classic and depth-oblivious, at the end of a period: the stored
+ * fair-share factor of every job's association, from the effective usage of
+ * that moment (users not computed this period get 0, and are computed before
+ * a job reads it).
+ */
+extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg)
+{
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
+	assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
+	job_record_t *job_ptr;
+	list_itr_t *it;
+
+	if (!job_list)
+		return;
+	lock_slurmctld(job_read_lock);
+	assoc_mgr_lock(&assoc_write);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage)
+			fw_store_fs_factor(job_ptr->assoc_ptr, cfg->damp);
+		else
+			debug("%s: %pJ has no association, no fair-share factor to store",
+			      plugin_type, job_ptr);
+	}
+	list_iterator_destroy(it);
+	assoc_mgr_unlock(&assoc_write);
+	unlock_slurmctld(job_read_lock);
+}
+
+/*
  * Normalized and effective usage of one association, as multifactor sets them
- * on demand (sshare, a job's fair-share factor).  Caller holds the assoc lock.
+ * on demand (sshare, a job's fair-share factor); from 25.11 its fair-share
+ * factor too, unless Fair Tree computes it.  Caller holds the assoc lock.
  */
 extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
@@ -38,7 +87,7 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 		 * reads them (users' may be from an earlier period). */
 		long double siblings = 0;
 		slurmdb_assoc_rec_t *sib;
-		ListIterator it;
+		list_itr_t *it;
 
 		if (fs_assoc->usage->children_list) {
 			it = list_iterator_create(fs_assoc->usage->children_list);
@@ -55,6 +104,13 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 		assoc->usage->usage_efctv = fairway_classic_usage_efctv(
 			assoc->usage->usage_norm, fs_assoc->usage->usage_efctv,
 			assoc->shares_raw, assoc->usage->level_shares);
+	}
+	if (FW_CLASSIC_STORES_FS_FACTOR &&
+	    (fw_cfg_algo() != FAIRWAY_ALGO_FAIR_TREE)) {
+		const fw_cfg_t *cfg = fw_cfg_get();
+
+		fw_store_fs_factor(assoc, cfg->damp);
+		fw_cfg_put(cfg);
 	}
 }
 
@@ -74,7 +130,7 @@ extern void fw_algorithm_switched(fairway_algorithm_t algo)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
 	slurmdb_assoc_rec_t *assoc;
-	ListIterator it;
+	list_itr_t *it;
 
 	assoc_mgr_lock(&locks);
 	if (!assoc_mgr_assoc_list) {

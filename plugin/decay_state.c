@@ -85,7 +85,7 @@ extern void fw_decay_settings_read(fw_state_t *st)
 	st->reset.next_reset = 0;
 }
 
-extern void fw_period_state_load(fw_state_t *st, time_t now)
+extern void fw_period_state_load(fw_state_t *st, time_t now, bool job_locked)
 {
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK };
 
@@ -97,8 +97,10 @@ extern void fw_period_state_load(fw_state_t *st, time_t now)
 		fw_usage_restore(st);
 		fw_journal_open(st);
 	}
-	lock_slurmctld(job_write_lock);
+	if (!job_locked)
+		lock_slurmctld(job_write_lock);
 	st->charged_to = st->last_ran;
-	unlock_slurmctld(job_write_lock);
+	if (!job_locked)
+		unlock_slurmctld(job_write_lock);
 	st->loaded = true;
 }

@@ -18,18 +18,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "slurm/slurm.h"
-#include "slurm/slurm_errno.h"
-
-#include "src/common/assoc_mgr.h"
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/read_config.h"
-#include "src/common/slurm_priority.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/locks.h"
-#include "src/slurmctld/slurmctld.h"
+#include "slurm_compat.h"
 
 #include "fairway.h"
 
@@ -69,6 +58,7 @@ typedef struct {
 	bool reconfig;		/* re-read decay settings next period (atomic) */
 	bool loaded;		/* decay state read (first period) */
 	bool fair_share;	/* false without slurmdbd */
+	bool site_factor;	/* the site_factor plugin started */
 	time_t last_ran;	/* end of the last completed period */
 	fairway_reset_schedule_t reset;
 	double decay_factor;	/* per second (atomic: read by job end) */
@@ -117,6 +107,8 @@ extern void fw_assoc_sync_free(void);
 
 /* ---- assoc_usage.c: on-demand usage, an algorithm switch ---- */
 extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+extern void fw_store_fs_factor(slurmdb_assoc_rec_t *assoc, double damp);
+extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg);
 extern void fw_algorithm_switched(fairway_algorithm_t algo);
 
 /* ---- usage_charge.c: what running and ended jobs are charged ---- */
@@ -142,8 +134,9 @@ extern void fw_usage_reset(const fw_state_t *st);
 
 /* ---- decay_state.c: priority_last_decay_ran ---- */
 /* Decay settings, the decay state and the restored usage, before the first
- * period.  Caller holds calc_lock. */
-extern void fw_period_state_load(fw_state_t *st, time_t now);
+ * period.  Caller holds calc_lock, and slurmctld's job write lock if
+ * job_locked. */
+extern void fw_period_state_load(fw_state_t *st, time_t now, bool job_locked);
 /* Decay half-life and reset period from slurm.conf.  Caller holds calc_lock. */
 extern void fw_decay_settings_read(fw_state_t *st);
 extern void fw_decay_state_write(const fw_state_t *st);
@@ -185,7 +178,17 @@ extern void fw_calc_thread_start(fw_state_t *st);
 extern void fw_calc_thread_stop(fw_state_t *st);
 
 /* ---- sprio_factors.c: sprio's rows ---- */
-extern List fw_factors_list(priority_factors_request_msg_t *req_msg,
-			    uid_t uid);
+/* What sprio asked for (22.05; later releases filter in sprio): jobs,
+ * users (lists of uint32_t, NULL: all) and partitions (comma-separated names,
+ * NULL: all). */
+typedef struct {
+	list_t *job_ids;
+	list_t *user_ids;
+	char *partitions;
+} fw_sprio_filter_t;
+/* sprio's rows of every job uid may see, NULL when there are none; filter may
+ * be NULL.  Caller holds slurmctld's job read lock when FW_SPRIO_CALLER_LOCKS,
+ * and the assoc_mgr QOS read lock. */
+extern list_t *fw_factors_list(const fw_sprio_filter_t *filter, uid_t uid);
 
 #endif /* FAIRWAY_PLUGIN_H */

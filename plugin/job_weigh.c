@@ -2,7 +2,8 @@
  *  job_weigh.c - one job's priority: what the core needs copied out of the job,
  *  its association, QOS and partitions, one call into the core
  *  (fairway_job_weigh), and the results written back where slurmctld and sprio
- *  read them (job->priority, job->priority_array, job->prio_factors).
+ *  read them (job->priority, the per-partition array of priorities, and
+ *  job->prio_factors).
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -37,6 +38,13 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 
 	if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE)
 		return assoc->usage->fs_factor;
+	if (FW_CLASSIC_STORES_FS_FACTOR) {
+		/* 25.11 on: the factor stored in the job's own association,
+		 * computed first when its effective usage is not. */
+		if (fuzzy_equal(assoc->usage->usage_efctv, NO_VAL))
+			fw_set_assoc_usage(assoc);
+		return assoc->usage->fs_factor;
+	}
 
 	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
 		fw_set_assoc_usage(fs_assoc);
@@ -49,7 +57,7 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		       fairway_job_input_t *in, bool fs_slots)
 {
-	struct job_details *details = job_ptr->details;
+	job_details_t *details = job_ptr->details;
 	const double *fs;
 
 	memset(in, 0, sizeof(*in));
@@ -119,7 +127,7 @@ static void _clear_prio_factors(job_record_t *job_ptr)
 		return;
 	xfree(job_ptr->prio_factors->tres_weights);
 	xfree(job_ptr->prio_factors->priority_tres);
-	memset(job_ptr->prio_factors, 0, sizeof(priority_factors_object_t));
+	memset(job_ptr->prio_factors, 0, sizeof(fw_prio_factors_t));
 }
 
 /* A job's partitions in PriorityTier order, in *out (parts, or an xmalloc'ed
@@ -156,13 +164,14 @@ static int _job_parts(job_record_t *job_ptr, int cnt,
 	if (cnt > MAX_JOB_PARTS)
 		c.p = xcalloc(cnt, sizeof(*c.p));
 	/*
-	 * multifactor sorts the job's list every time; glibc's qsort (which
-	 * list_sort uses) is a stable merge sort, so sorting a list that is
-	 * already in tier order changes nothing: skip it then, and read the
-	 * partitions without an iterator.
+	 * 22.05's multifactor sorts the job's list every time; glibc's qsort
+	 * (which list_sort uses) is a stable merge sort, so sorting a list that
+	 * is already in tier order changes nothing: skip it then, and read the
+	 * partitions without an iterator.  Later releases keep it sorted in
+	 * slurmctld and take it as it is.
 	 */
 	list_for_each(job_ptr->part_ptr_list, _foreach_part, &c);
-	if (!_parts_in_tier_order(&c)) {
+	if (FW_PLUGIN_SORTS_JOB_PARTITIONS && !_parts_in_tier_order(&c)) {
 		list_sort(job_ptr->part_ptr_list, priority_sort_part_tier);
 		c.n = 0;
 		list_for_each(job_ptr->part_ptr_list, _foreach_part, &c);
@@ -171,18 +180,49 @@ static int _job_parts(job_record_t *job_ptr, int cnt,
 	return c.n;
 }
 
+/* The QOS of one (partition, QOS) pair: one of the job's several, or none. */
+struct qos_value {
+	bool has;
+	uint32_t priority;
+	double norm_priority;
+};
+
+struct qos_cursor {
+	struct qos_value *v;
+	int n, max;
+};
+
+static int _foreach_qos(void *x, void *arg)
+{
+	slurmdb_qos_rec_t *qos = x;
+	struct qos_cursor *c = arg;
+
+	if (c->n < c->max) {
+		c->v[c->n].has = true;
+		c->v[c->n].priority = qos->priority;
+		c->v[c->n].norm_priority = qos->usage ?
+			qos->usage->norm_priority : 0.0;
+		c->n++;
+	}
+	return 0;
+}
+
 extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 				time_t now, bool assoc_locked, bool fs_slots)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
-	fairway_cluster_t cluster = { cluster_cpus, node_record_count };
+	fairway_cluster_t cluster = { cluster_cpus, FW_CLUSTER_NODES };
 	fairway_job_partition_t slots_buf[MAX_JOB_PARTS], *slots = slots_buf;
 	part_record_t *parts_buf[MAX_JOB_PARTS], **parts = parts_buf;
+	struct qos_value qos_buf[MAX_JOB_PARTS], *qos = qos_buf;
+	struct qos_cursor qc = { .v = qos_buf, .n = 0, .max = 1 };
+	list_t *qos_list = FW_JOB_QOS_LIST(job_ptr);
 	fairway_job_input_t in;
 	fairway_job_weighed_t r;
-	priority_factors_object_t *pf;
+	fw_prio_factors_t *pf;
 	fairway_error_t err;
-	int n = 0;
+	uint32_t *prio_array = NULL;
+	int nparts = 0, n = 0;
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 0)) {
 		_clear_prio_factors(job_ptr);
@@ -195,15 +235,26 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		return 0;
 	}
 
+	/* The QOS of the pairs: the job's several (24.11 on), or one without
+	 * a QOS of its own (the job's QOS factor). */
+	qos_buf[0].has = false;
+	if (qos_list) {
+		qc.max = list_count(qos_list);
+		if (qc.max > MAX_JOB_PARTS)
+			qos = qc.v = xcalloc(qc.max, sizeof(*qos));
+	}
 	if (!assoc_locked)
 		assoc_mgr_lock(&locks);
 	_job_input(cfg, job_ptr, &in, fs_slots);
+	if (qos_list)
+		list_for_each(qos_list, _foreach_qos, &qc);
 	if (!assoc_locked)
 		assoc_mgr_unlock(&locks);
+	if (!qos_list)
+		qc.n = 1;
 
 	if (!job_ptr->prio_factors)
-		job_ptr->prio_factors =
-			xmalloc(sizeof(priority_factors_object_t));
+		job_ptr->prio_factors = xmalloc(sizeof(fw_prio_factors_t));
 	else
 		_clear_prio_factors(job_ptr);
 	pf = job_ptr->prio_factors;
@@ -215,22 +266,38 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		pf->tres_cnt = slurmctld_tres_cnt;
 	}
 
-	/* One priority per partition, in PriorityTier order. */
+	/* One priority per partition in PriorityTier order; from 24.11 one
+	 * per (partition, QOS) pair, partition-major. */
 	if (job_ptr->part_ptr_list) {
 		int cnt = list_count(job_ptr->part_ptr_list);
 
-		if (!job_ptr->priority_array)
-			job_ptr->priority_array = xcalloc(cnt + 1,
-							  sizeof(uint32_t));
-		n = _job_parts(job_ptr, cnt, parts_buf, &parts);
+		prio_array = fw_job_prio_array(job_ptr, cnt, qc.n);
+		nparts = _job_parts(job_ptr, cnt, parts_buf, &parts);
+	} else if (qos_list && job_ptr->part_ptr) {
+		prio_array = fw_job_prio_array(job_ptr, 0, qc.n);
+		parts_buf[0] = job_ptr->part_ptr;
+		nparts = 1;
+	} else {
+		(void) fw_job_prio_array(job_ptr, 0, 1);	/* frees a stale one */
+	}
+	if (prio_array) {
+		n = nparts * qc.n;
 		if (n > MAX_JOB_PARTS)
 			slots = xcalloc(n, sizeof(*slots));
-		for (int i = 0; i < n; i++) {
-			slots[i].priority_job_factor =
-				parts[i]->priority_job_factor;
-			slots[i].norm_priority = parts[i]->norm_priority;
-			slots[i].tres_cnt = parts[i]->tres_cnt;
-			slots[i].priority = job_ptr->priority_array[i];
+		for (int p = 0, i = 0; p < nparts; p++) {
+			for (int q = 0; q < qc.n; q++, i++) {
+				slots[i].priority_job_factor =
+					parts[p]->priority_job_factor;
+				slots[i].norm_priority =
+					parts[p]->norm_priority;
+				slots[i].tres_cnt = parts[p]->tres_cnt;
+				slots[i].has_qos = qos[q].has;
+				slots[i].qos_priority = qos[q].priority;
+				slots[i].qos_norm_priority =
+					qos[q].norm_priority;
+				slots[i].priority = prio_array[i];
+				slots[i].clamped = 0;
+			}
 		}
 	}
 
@@ -258,13 +325,15 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	for (int i = 0; i < n; i++) {
 		if (slots[i].clamped)
 			error("%s: %pJ priority in partition %s exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
-			      plugin_type, job_ptr, parts[i]->name);
-		job_ptr->priority_array[i] = slots[i].priority;
+			      plugin_type, job_ptr, parts[i / qc.n]->name);
+		prio_array[i] = slots[i].priority;
 	}
 	if (parts != parts_buf)
 		xfree(parts);
 	if (slots != slots_buf)
 		xfree(slots);
+	if (qos != qos_buf)
+		xfree(qos);
 	return r.priority;
 }
 

@@ -12,8 +12,6 @@
 
 #include "fairway_plugin.h"
 
-#include "src/common/site_factor.h"
-
 /* What a pass over job_list needs. */
 struct pass {
 	fw_state_t *st;
@@ -49,7 +47,7 @@ static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 {
 	struct pass pass = { st, now, cfg };
 	slurmctld_lock_t job_write_lock =
-		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
 	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
 
 	lock_slurmctld(job_write_lock);
@@ -82,14 +80,14 @@ static double _ms(struct timespec a, struct timespec b)
 extern int fw_period(fw_state_t *st, time_t now)
 {
 	slurmctld_lock_t job_write_lock =
-		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
 	const fw_cfg_t *cfg = fw_cfg_get();
 	bool fair_tree = (cfg->algo == FAIRWAY_ALGO_FAIR_TREE);
 	double decay;
 	int rc = SLURM_SUCCESS;
 
 	if (!st->loaded)
-		fw_period_state_load(st, now);
+		fw_period_state_load(st, now, false);
 	if (__atomic_exchange_n(&st->reconfig, false, __ATOMIC_ACQ_REL))
 		fw_decay_settings_read(st);
 
@@ -105,7 +103,8 @@ extern int fw_period(fw_state_t *st, time_t now)
 		__atomic_load(&st->decay_factor, &decay, __ATOMIC_RELAXED);
 		fw_usage_decay(st, fairway_period_decay(decay, run_delta));
 		lock_slurmctld(job_write_lock);
-		site_factor_g_update();
+		if (st->site_factor)
+			site_factor_g_update();
 		if (!fair_tree)
 			fw_charge_and_weigh_all(st, cfg, now);
 		if (!fair_tree)
@@ -150,6 +149,9 @@ extern int fw_period(fw_state_t *st, time_t now)
 			 c.n, _ms(t2, t3));
 		unlock_slurmctld(job_write_lock);
 	}
+
+	if (FW_CLASSIC_STORES_FS_FACTOR && !fair_tree && st->fair_share)
+		fw_store_jobs_fs_factors(cfg);
 
 	/* No charging pass ran (classic, first period or clock not moved):
 	 * job ends charge from here on.  Written only by periods (st->calc_lock
@@ -215,7 +217,7 @@ extern void fw_calc_thread_start(fw_state_t *st)
 {
 	if (st->thread_started)
 		return;
-	slurm_thread_create(&st->thread, _calc_thread, st);
+	fw_thread_create("fairway", &st->thread, _calc_thread, st);
 	st->thread_started = true;
 }
 

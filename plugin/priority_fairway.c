@@ -10,11 +10,12 @@
  *  lib/capi/fairway.h and write the results back where sshare and sprio read
  *  them (assoc->usage, job->priority, job->prio_factors).
  *
- *  Entry points follow the loader of this Slurm version (slurm_priority.c),
- *  guarded by SLURM_VERSION_NUMBER where its list changed: 23.02 added
- *  priority_p_recover and gave get_priority_factors_list only the uid, 24.05
- *  added priority_p_thread_start, 25.11 dropped priority_p_calc_fs_factor.
- *  Only the 22.05 branch is built and tested here (Debian 12's Slurm).
+ *  Entry points follow the loader of this Slurm version (slurm_priority.c,
+ *  later src/interfaces/priority.c), guarded by SLURM_VERSION_NUMBER where its
+ *  list changed: 23.02 added priority_p_recover and gave
+ *  get_priority_factors_list only the uid, 24.05 added
+ *  priority_p_thread_start, 25.11 dropped priority_p_calc_fs_factor.  Every
+ *  other difference between releases is in slurm_compat.h.
  *
  *  Documented test hooks (exported; see priority_fairway(8)):
  *    int priority_fairway_recalc(time_t now)
@@ -33,9 +34,6 @@
 \*****************************************************************************/
 
 #include "fairway_plugin.h"
-
-#include "src/common/site_factor.h"
-#include "src/common/slurm_protocol_api.h"
 
 const char plugin_name[] = "Priority FAIRWAY plugin";
 const char plugin_type[] = "priority/fairway";
@@ -87,13 +85,14 @@ extern void priority_p_thread_start(void)
 extern int init(void)
 {
 	slurmctld_lock_t job_write_lock =
-		{ NO_LOCK, WRITE_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
+		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
 	fw_state_t *st = &g_state;
 	const fw_cfg_t *cfg;
 
 	st->fair_share = true;
 	st->thread_wanted = false;
 	st->shutdown = false;
+	st->site_factor = false;
 	fw_weigh_pass_configure();
 
 	/* Loaded outside slurmctld (sshare, a test harness): no thread. */
@@ -111,11 +110,17 @@ extern int init(void)
 			error("PriorityWeightFairshare can only be used with SlurmDBD, ignoring");
 		st->fair_share = false;
 		fw_settings_read(false);
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
+		/* 23.02 on: in priority_p_recover, once jobs are loaded. */
 		cfg = fw_cfg_get();
 		lock_slurmctld(job_write_lock);
 		fw_charge_and_weigh_all(st, cfg, time(NULL));
 		unlock_slurmctld(job_write_lock);
 		fw_cfg_put(cfg);
+#else
+		(void) cfg;
+		(void) job_write_lock;
+#endif
 	} else if (assoc_mgr_root_assoc) {
 		assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
 
@@ -127,7 +132,7 @@ extern int init(void)
 		 * last period, so it must be known (as multifactor waits for
 		 * its thread to read it). */
 		slurm_mutex_lock(&st->calc_lock);
-		fw_period_state_load(st, time(NULL));
+		fw_period_state_load(st, time(NULL), FW_INIT_CALLER_LOCKS);
 		slurm_mutex_unlock(&st->calc_lock);
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
 		st->thread_wanted = true;	/* priority_p_thread_start */
@@ -147,7 +152,11 @@ extern int init(void)
 		fw_settings_read(false);
 	}
 
-	site_factor_plugin_init();
+	if (fw_site_factor_init() == SLURM_SUCCESS)
+		st->site_factor = true;
+	else
+		error("%s: the site_factor plugin (PrioritySiteFactorPlugin=%s) failed to start: jobs get no site factor",
+		      plugin_type, slurm_conf.site_factor_plugin);
 	info("%s: %s %s loaded (fairway %s, %s)", plugin_type, plugin_name,
 	     SLURM_VERSION_STRING, fairway_version(),
 	     (fw_cfg_algo() == FAIRWAY_ALGO_FAIR_TREE) ? "fair tree" :
@@ -175,7 +184,9 @@ extern int fini(void)
 	st->charged_to = 0;	/* job ends charge from the state file's period */
 	__atomic_store_n(&st->reconfig, false, __ATOMIC_RELEASE);
 	slurm_mutex_unlock(&st->calc_lock);
-	site_factor_plugin_fini();
+	if (st->site_factor)
+		fw_site_factor_fini();
+	st->site_factor = false;
 	return SLURM_SUCCESS;
 }
 
@@ -185,7 +196,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	uint32_t prio;
 
 	/* First, so a new site factor is part of the sum. */
-	site_factor_g_set(job_ptr);
+	if (g_state.site_factor)
+		site_factor_g_set(job_ptr);
 	prio = fw_job_priority(cfg, job_ptr, time(NULL), false, false);
 	fw_cfg_put(cfg);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
@@ -215,7 +227,8 @@ extern void priority_p_reconfig(bool assoc_clear)
 		fw_init_grp_used_tres_run_secs(st);
 		slurm_mutex_unlock(&st->calc_lock);
 	}
-	site_factor_g_reconfig();
+	if (st->site_factor)
+		fw_site_factor_reconfig();
 	debug2("%s: reconfigured", plugin_type);
 }
 
@@ -242,7 +255,7 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 /* 23.02 on: slurmctld filters sprio's request itself. */
-extern List priority_p_get_priority_factors_list(uid_t uid)
+extern list_t *priority_p_get_priority_factors_list(uid_t uid)
 {
 	return fw_factors_list(NULL, uid);
 }
@@ -254,16 +267,35 @@ extern List priority_p_get_priority_factors_list(uid_t uid)
  */
 extern uint32_t priority_p_recover(uint32_t prio_boost)
 {
+	slurmctld_lock_t job_write_lock =
+		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	fw_state_t *st = &g_state;
+	const fw_cfg_t *cfg;
+
 	(void) prio_boost;
+	/* Without slurmdbd, every job is weighed once its record is loaded
+	 * (22.05 did it in init, where jobs are loaded now). */
+	if (slurm_with_slurmdbd() || (cluster_cpus == NO_VAL))
+		return 0;
+	cfg = fw_cfg_get();
+	lock_slurmctld(job_write_lock);
+	fw_charge_and_weigh_all(st, cfg, time(NULL));
+	unlock_slurmctld(job_write_lock);
+	fw_cfg_put(cfg);
 	return 0;
 }
 #else
-extern List priority_p_get_priority_factors_list(
+extern list_t *priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)
 {
+	fw_sprio_filter_t filter;
+
 	if (!req_msg)
 		return NULL;
-	return fw_factors_list(req_msg, uid);
+	filter.job_ids = req_msg->job_id_list;
+	filter.user_ids = req_msg->uid_list;
+	filter.partitions = req_msg->partitions;
+	return fw_factors_list(&filter, uid);
 }
 #endif
 

@@ -88,6 +88,8 @@ extern void fw_settings_read(bool fair_share)
 	w->max_age = slurm_conf.priority_max_age;
 	w->favor_small = slurm_conf.priority_favor_small;
 	w->flags = fairway_flags_from_slurm(c->slurm_flags);
+	/* Multifactor of this release: the core applies its rules. */
+	w->slurm_release = SLURM_VERSION_NUMBER;
 
 	c->tres = slurm_get_tres_weight_array(slurm_conf.priority_weight_tres,
 					      slurmctld_tres_cnt, true);

@@ -16,7 +16,8 @@
 
 void *acct_db_conn = NULL;
 uint32_t cluster_cpus = NO_VAL;
-List job_list = NULL;
+list_t *job_list = NULL;
 time_t last_job_update = (time_t) 0;
+time_t last_part_update = (time_t) 0;
 int slurmctld_tres_cnt = 0;
 uint16_t accounting_enforce = 0;

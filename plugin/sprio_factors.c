@@ -1,8 +1,9 @@
 /*****************************************************************************\
  *  sprio_factors.c - sprio's rows: every pending job's weighted factors, one row per
- *  partition of a job submitted to several (multifactor's
- *  priority_p_get_priority_factors_list and _filter_job), with PrivateData=jobs
- *  enforced here as multifactor does.
+ *  partition of a job submitted to several, and from Slurm 24.11 one per (partition,
+ *  QOS) pair of a job submitted to several partitions or QOS (multifactor's
+ *  priority_p_get_priority_factors_list), with PrivateData=jobs enforced here as
+ *  multifactor does.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -11,8 +12,6 @@
 #include <string.h>
 
 #include "fairway_plugin.h"
-
-#include "src/common/slurm_mcs.h"
 
 static int _find_ptr(void *x, void *key)
 {
@@ -24,74 +23,72 @@ static int _find_uint32(void *x, void *key)
 	return *(uint32_t *) x == *(uint32_t *) key;
 }
 
-/* Does list (of part_record_t *) hold part_ptr? */
-static bool _part_in_list(List list, part_record_t *part_ptr)
+/* What one job's rows need. */
+typedef struct {
+	const fw_cfg_t *cfg;
+	job_record_t *job_ptr;
+	part_record_t *part_ptr;	/* NULL: the job's only partition */
+	list_t *part_filter;		/* of part_record_t *, or NULL */
+	list_t *rows;
+} fw_rows_t;
+
+/* One row: the job's factors, with this partition's and this QOS's where the
+ * job has several (multifactor's _filter_job, later _create_prio_list_qos). */
+static int _append_row(void *x, void *arg)
 {
-	return list_find_first(list, _find_ptr, part_ptr) != NULL;
-}
+	slurmdb_qos_rec_t *qos_ptr = x;
+	fw_rows_t *r = arg;
+	job_record_t *job_ptr = r->job_ptr;
+	part_record_t *part_ptr = r->part_ptr;
+	const fairway_weights_t *w = &r->cfg->weights;
+	priority_factors_object_t *row;
+	fw_prio_factors_t *f;
 
-/* Append sprio's records of one job to ret_list (multifactor's _filter_job). */
-static void _append_job_factors(const fw_cfg_t *cfg, job_record_t *job_ptr,
-				priority_factors_request_msg_t *req_msg,
-				List part_filter, List ret_list)
-{
-	priority_factors_object_t *obj;
-	part_record_t *part_ptr;
-	ListIterator it;
-
-	if (req_msg && req_msg->job_id_list &&
-	    !list_find_first(req_msg->job_id_list, _find_uint32,
-			     &job_ptr->job_id))
-		return;
-	if (req_msg && req_msg->uid_list &&
-	    !list_find_first(req_msg->uid_list, _find_uint32,
-			     &job_ptr->user_id))
-		return;
-	/* A job whose partition was deleted has nothing to show. */
-	if (!job_ptr->part_ptr && !job_ptr->part_ptr_list)
-		return;
-
-	if (!job_ptr->part_ptr_list) {
-		if (part_filter && !_part_in_list(part_filter, job_ptr->part_ptr))
-			return;
-		obj = xmalloc(sizeof(*obj));
-		if (job_ptr->direct_set_prio)
-			obj->direct_prio = job_ptr->priority;
-		else
-			slurm_copy_priority_factors_object(obj,
-							   job_ptr->prio_factors);
-		obj->job_id = job_ptr->job_id;
-		obj->partition = job_ptr->part_ptr->name;
-		obj->user_id = job_ptr->user_id;
-		list_append(ret_list, obj);
-		return;
+	row = fw_row_new(job_ptr, part_ptr, qos_ptr);
+	list_append(r->rows, row);
+	if (job_ptr->direct_set_prio && (FW_ROW_DIRECT_EVERY_ROW || !part_ptr)) {
+		row->direct_prio = job_ptr->priority;
+		return 0;
 	}
-
-	it = list_iterator_create(job_ptr->part_ptr_list);
-	while ((part_ptr = list_next(it))) {
-		if (part_filter && !_part_in_list(part_filter, part_ptr))
-			continue;
-		obj = xmalloc(sizeof(*obj));
-		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
-		obj->priority_part =
-			((cfg->weights.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
+	f = fw_row_factors(row, job_ptr->prio_factors);
+	if (part_ptr) {
+		f->priority_part =
+			((w->flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
 			 part_ptr->priority_job_factor :
-			 part_ptr->norm_priority) * (double) cfg->weights.partition;
-		obj->job_id = job_ptr->job_id;
-		obj->partition = part_ptr->name;
-		obj->user_id = job_ptr->user_id;
+			 part_ptr->norm_priority) * (double) w->partition;
 		/* Over the copy of the job's weighted factors: a TRES this
 		 * partition does not count keeps the copied value and is
 		 * weighted again, as multifactor's rows show it. */
-		if (obj->priority_tres)
-			(void) fairway_sprio_row_tres(&cfg->weights,
-						      job_ptr->tres_alloc_cnt,
+		if (f->priority_tres)
+			(void) fairway_sprio_row_tres(w, job_ptr->tres_alloc_cnt,
 						      job_ptr->tres_req_cnt,
 						      part_ptr->tres_cnt,
-						      obj->priority_tres);
-		list_append(ret_list, obj);
+						      f->priority_tres);
 	}
-	list_iterator_destroy(it);
+	if (qos_ptr && qos_ptr->priority && w->qos)
+		f->priority_qos = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_QOS) ?
+				   qos_ptr->priority :
+				   qos_ptr->usage->norm_priority) *
+			(double) w->qos;
+	return 0;
+}
+
+/* The rows of one job in one partition: one per QOS of a job with several. */
+static int _append_part_rows(void *x, void *arg)
+{
+	fw_rows_t *r = arg;
+	list_t *qos_list = FW_JOB_QOS_LIST(r->job_ptr);
+
+	r->part_ptr = x;
+	if (r->part_filter &&
+	    !list_find_first(r->part_filter, _find_ptr,
+			     x ? x : r->job_ptr->part_ptr))
+		return 0;
+	if (qos_list)
+		(void) list_for_each(qos_list, _append_row, r);
+	else
+		(void) _append_row(NULL, r);
+	return 0;
 }
 
 /* May uid see this job's factors under PrivateData=jobs? */
@@ -102,70 +99,95 @@ static bool _may_see_job(job_record_t *job_ptr, uid_t uid)
 	if ((job_ptr->user_id == uid) || validate_operator(uid))
 		return true;
 	if (slurm_mcs_get_privatedata() == 0)
-		return assoc_mgr_is_user_acct_coord(acct_db_conn, uid,
-						    job_ptr->account);
+		return fw_user_is_coord(uid, job_ptr->account);
 	return mcs_g_check_mcs_label(uid, job_ptr->mcs_label, false) == 0;
 }
 
-/* The sprio breakdown of every job uid may see, filtered by req_msg (NULL: no
- * filter, as Slurm 23.02 and later ask for it). */
-extern List fw_factors_list(priority_factors_request_msg_t *req_msg, uid_t uid)
+/* Does sprio show this job (pending or CALCULATE_RUNNING, eligible, not held,
+ * visible to uid, asked for)? */
+static bool _job_shown(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
+		       uid_t uid, const fw_sprio_filter_t *filter)
+{
+	time_t use_time;
+
+	if (!(cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING) &&
+	    !IS_JOB_PENDING(job_ptr))
+		return false;
+	if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details)
+		return false;
+	/* Not eligible yet. */
+	use_time = (cfg->weights.flags & FAIRWAY_FLAG_ACCRUE_ALWAYS) ?
+		job_ptr->details->submit_time : job_ptr->details->begin_time;
+	if (!use_time || (use_time > now))
+		return false;
+	if (job_ptr->priority == 0)	/* held */
+		return false;
+	if (!_may_see_job(job_ptr, uid))
+		return false;
+	if (filter && filter->job_ids &&
+	    !list_find_first(filter->job_ids, _find_uint32, &job_ptr->job_id))
+		return false;
+	if (filter && filter->user_ids &&
+	    !list_find_first(filter->user_ids, _find_uint32,
+			     &job_ptr->user_id))
+		return false;
+	/* A job whose partition was deleted has nothing to show. */
+	return job_ptr->part_ptr || job_ptr->part_ptr_list;
+}
+
+/* The partitions sprio asked for (of part_record_t *), NULL: all. */
+static list_t *_part_filter(const fw_sprio_filter_t *filter)
+{
+	char *parts, *save = NULL;
+	part_record_t *part_ptr;
+	list_t *l;
+
+	if (!filter || !filter->partitions)
+		return NULL;
+	l = list_create(NULL);
+	parts = xstrdup(filter->partitions);
+	for (char *tok = strtok_r(parts, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		if ((part_ptr = find_part_record(tok)))
+			list_append(l, part_ptr);
+	xfree(parts);
+	return l;
+}
+
+extern list_t *fw_factors_list(const fw_sprio_filter_t *filter, uid_t uid)
 {
 	slurmctld_lock_t job_read_lock =
-		{ NO_LOCK, READ_LOCK, READ_LOCK, READ_LOCK, NO_LOCK };
-	List ret_list = NULL, part_filter = NULL;
+		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	fw_rows_t r = { 0 };
 	time_t now = time(NULL);
-	const fw_cfg_t *cfg;
 	job_record_t *job_ptr;
-	ListIterator it;
+	list_itr_t *it;
 
-	cfg = fw_cfg_get();
-
-	lock_slurmctld(job_read_lock);
-	if (req_msg && req_msg->partitions) {
-		char *parts = xstrdup(req_msg->partitions), *save = NULL;
-		part_record_t *part_ptr;
-
-		part_filter = list_create(NULL);
-		for (char *tok = strtok_r(parts, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save))
-			if ((part_ptr = find_part_record(tok)))
-				list_append(part_filter, part_ptr);
-		xfree(parts);
-	}
+	r.cfg = fw_cfg_get();
+	if (!FW_SPRIO_CALLER_LOCKS)
+		lock_slurmctld(job_read_lock);
+	r.part_filter = _part_filter(filter);
 
 	if (job_list && list_count(job_list)) {
-		ret_list = list_create(slurm_destroy_priority_factors_object);
+		r.rows = fw_rows_create();
 		it = list_iterator_create(job_list);
 		while ((job_ptr = list_next(it))) {
-			time_t use_time;
-
-			if (!(cfg->weights.flags &
-			      FAIRWAY_FLAG_CALCULATE_RUNNING) &&
-			    !IS_JOB_PENDING(job_ptr))
+			if (!_job_shown(r.cfg, job_ptr, now, uid, filter))
 				continue;
-			if (IS_JOB_REVOKED(job_ptr) || !job_ptr->details)
-				continue;
-			/* Not eligible yet. */
-			use_time = (cfg->weights.flags &
-				    FAIRWAY_FLAG_ACCRUE_ALWAYS) ?
-				job_ptr->details->submit_time :
-				job_ptr->details->begin_time;
-			if (!use_time || (use_time > now))
-				continue;
-			if (job_ptr->priority == 0)	/* held */
-				continue;
-			if (!_may_see_job(job_ptr, uid))
-				continue;
-			_append_job_factors(cfg, job_ptr, req_msg,
-					    part_filter, ret_list);
+			r.job_ptr = job_ptr;
+			if (job_ptr->part_ptr_list)
+				(void) list_for_each(job_ptr->part_ptr_list,
+						     _append_part_rows, &r);
+			else
+				(void) _append_part_rows(NULL, &r);
 		}
 		list_iterator_destroy(it);
-		if (!list_count(ret_list))
-			FREE_NULL_LIST(ret_list);
+		if (!list_count(r.rows))
+			FREE_NULL_LIST(r.rows);
 	}
-	unlock_slurmctld(job_read_lock);
-	fw_cfg_put(cfg);
-	FREE_NULL_LIST(part_filter);
-	return ret_list;
+	if (!FW_SPRIO_CALLER_LOCKS)
+		unlock_slurmctld(job_read_lock);
+	fw_cfg_put(r.cfg);
+	FREE_NULL_LIST(r.part_filter);
+	return r.rows;
 }

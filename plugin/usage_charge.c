@@ -42,25 +42,69 @@ extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
 	}
 }
 
-static void _charge_qos(slurmdb_qos_rec_t *qos, const fairway_job_charge_t *c,
+/* Release run seconds of one account's or user's use of a QOS. */
+static void _release_run_secs(uint64_t *run_secs, const uint64_t *tres_run_delta,
+			      const job_record_t *job_ptr,
+			      const slurmdb_qos_rec_t *qos, const char *whose)
+{
+	for (int i = 0; i < slurmctld_tres_cnt; i++) {
+		if (i == TRES_ARRAY_ENERGY)
+			continue;
+		if (tres_run_delta[i] > run_secs[i]) {
+			error("%s: job %u: QOS %s TRES %s %s used limit tres_run_secs underflow, tried to remove %"PRIu64" seconds when only %"PRIu64" remained.",
+			      plugin_type, job_ptr->job_id, qos->name,
+			      assoc_mgr_tres_name_array[i], whose,
+			      tres_run_delta[i], run_secs[i]);
+			run_secs[i] = 0;
+		} else
+			run_secs[i] -= tres_run_delta[i];
+	}
+}
+
+/* A QOS's TRES usage and released run seconds for a job; from Slurm 24.11
+ * also the run seconds of the job's account and user under the QOS, and
+ * nothing for a job without an association. */
+static void _charge_qos_tres(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
+			     const long double *tres_usage,
+			     const uint64_t *tres_run_delta)
+{
+	uint64_t *acct_secs = NULL, *user_secs = NULL;
+
+	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
+		return;
+	if (FW_QOS_RUN_SECS_PER_USER) {
+		if (!job_ptr->assoc_ptr)
+			return;
+		fw_qos_used_run_secs(qos, job_ptr, &acct_secs, &user_secs);
+	}
+	fw_charge_tres(qos->usage->usage_tres_raw,
+		       qos->usage->grp_used_tres_run_secs, tres_usage,
+		       tres_run_delta, job_ptr->job_id, "QOS", qos->name,
+		       qos->id);
+	if (acct_secs)
+		_release_run_secs(acct_secs, tres_run_delta, job_ptr, qos,
+				  "account");
+	if (user_secs)
+		_release_run_secs(user_secs, tres_run_delta, job_ptr, qos,
+				  "user");
+}
+
+static void _charge_qos(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
+			const fairway_job_charge_t *c,
 			const long double *tres_decay,
 			const long double *tres_nodecay,
-			const uint64_t *tres_run_delta, uint32_t job_id)
+			const uint64_t *tres_run_delta)
 {
 	if (!qos || !qos->usage)
 		return;
 	if (qos->flags & QOS_FLAG_NO_DECAY) {
 		qos->usage->grp_used_wall += c->run_nodecay;
 		qos->usage->usage_raw += (long double) c->real_nodecay;
-		fw_charge_tres(qos->usage->usage_tres_raw,
-			     qos->usage->grp_used_tres_run_secs, tres_nodecay,
-			     tres_run_delta, job_id, "QOS", qos->name, qos->id);
+		_charge_qos_tres(qos, job_ptr, tres_nodecay, tres_run_delta);
 	} else {
 		qos->usage->grp_used_wall += c->run_decay;
 		qos->usage->usage_raw += (long double) c->real_decay;
-		fw_charge_tres(qos->usage->usage_tres_raw,
-			     qos->usage->grp_used_tres_run_secs, tres_decay,
-			     tres_run_delta, job_id, "QOS", qos->name, qos->id);
+		_charge_qos_tres(qos, job_ptr, tres_decay, tres_run_delta);
 	}
 }
 
@@ -134,13 +178,13 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 		}
 	}
 
-	_charge_qos(qos, &c, tres_decay, tres_nodecay, tres_run_delta,
-		    job_ptr->job_id);
+	_charge_qos(qos, job_ptr, &c, tres_decay, tres_nodecay,
+		    tres_run_delta);
 	/* The partition's QOS too, unless it is the job's (usage factor of the
 	 * job's QOS only). */
 	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != qos))
-		_charge_qos(job_ptr->part_ptr->qos_ptr, &c, tres_decay,
-			    tres_nodecay, tres_run_delta, job_ptr->job_id);
+		_charge_qos(job_ptr->part_ptr->qos_ptr, job_ptr, &c,
+			    tres_decay, tres_nodecay, tres_run_delta);
 
 	/* Up to and including root: root's usage normalizes everyone's. */
 	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
@@ -194,7 +238,7 @@ extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
 	uint64_t delta[cnt];
 	job_record_t *job_ptr;
-	ListIterator it;
+	list_itr_t *it;
 	time_t last_ran;
 
 	if (!(slurm_conf.accounting_storage_enforce &
@@ -230,19 +274,13 @@ extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 			delta[i] = job_ptr->tres_alloc_cnt[i] * usage_factor;
 		}
 		if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage)
-			fw_charge_tres(NULL, job_ptr->qos_ptr->usage->
-				     grp_used_tres_run_secs, NULL, delta,
-				     job_ptr->job_id, "QOS",
-				     job_ptr->qos_ptr->name,
-				     job_ptr->qos_ptr->id);
+			_charge_qos_tres(job_ptr->qos_ptr, job_ptr, NULL,
+					 delta);
 		if (job_ptr->part_ptr && job_ptr->part_ptr->qos_ptr &&
 		    (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr) &&
 		    job_ptr->part_ptr->qos_ptr->usage)
-			fw_charge_tres(NULL, job_ptr->part_ptr->qos_ptr->usage->
-				     grp_used_tres_run_secs, NULL, delta,
-				     job_ptr->job_id, "QOS",
-				     job_ptr->part_ptr->qos_ptr->name,
-				     job_ptr->part_ptr->qos_ptr->id);
+			_charge_qos_tres(job_ptr->part_ptr->qos_ptr, job_ptr,
+					 NULL, delta);
 		for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
 		     assoc = assoc->usage->parent_assoc_ptr)
 			fw_charge_tres(NULL, assoc->usage->grp_used_tres_run_secs,

@@ -15,7 +15,7 @@ extern void fw_usage_decay(const fw_state_t *st, double real_decay)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
-	ListIterator it;
+	list_itr_t *it;
 
 	if (!st->fair_share || (real_decay == 1))
 		return;
@@ -61,7 +61,7 @@ extern void fw_usage_reset(const fw_state_t *st)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
-	ListIterator it;
+	list_itr_t *it;
 
 	if (!st->fair_share)
 		return;

@@ -181,7 +181,7 @@ extern void fw_usage_save(fw_state_t *st, time_t now)
 static slurmdb_qos_rec_t *_find_qos(uint32_t id)
 {
 	slurmdb_qos_rec_t *q;
-	ListIterator it;
+	list_itr_t *it;
 
 	if (!id || !assoc_mgr_qos_list)
 		return NULL;
@@ -281,7 +281,7 @@ extern void fw_usage_restore(fw_state_t *st)
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_assoc_list) {
 		slurmdb_assoc_rec_t *a;
-		ListIterator it;
+		list_itr_t *it;
 
 		byid = xcalloc(list_count(assoc_mgr_assoc_list) + 1,
 			       sizeof(*byid));

@@ -40,8 +40,7 @@
 #include "sshare_format.h"
 
 extern "C" {
-#include <slurm/slurm.h>
-#include <slurm/slurmdb.h>
+#include "slurm_api.h"
 }
 
 namespace {
@@ -393,7 +392,7 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name,
   slurm_init(nullptr);
   slurm_conf_t* conf = nullptr;
   if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
-    say(std::string("cannot read slurmctld's configuration: ") + slurm_strerror(slurm_get_errno()));
+    say(std::string("cannot read slurmctld's configuration: ") + slurm_strerror(errno));
     return kExitRuntime;
   }
   fairway::Snapshot snap;
@@ -401,14 +400,14 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name,
       algo_name.empty() ? algorithm_of(conf->priority_flags) : *parse_algorithm(algo_name);
   snap.dampening_factor =
       dampening ? *dampening : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
-  slurm_free_ctl_conf(conf);
+  fairway_free_ctl_conf(conf);
 
   assoc_mgr_info_request_msg_t req{};
   req.flags = ASSOC_MGR_INFO_FLAG_ASSOC;
   assoc_mgr_info_msg_t* msg = nullptr;
   if (slurm_load_assoc_mgr_info(&req, &msg) != SLURM_SUCCESS || !msg) {
     say(std::string("cannot read the associations from slurmctld: ") +
-        slurm_strerror(slurm_get_errno()));
+        slurm_strerror(errno));
     return kExitRuntime;
   }
   // Totals as slurmctld keeps them; the snapshot stores what each association was charged
@@ -416,7 +415,7 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name,
   // their parent.
   std::vector<fairway::AssocRecord> recs;
   if (msg->assoc_list) {
-    ListIterator it = slurm_list_iterator_create(msg->assoc_list);
+    list_itr_t* it = slurm_list_iterator_create(msg->assoc_list);
     while (auto* a = static_cast<slurmdb_assoc_rec_t*>(slurm_list_next(it))) {
       fairway::AssocRecord r;
       r.id = a->id;

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "slurm/slurm.h"
+#include "slurm_api.h"
 
 #include "fairway.h"
 

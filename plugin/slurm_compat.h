@@ -1,0 +1,304 @@
+/*****************************************************************************\
+ *  slurm_compat.h - Slurm's internal API under one set of names for every
+ *  supported release (22.05, 24.11, 25.11, 26.05), keyed on
+ *  SLURM_VERSION_NUMBER.  The other files of plugin/ include this header
+ *  (through fairway_plugin.h) and test no version themselves, except the
+ *  loader's list of entry points in priority_fairway.c; doc/architecture.md
+ *  says what goes where.  A difference in multifactor's arithmetic goes to the
+ *  core instead (fairway_weights_t.slurm_release).
+ *
+ *  What changed, by the first supported release that has it (23.02 and 24.05
+ *  are not supported; where a change came in one of them, 24.11 is named):
+ *    24.11  headers of plugin interfaces in src/interfaces/ (priority.h,
+ *           site_factor.h, mcs.h); state files locked through
+ *           src/common/state_save.h; List/ListIterator became list_t and
+ *           list_itr_t (lib/slurm/slurm_api.h); struct job_details became
+ *           job_details_t; a job's factors are a priority_factors_t, apart from
+ *           sprio's row (priority_factors_object_t), which points at them and
+ *           names the account and QOS; jobs may have several QOS (qos_list),
+ *           and the per-partition priorities became job->part_prio, one per
+ *           (partition, QOS) pair, reallocated when partitions changed
+ *           (last_part_update); the plugin no longer sorts a job's partitions
+ *           (slurmctld keeps them in PriorityTier order); job size counts
+ *           active_node_record_count; site_factor_plugin_init/fini became
+ *           site_factor_g_init/fini and site_factor_g_reconfig is gone;
+ *           assoc_mgr_is_user_acct_coord takes is_locked; init,
+ *           priority_p_thread_start and sprio's list are called with
+ *           slurmctld's locks held (the plugin must not take them again);
+ *           QOS run seconds are also kept per account and per user.
+ *    25.11  job->part_prio is named job->prio_mult.
+ *    26.05  sprio's row holds a slurm_step_id_t; slurm_thread_create takes a
+ *           thread name.
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+#ifndef FAIRWAY_SLURM_COMPAT_H
+#define FAIRWAY_SLURM_COMPAT_H
+
+#include "slurm_api.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/slurm_protocol_api.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#include "src/interfaces/mcs.h"
+#include "src/interfaces/priority.h"
+#include "src/interfaces/site_factor.h"
+#else
+#include "src/common/site_factor.h"
+#include "src/common/slurm_mcs.h"
+#include "src/common/slurm_priority.h"
+#endif
+
+#define FW_SLURM_AT_LEAST(a, b) \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, 0))
+
+#if FW_SLURM_AT_LEAST(24, 11)
+#include "src/common/state_save.h"
+#include "src/slurmctld/acct_policy.h"
+#endif
+#if FW_SLURM_AT_LEAST(26, 5)
+#include "src/common/threadpool.h"
+#endif
+
+/* ---- records ---- */
+#if !FW_SLURM_AT_LEAST(24, 11)
+typedef struct job_details job_details_t;
+/* A job's weighted factors (job->prio_factors). */
+typedef priority_factors_object_t fw_prio_factors_t;
+#else
+typedef priority_factors_t fw_prio_factors_t;
+#endif
+
+/* The nodes the job-size factor is relative to. */
+#if FW_SLURM_AT_LEAST(24, 11)
+#define FW_CLUSTER_NODES ((uint32_t) active_node_record_count)
+#else
+#define FW_CLUSTER_NODES ((uint32_t) node_record_count)
+#endif
+
+/* A job's several QOS (NULL: one, job->qos_ptr). */
+#if FW_SLURM_AT_LEAST(24, 11)
+#define FW_JOB_QOS_LIST(job) ((job)->qos_list)
+#else
+#define FW_JOB_QOS_LIST(job) ((list_t *) NULL)
+#endif
+
+/* Whether the plugin sorts a job's partitions by PriorityTier before weighing
+ * (22.05's multifactor did; later slurmctld keeps them sorted). */
+#define FW_PLUGIN_SORTS_JOB_PARTITIONS (!FW_SLURM_AT_LEAST(24, 11))
+
+/*
+ * The array of a job's priorities per partition (22.05) or per (partition,
+ * QOS) pair (24.11 on, partition-major), allocated as that release's
+ * multifactor does, for npairs entries (nparts partitions of part_ptr_list,
+ * 0 without one, times nqos QOS of qos_list, 1 without one); NULL when the job
+ * has no such array.  Caller holds the job write lock.
+ */
+static inline uint32_t *fw_job_prio_array(job_record_t *job_ptr, int nparts,
+					  int nqos)
+{
+#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(25, 11)
+	priority_mult_t **mp = &job_ptr->prio_mult;
+#else
+	priority_mult_t **mp = &job_ptr->part_prio;
+#endif
+	int n;
+
+	if (!job_ptr->part_ptr_list && !job_ptr->qos_list) {
+		if (*mp) {
+			xfree((*mp)->priority_array);
+			xfree((*mp)->priority_array_names);
+			xfree(*mp);
+		}
+		return NULL;
+	}
+	n = nparts ? nparts * nqos : nqos;
+	if (!*mp)
+		*mp = xmalloc(sizeof(**mp));
+	/*
+	 * Reallocated (zeroed) when missing or older than the last partition
+	 * change, as multifactor does; also when its size is not the pairs'
+	 * (slurmctld keeps the array when a job's QOS list changes, which
+	 * multifactor then indexes past its end).
+	 */
+	if (!(*mp)->priority_array ||
+	    ((*mp)->last_update < last_part_update) ||
+	    (xsize((*mp)->priority_array) != n * sizeof(uint32_t))) {
+		xfree((*mp)->priority_array);
+		if (job_ptr->part_ptr_list) {
+			xfree((*mp)->priority_array_names);
+			(*mp)->priority_array_names =
+				part_list_to_xstr(job_ptr->part_ptr_list);
+		}
+		(*mp)->priority_array = xcalloc(n, sizeof(uint32_t));
+		(*mp)->last_update = time(NULL);
+	}
+	return (*mp)->priority_array;
+#else
+	(void) nqos;
+	if (!job_ptr->part_ptr_list)
+		return NULL;
+	if (!job_ptr->priority_array)
+		job_ptr->priority_array = xcalloc(nparts + 1, sizeof(uint32_t));
+	return job_ptr->priority_array;
+#endif
+}
+
+/* ---- sprio's rows ---- */
+/*
+ * A new row of sprio for a job in part_ptr (NULL: its only partition) and
+ * qos_ptr (NULL: its only QOS).  Its factors: fw_row_factors.  Strings point
+ * into slurmctld's records (the list is packed under slurmctld's locks), and
+ * fw_rows_create's destructor leaves them alone.
+ */
+#if FW_SLURM_AT_LEAST(24, 11)
+static inline void _fw_row_destroy(void *x)
+{
+	priority_factors_object_t *row = x;
+
+	slurm_destroy_priority_factors(row->prio_factors);
+	xfree(row);
+}
+#define fw_rows_create() list_create(_fw_row_destroy)
+/* Every row of a job with an administrator-set priority shows it alone. */
+#define FW_ROW_DIRECT_EVERY_ROW 1
+#else
+#define fw_rows_create() list_create(slurm_destroy_priority_factors_object)
+/* Only the row of a job in one partition shows an administrator-set
+ * priority alone; a job's rows in several partitions show its factors. */
+#define FW_ROW_DIRECT_EVERY_ROW 0
+#endif
+
+static inline priority_factors_object_t *fw_row_new(job_record_t *job_ptr,
+						     part_record_t *part_ptr,
+						     slurmdb_qos_rec_t *qos_ptr)
+{
+	priority_factors_object_t *row = xmalloc(sizeof(*row));
+
+#if FW_SLURM_AT_LEAST(26, 5)
+	row->step_id = job_ptr->step_id;
+#else
+	row->job_id = job_ptr->job_id;
+#endif
+	row->partition = part_ptr ? part_ptr->name : job_ptr->part_ptr->name;
+	row->user_id = job_ptr->user_id;
+#if FW_SLURM_AT_LEAST(24, 11)
+	row->account = job_ptr->account;
+	row->qos = qos_ptr ? qos_ptr->name :
+		job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL;
+#else
+	(void) qos_ptr;
+#endif
+	return row;
+}
+
+/* The row's factors, a copy of the job's (zero when it has none). */
+static inline fw_prio_factors_t *fw_row_factors(priority_factors_object_t *row,
+						fw_prio_factors_t *job_factors)
+{
+#if FW_SLURM_AT_LEAST(24, 11)
+	row->prio_factors = xmalloc(sizeof(*row->prio_factors));
+	slurm_copy_priority_factors(row->prio_factors, job_factors);
+	return row->prio_factors;
+#else
+	if (job_factors) {
+		/* The copy takes the job's ids, names and direct_prio too. */
+		uint32_t job_id = row->job_id, user_id = row->user_id;
+		char *partition = row->partition;
+
+		slurm_copy_priority_factors_object(row, job_factors);
+		row->job_id = job_id;
+		row->user_id = user_id;
+		row->partition = partition;
+	}
+	return row;
+#endif
+}
+
+/* Classic and depth-oblivious fair-share store each association's fair-share
+ * factor (assoc->usage->fs_factor), which a job then reads, instead of
+ * computing it from the effective usage whenever a job is weighed (25.11 on;
+ * priority_p_calc_fs_factor left the loader's list then). */
+#define FW_CLASSIC_STORES_FS_FACTOR FW_SLURM_AT_LEAST(25, 11)
+
+/* Called with slurmctld's job, node and partition read locks held (24.11 on)
+ * or not (22.05: the plugin takes them). */
+#define FW_SPRIO_CALLER_LOCKS FW_SLURM_AT_LEAST(24, 11)
+/* init and priority_p_thread_start run with slurmctld's job write lock held
+ * (24.11 on). */
+#define FW_INIT_CALLER_LOCKS FW_SLURM_AT_LEAST(24, 11)
+
+/* ---- slurmctld's services ---- */
+static inline bool fw_user_is_coord(uid_t uid, char *account)
+{
+#if FW_SLURM_AT_LEAST(24, 11)
+	return assoc_mgr_is_user_acct_coord(acct_db_conn, uid, account, false);
+#else
+	return assoc_mgr_is_user_acct_coord(acct_db_conn, uid, account);
+#endif
+}
+
+#if FW_SLURM_AT_LEAST(24, 11)
+#define fw_site_factor_init() site_factor_g_init()
+#define fw_site_factor_fini() site_factor_g_fini()
+#define fw_site_factor_reconfig() do { } while (0)
+#else
+#define fw_site_factor_init() site_factor_plugin_init()
+#define fw_site_factor_fini() site_factor_plugin_fini()
+#define fw_site_factor_reconfig() site_factor_g_reconfig()
+#endif
+
+#if FW_SLURM_AT_LEAST(26, 5)
+#define fw_thread_create(name, id, fn, arg) \
+	slurm_thread_create(name, id, fn, arg)
+#else
+#define fw_thread_create(name, id, fn, arg) slurm_thread_create(id, fn, arg)
+#endif
+
+/*
+ * Since 24.11 slurmctld keeps a QOS's reserved run seconds per account and per
+ * user as well, and multifactor releases them with the QOS's own (and charges
+ * no QOS for a job without an association).  fw_qos_used_run_secs: the job's
+ * account's and user's arrays under qos (created when missing, as slurmctld
+ * does).  Caller holds the QOS write lock.
+ */
+#if FW_SLURM_AT_LEAST(24, 11)
+#define FW_QOS_RUN_SECS_PER_USER 1
+static inline void fw_qos_used_run_secs(slurmdb_qos_rec_t *qos,
+					job_record_t *job_ptr,
+					uint64_t **acct_secs,
+					uint64_t **user_secs)
+{
+	slurmdb_used_limits_t *a = acct_policy_get_acct_used_limits(
+		&qos->usage->acct_limit_list, job_ptr->assoc_ptr->acct);
+	slurmdb_used_limits_t *u = acct_policy_get_user_used_limits(
+		&qos->usage->user_limit_list, job_ptr->user_id);
+
+	*acct_secs = a->tres_run_secs;
+	*user_secs = u->tres_run_secs;
+}
+#else
+#define FW_QOS_RUN_SECS_PER_USER 0
+static inline void fw_qos_used_run_secs(slurmdb_qos_rec_t *qos,
+					job_record_t *job_ptr,
+					uint64_t **acct_secs,
+					uint64_t **user_secs)
+{
+	(void) qos;
+	(void) job_ptr;
+	*acct_secs = *user_secs = NULL;
+}
+#endif
+
+#endif /* FAIRWAY_SLURM_COMPAT_H */
