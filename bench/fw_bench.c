@@ -51,7 +51,7 @@ static void _time_period(void (*fn)(time_t), time_t now, int reps,
 	*lock_ms = median(l, reps);
 }
 
-static void (*g_mf_ftd)(List, time_t);
+static void (*g_mf_ftd)(list_t *, time_t);
 static int (*g_fw_cycle)(time_t);
 static int (*g_fw_recalc)(time_t);
 static void _mf_period(time_t now) { g_mf_ftd(job_list, now); }
@@ -194,7 +194,7 @@ static double _time_set(uint32_t (*set)(uint32_t, job_record_t *))
 {
 	struct timespec a, b;
 	job_record_t *j;
-	ListIterator it = list_iterator_create(job_list);
+	list_itr_t *it = list_iterator_create(job_list);
 	int n = 0;
 
 	/* The priorities set() returns are not kept: held jobs must stay held

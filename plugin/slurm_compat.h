@@ -97,6 +97,14 @@ typedef priority_factors_t fw_prio_factors_t;
  * (22.05's multifactor did; later slurmctld keeps them sorted). */
 #define FW_PLUGIN_SORTS_JOB_PARTITIONS (!FW_SLURM_AT_LEAST(24, 11))
 
+/* 24.11 on: a job's priority_mult_t *, its priorities per (partition, QOS)
+ * pair with their partitions' names. */
+#if FW_SLURM_AT_LEAST(25, 11)
+#define FW_JOB_PRIO_MULT(job) ((job)->prio_mult)
+#elif FW_SLURM_AT_LEAST(24, 11)
+#define FW_JOB_PRIO_MULT(job) ((job)->part_prio)
+#endif
+
 /*
  * The array of a job's priorities per partition (22.05) or per (partition,
  * QOS) pair (24.11 on, partition-major), allocated as that release's
@@ -108,11 +116,7 @@ static inline uint32_t *fw_job_prio_array(job_record_t *job_ptr, int nparts,
 					  int nqos)
 {
 #if FW_SLURM_AT_LEAST(24, 11)
-#if FW_SLURM_AT_LEAST(25, 11)
-	priority_mult_t **mp = &job_ptr->prio_mult;
-#else
-	priority_mult_t **mp = &job_ptr->part_prio;
-#endif
+	priority_mult_t **mp = &FW_JOB_PRIO_MULT(job_ptr);
 	int n;
 
 	if (!job_ptr->part_ptr_list && !job_ptr->qos_list) {
@@ -202,6 +206,24 @@ static inline priority_factors_object_t *fw_row_new(job_record_t *job_ptr,
 #endif
 	return row;
 }
+
+/* A row's job id, user's account and QOS name (NULL before 24.11), and its
+ * factors (NULL for a job with an administrator-set priority from 24.11 on;
+ * the row itself before). */
+#if FW_SLURM_AT_LEAST(26, 5)
+#define FW_ROW_JOB_ID(row) ((row)->step_id.job_id)
+#else
+#define FW_ROW_JOB_ID(row) ((row)->job_id)
+#endif
+#if FW_SLURM_AT_LEAST(24, 11)
+#define FW_ROW_ACCOUNT(row) ((row)->account)
+#define FW_ROW_QOS(row) ((row)->qos)
+#define FW_ROW_FACTORS(row) ((row)->prio_factors)
+#else
+#define FW_ROW_ACCOUNT(row) ((char *) NULL)
+#define FW_ROW_QOS(row) ((char *) NULL)
+#define FW_ROW_FACTORS(row) (row)
+#endif
 
 /* The row's factors, a copy of the job's (zero when it has none). */
 static inline fw_prio_factors_t *fw_row_factors(priority_factors_object_t *row,

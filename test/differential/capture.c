@@ -37,11 +37,25 @@ static void _usage_in(const usage_out_t *o, long double *raw, double *wall,
 	}
 }
 
+/* A plugin's factors copied out: the values, and ntres TRES factors in tres. */
+static void _factors_out(fw_prio_factors_t *out, double *tres,
+			 const fw_prio_factors_t *f, int ntres)
+{
+	*out = *f;
+	if (f->priority_tres)
+		memcpy(tres, f->priority_tres,
+		       sizeof(double) * MIN(ntres, MAX_TRES));
+	out->priority_tres = NULL;
+	out->tres_weights = NULL;
+	out->tres_names = NULL;
+}
+
 /* Append the rows of one sprio request, copied out of the returned list. */
-static void _append_sprio(result_t *r, List l)
+static void _append_sprio(result_t *r, list_t *l)
 {
 	priority_factors_object_t *o;
-	ListIterator it;
+	fw_prio_factors_t *f;
+	list_itr_t *it;
 
 	if (!l)
 		return;
@@ -49,50 +63,66 @@ static void _append_sprio(result_t *r, List l)
 	it = list_iterator_create(l);
 	while ((o = list_next(it))) {
 		sprio_row_t *w = &r->rows[r->nrows++];
-		w->job_id = o->job_id;
+		w->job_id = FW_ROW_JOB_ID(o);
 		w->user_id = o->user_id;
 		w->direct_prio = o->direct_prio;
 		snprintf(w->partition, sizeof(w->partition), "%s",
 			 o->partition ? o->partition : "");
-		w->f = *o;
-		if (o->priority_tres)
-			memcpy(w->tres, o->priority_tres, sizeof(double) *
-			       MIN(o->tres_cnt, MAX_TRES));
-		w->f.priority_tres = NULL;
-		w->f.tres_weights = NULL;
-		w->f.partition = NULL;
+		snprintf(w->account, sizeof(w->account), "%s",
+			 FW_ROW_ACCOUNT(o) ? FW_ROW_ACCOUNT(o) : "");
+		snprintf(w->qos, sizeof(w->qos), "%s",
+			 FW_ROW_QOS(o) ? FW_ROW_QOS(o) : "");
+		if ((f = FW_ROW_FACTORS(o))) {
+			w->has_factors = true;
+			_factors_out(&w->f, w->tres, f, f->tres_cnt);
+		}
 	}
 	list_iterator_destroy(it);
 }
 
-/* The filters are the plugin's on Slurm 22.05. */
-void capture_sprio(result_t *r, List (*factors)(
-			   priority_factors_request_msg_t *, uid_t))
+/* The filters are the plugin's on Slurm 22.05, the sprio command's later.
+ * slurmctld calls the plugin with its job, node and partition read locks and
+ * assoc_mgr's QOS read lock held from 24.11 on. */
+void capture_sprio(result_t *r, fake_sprio_f *factors)
 {
-	priority_factors_request_msg_t req;
+	slurmctld_lock_t job_read_lock =
+		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
 	uint32_t ids[] = { 100, 101, 103, 110 }, uid = 1002;
-	List l;
+	fake_sprio_req_t req;
+	char *parts;
+	list_t *l;
 
 	r->rows = xcalloc(1, sizeof(*r->rows));
 	r->nrows = 0;
 	for (int kind = 0; kind < 4; kind++) {
 		memset(&req, 0, sizeof(req));
+		parts = NULL;
 		if (kind == 1) {
-			req.job_id_list = list_create(NULL);
+			req.job_ids = list_create(NULL);
 			for (int i = 0; i < 4; i++)
-				list_append(req.job_id_list, &ids[i]);
+				list_append(req.job_ids, &ids[i]);
 		} else if (kind == 2) {
-			req.uid_list = list_create(NULL);
-			list_append(req.uid_list, &uid);
+			req.user_ids = list_create(NULL);
+			list_append(req.user_ids, &uid);
 		} else if (kind == 3) {
-			req.partitions = xstrdup_printf("p%d,nosuch", fw_world.nparts - 1);
+			parts = xstrdup_printf("p%d,nosuch", fw_world.nparts - 1);
+			req.partitions = parts;
 		}
-		l = factors(&req, 0);
+		if (FW_SPRIO_CALLER_LOCKS) {
+			lock_slurmctld(job_read_lock);
+			assoc_mgr_lock(&qos_read_lock);
+		}
+		l = fake_ctld_sprio(factors, &req, 0);
 		_append_sprio(r, l);
 		FREE_NULL_LIST(l);
-		FREE_NULL_LIST(req.job_id_list);
-		FREE_NULL_LIST(req.uid_list);
-		xfree(req.partitions);
+		if (FW_SPRIO_CALLER_LOCKS) {
+			assoc_mgr_unlock(&qos_read_lock);
+			unlock_slurmctld(job_read_lock);
+		}
+		FREE_NULL_LIST(req.job_ids);
+		FREE_NULL_LIST(req.user_ids);
+		xfree(parts);
 	}
 }
 
@@ -101,7 +131,7 @@ int capture_tres_kept_rows(void)
 {
 	job_record_t *j;
 	part_record_t *p;
-	ListIterator it, pit;
+	list_itr_t *it, *pit;
 	int n = 0;
 
 	if (!slurm_conf.priority_weight_tres)
@@ -133,7 +163,7 @@ void capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
 {
 	slurmdb_assoc_rec_t *a;
 	job_record_t *j;
-	ListIterator it;
+	list_itr_t *it;
 	int i = 0;
 
 	r->na = list_count(assoc_mgr_assoc_list);
@@ -170,18 +200,19 @@ void capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
 	it = list_iterator_create(job_list);
 	while ((j = list_next(it))) {
 		job_out_t *o = &r->j[i++];
+		const char *names;
+		uint32_t *prio = fake_ctld_prio_array(j, &o->nprio, &names);
+
 		o->priority = j->priority;
-		if (j->priority_array && j->part_ptr_list)
-			memcpy(o->prio_array, j->priority_array,
-			       sizeof(uint32_t) * list_count(j->part_ptr_list));
+		if (prio)
+			memcpy(o->prio_array, prio,
+			       sizeof(uint32_t) * MIN(o->nprio, MAX_PRIO));
+		snprintf(o->prio_names, sizeof(o->prio_names), "%s",
+			 names ? names : "");
 		if (j->prio_factors) {
 			o->has_factors = true;
-			o->f = *j->prio_factors;
-			if (j->prio_factors->priority_tres)
-				memcpy(o->tres, j->prio_factors->priority_tres,
-				       sizeof(double) * slurmctld_tres_cnt);
-			o->f.priority_tres = NULL;
-			o->f.tres_weights = NULL;
+			_factors_out(&o->f, o->tres, j->prio_factors,
+				     slurmctld_tres_cnt);
 		}
 	}
 	list_iterator_destroy(it);
@@ -189,7 +220,7 @@ void capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
 
 /*
  * After the period: priority_p_set of every pending job (a submit, one second
- * later), then, in --decay-thread scenarios, priority_p_job_end of every running
+ * later; in some scenarios after a partition changed), then, in --decay-thread scenarios, priority_p_job_end of every running
  * job 100 s after the period, and the usage it charged.  Multifactor charges a
  * job end from the time its thread recorded, which only its thread sets: the
  * other modes compare submits only.  Job ends mark the job (end_time_exp), so
@@ -203,12 +234,16 @@ void capture_submit_and_end(result_t *r,
 {
 	time_t frozen = fw_frozen_now, *exp;
 	job_record_t *j;
-	ListIterator it;
+	list_itr_t *it;
 	int i = 0;
 
 	r->set_prio = xcalloc(r->nj + 1, sizeof(*r->set_prio));
 	exp = xcalloc(r->nj + 1, sizeof(*exp));
 	fw_frozen_now = now + 1;
+	/* A partition changed after every array the period allocated (their
+	 * time is the clock's, real outside --decay-thread). */
+	if (fw_world.parts_changed)
+		last_part_update = (time_t) 1 << 32;
 	it = list_iterator_create(job_list);
 	while ((j = list_next(it)) && (i < r->nj)) {
 		exp[i] = j->end_time_exp;
@@ -238,6 +273,7 @@ void capture_submit_and_end(result_t *r,
 	list_iterator_destroy(it);
 	xfree(exp);
 	fw_frozen_now = frozen;
+	last_part_update = 0;
 }
 
 /* Usage before the first plugin ran, restored for the second. */
@@ -246,7 +282,7 @@ static result_t g_before;
 void state_reset(void)
 {
 	slurmdb_assoc_rec_t *a;
-	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 	int i = 0;
 
 	for (int q = 0; q < MAX_QOS; q++) {

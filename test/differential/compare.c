@@ -2,9 +2,11 @@
  *  compare.c - the captures of multifactor and priority/fairway compared field
  *  by field: every association's shares_norm, usage_norm, usage_efctv,
  *  level_fs, fs_factor and usage (as sshare reads them), the QOS usage, every
- *  job's priority, priority_array and prio_factors, sprio's rows, the
- *  priorities of submits, and the usage job ends charged.  Floating-point
- *  values agree to 1e-9 relative; integers exactly.
+ *  job's priority, its priorities per partition (22.05) or per (partition,
+ *  QOS) pair with their partition names (24.11 on) and prio_factors, sprio's
+ *  rows (with account and QOS from 24.11 on), the priorities of submits, and
+ *  the usage job ends charged.  Floating-point values agree to 1e-9 relative;
+ *  integers exactly.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -82,8 +84,8 @@ static void _report_near_ties(const result_t *mf)
 /* Every field of two priority_factors objects (a job's, or a row of sprio's),
  * with their TRES factors. */
 static void _cmp_factors(const char *what, int i,
-			 const priority_factors_object_t *a, const double *ta,
-			 const priority_factors_object_t *b, const double *tb)
+			 const fw_prio_factors_t *a, const double *ta,
+			 const fw_prio_factors_t *b, const double *tb)
 {
 	CMP(what, i, "age", a->priority_age, b->priority_age);
 	CMP(what, i, "assoc", a->priority_assoc, b->priority_assoc);
@@ -129,9 +131,12 @@ static void _cmp_assoc(int i, const assoc_out_t *a, const assoc_out_t *b)
 static void _cmp_job(int i, const job_out_t *a, const job_out_t *b)
 {
 	CMPI("job", i, "priority", a->priority, b->priority);
-	for (int p = 0; p <= MAX_PARTS; p++)
+	CMPI("job", i, "priority_array entries", a->nprio, b->nprio);
+	for (int p = 0; p < MAX_PRIO; p++)
 		CMPI("job", i, "priority_array", a->prio_array[p],
 		     b->prio_array[p]);
+	CMPI("job", i, "priority_array_names",
+	     strcmp(a->prio_names, b->prio_names), 0);
 	CMPI("job", i, "has_factors", a->has_factors, b->has_factors);
 	if (a->has_factors && b->has_factors)
 		_cmp_factors("job", i, &a->f, a->tres, &b->f, b->tres);
@@ -143,7 +148,11 @@ static void _cmp_sprio_row(int i, const sprio_row_t *a, const sprio_row_t *b)
 	CMPI("sprio row", i, "user_id", a->user_id, b->user_id);
 	CMPI("sprio row", i, "direct_prio", a->direct_prio, b->direct_prio);
 	CMPI("sprio row", i, "partition", strcmp(a->partition, b->partition), 0);
-	_cmp_factors("sprio row", i, &a->f, a->tres, &b->f, b->tres);
+	CMPI("sprio row", i, "account", strcmp(a->account, b->account), 0);
+	CMPI("sprio row", i, "qos", strcmp(a->qos, b->qos), 0);
+	CMPI("sprio row", i, "has_factors", a->has_factors, b->has_factors);
+	if (a->has_factors && b->has_factors)
+		_cmp_factors("sprio row", i, &a->f, a->tres, &b->f, b->tres);
 }
 
 int compare_results(const result_t *mf, const result_t *fw)

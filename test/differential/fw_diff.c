@@ -50,7 +50,7 @@ static void _start_fairway_switched(fw_plugin_t *fw, time_t now)
 {
 	uint16_t want = slurm_conf.priority_flags, other;
 	slurmdb_assoc_rec_t *a;
-	ListIterator it;
+	list_itr_t *it;
 
 	if (want & PRIORITY_FLAGS_FAIR_TREE)
 		other = (want & ~PRIORITY_FLAGS_FAIR_TREE) |
@@ -85,7 +85,7 @@ static void _start_fairway_switched(fw_plugin_t *fw, time_t now)
 static void _earlier_usage(void)
 {
 	slurmdb_assoc_rec_t *a;
-	ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+	list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 
 	while ((a = list_next(it)))
 		for (int t = 0; t < g_tres_count; t++) {
@@ -104,15 +104,9 @@ static void _thread_period(const scenario_t *s, time_t now, fw_plugin_t *fw,
 {
 	world_write_state_file(now - s->since_last_ran,
 			       s->last_reset_ago ? now - s->last_reset_ago : 0);
-	cluster_cpus = 64;
-	if (!fw) {
-		if (priority_g_init() != SLURM_SUCCESS)
-			fatal("cannot load priority/multifactor");
-	} else {
+	if (fw)
 		plugin_load_fairway(fw);
-		if (fw->init() != SLURM_SUCCESS)
-			fatal("fairway init failed");
-	}
+	plugin_start_in_slurmctld(fw);
 	if (!world_wait_period(now))
 		fatal("%s ran no period", who);
 }
@@ -185,7 +179,7 @@ static void _report(const scenario_t *s, const result_t *mf, int mismatches)
 }
 
 /* One scenario, in its own process.  Returns bit 0: a mismatch; bit 1: sprio
- * rows that keep a TRES factor. */
+ * rows that keep a TRES factor; bit 2: jobs with several QOS. */
 static int _run_scenario(scenario_t *s, uint32_t seed)
 {
 	result_t r_mf = { 0 }, r_fw = { 0 };
@@ -199,6 +193,8 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	 * recalculation (it writes every association). */
 	fw_world.use_recalc = !fw_opts.thread_mode && !fw_opts.switch_mode &&
 		((seed % 4) == 0);
+	/* Every third scenario: partitions changed before the submits. */
+	fw_world.parts_changed = ((seed % 3) == 1);
 	world_setup(s, seed, now, "fw_diff");
 	/* TRES run seconds are released only when limits are enforced. */
 	if (fw_opts.thread_mode)
@@ -223,11 +219,13 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	result_free(&r_fw);
 	capture_initial_free();
 	world_remove_files();
-	return (mismatches ? 1 : 0) | (capture_tres_kept_rows() ? 2 : 0);
+	return (mismatches ? 1 : 0) | (capture_tres_kept_rows() ? 2 : 0) |
+		(jobs_multi_qos() ? 4 : 0);
 }
 
-/* Scenarios whose sprio rows reached a partition lacking a TRES count. */
-static int g_kept_tres_scenarios;
+/* Scenarios whose sprio rows reached a partition lacking a TRES count, and
+ * scenarios with jobs of several QOS. */
+static int g_kept_tres_scenarios, g_multi_qos_scenarios;
 
 /* 1 when the scenario's process found a mismatch or died. */
 static int _fork_scenario(scenario_t *s, uint32_t seed)
@@ -248,9 +246,11 @@ static int _fork_scenario(scenario_t *s, uint32_t seed)
 		perror("waitpid");
 		exit(2);
 	}
-	if (WIFEXITED(status) && (WEXITSTATUS(status) <= 3)) {
+	if (WIFEXITED(status) && (WEXITSTATUS(status) <= 7)) {
 		if (WEXITSTATUS(status) & 2)
 			g_kept_tres_scenarios++;
+		if (WEXITSTATUS(status) & 4)
+			g_multi_qos_scenarios++;
 		return WEXITSTATUS(status) & 1;
 	}
 	printf("ERROR %s: the scenario process died (status 0x%x)\n", s->name,
@@ -303,6 +303,9 @@ int main(int argc, char **argv)
 	}
 	printf("%d of %d scenarios compared sprio rows of a job in a partition that lacks a TRES count its first partition has (GPUs, no nodes)\n",
 	       g_kept_tres_scenarios, total);
+	if (FAKE_CTLD_MULTI_QOS)
+		printf("%d of %d scenarios had jobs with several QOS\n",
+		       g_multi_qos_scenarios, total);
 	printf("%d scenarios, %d mismatches\n", total, failed);
 	return failed ? 1 : 0;
 }

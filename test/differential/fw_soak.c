@@ -179,7 +179,7 @@ typedef struct {
 /* Priorities sane, no NaN in the associations; the failures printed. */
 static size_t _check_end(size_t *checked, size_t *held, size_t *nassoc)
 {
-	ListIterator it = list_iterator_create(job_list);
+	list_itr_t *it = list_iterator_create(job_list);
 	slurmdb_assoc_rec_t *a;
 	job_record_t *j;
 	size_t bad = 0;
@@ -288,9 +288,7 @@ static scenario_t *_soak_setup(int assocs, int pending, int running,
 
 	measure_use_rwlocks(true);
 	plugin_load_fairway(&soak_state.fw);
-	cluster_cpus = 64;
-	if (soak_state.fw.init() != SLURM_SUCCESS)
-		fatal("fairway init failed");
+	plugin_start_in_slurmctld(&soak_state.fw);
 	return &s;
 }
 
@@ -381,7 +379,7 @@ static int _run_cycles(int cycles)
 {
 	static scenario_t s;
 	time_t now = FW_NOW;
-	priority_factors_request_msg_t req;
+	fake_sprio_req_t req = { 0 };
 	fw_plugin_t fw;
 	int rc = 0;
 
@@ -393,18 +391,17 @@ static int _run_cycles(int cycles)
 	accounting_enforce = ACCOUNTING_ENFORCE_LIMITS;
 
 	plugin_load_fairway(&fw);
-	memset(&req, 0, sizeof(req));
 	for (int round = 0; round < 2; round++) {	/* load twice: init after fini */
 		fw.init();
 		cluster_cpus = 64;
 		fw.reconfig(false);
 		for (int c = 0; c < cycles / 2; c++) {
-			List l;
+			list_t *l;
 			now += 60;
 			if (fw.cycle(now) != SLURM_SUCCESS)
 				rc = 1;
 			if ((c % 50) == 0) {
-				l = fw.factors(&req, 0);
+				l = fake_ctld_sprio(fw.factors, &req, 0);
 				FREE_NULL_LIST(l);
 				fw.reconfig(true);
 			}

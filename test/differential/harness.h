@@ -39,23 +39,14 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "slurm/slurm.h"
-#include "slurm/slurm_errno.h"
-
-#include "src/common/assoc_mgr.h"
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/read_config.h"
-#include "src/common/slurm_priority.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/locks.h"
-#include "src/slurmctld/slurmctld.h"
-
+/* Slurm's headers through plugin/slurm_compat.h (the names every supported
+ * release shares), and what the harness needs besides them. */
 #include "fake_slurmctld.h"
 
 #define MAX_PARTS 3	/* partitions of a scenario, at most */
 #define MAX_QOS 3	/* QOS of every scenario */
+/* A job's priorities: one per partition, or per (partition, QOS) pair */
+#define MAX_PRIO (MAX_PARTS * MAX_QOS)
 #define MAX_TRES 8	/* TRES counts copied out of a plugin's results */
 #define FW_NOW 1700000000	/* the time every scenario's period ends */
 
@@ -146,6 +137,10 @@ typedef struct {
 	int gpu_pos;		/* gres/gpu in every TRES array */
 	/* run with priority_fairway_recalc (no running job), not _cycle */
 	bool use_recalc;
+	/* partitions changed (last_part_update) between the period and the
+	 * submits: from 24.11 a job's priorities per (partition, QOS) pair
+	 * are allocated afresh (zero) then */
+	bool parts_changed;
 } fw_world_t;
 extern fw_world_t fw_world;
 
@@ -164,7 +159,7 @@ extern slurmdb_assoc_rec_t *world_assoc_rec(uint32_t id, const char *acct,
 					    const char *user);
 /* assoc_mgr_update_assocs with these records (ADD or REMOVE), as slurmdbd's
  * updates reach slurmctld; fatal on failure. */
-extern void world_update_assocs(uint16_t type, List records);
+extern void world_update_assocs(uint16_t type, list_t *records);
 /* assoc_mgr's record of association `id`. */
 extern slurmdb_assoc_rec_t *world_assoc(uint32_t id);
 /* The plugins' state file: when the last period ran (set before every
@@ -190,6 +185,8 @@ extern void jobs_setup(scenario_t *s, time_t now);
 extern void jobs_reset(void);
 /* Jobs that carry prio_factors (a period weighed them). */
 extern int jobs_weighed(void);
+/* Jobs with several QOS (24.11 on). */
+extern int jobs_multi_qos(void);
 
 /* ---- plugins.c ---- */
 /* priority/fairway's entry points, loaded with dlopen (slurmctld's loader
@@ -201,7 +198,8 @@ typedef struct {
 	void (*reconfig)(bool);
 	uint32_t (*set)(uint32_t, job_record_t *);
 	void (*set_assoc_usage)(slurmdb_assoc_rec_t *);
-	List (*factors)(priority_factors_request_msg_t *, uid_t);
+	fake_sprio_f *factors;
+	void (*thread_start)(void);	/* 24.05 on, NULL before */
 	int (*recalc)(time_t);
 	int (*cycle)(time_t);
 	void (*job_end)(job_record_t *);
@@ -214,7 +212,7 @@ extern const char *plugin_slurm_dir(void);
 extern const char *plugin_mf_dir(void);
 /* multifactor's exported period functions. */
 typedef struct {
-	void (*fair_tree_decay)(List, time_t);	/* Fair Tree's whole period */
+	void (*fair_tree_decay)(list_t *, time_t);	/* Fair Tree's whole period */
 	bool (*charge)(job_record_t *, time_t *);	/* decay_apply_new_usage */
 	int (*weigh)(job_record_t *, time_t *);	/* ..._weighted_factors */
 	void (*set_assoc_usage)(slurmdb_assoc_rec_t *);
@@ -222,6 +220,9 @@ typedef struct {
 
 /* Found in the priority_multifactor.so priority_g_init loaded. */
 extern void plugin_find_mf(mf_plugin_t *mf);
+/* Its priority_p_thread_start (24.05 on: init no longer starts its decay
+ * thread), as priority_g_thread_start calls it; nothing before. */
+extern void plugin_mf_thread_start(void);
 /* One period of multifactor's thread, synchronously, without the decay
  * (which only the thread does): Fair Tree's fair_tree_decay, or the classic
  * algorithm's accounts top-down, then every job charged and weighed. */
@@ -234,6 +235,11 @@ extern void plugin_load_fairway(fw_plugin_t *p);
 extern void plugin_start_mf(void);
 /* priority/fairway the same way. */
 extern void plugin_start_fairway(fw_plugin_t *fw);
+/* A plugin started as slurmctld starts it (cluster known, its thread
+ * running): multifactor through Slurm's loader (fw NULL) or priority/fairway
+ * (loaded with plugin_load_fairway); init, then priority_p_thread_start
+ * (24.05 on), with slurmctld's locks held as it holds them. */
+extern void plugin_start_in_slurmctld(fw_plugin_t *fw);
 
 /* The command line of every program: -v (Slurm's info messages) and
  * -p PLUGIN.so (default: FAIRWAY_PLUGIN) into fw_opts; the program's own
@@ -265,9 +271,12 @@ typedef usage_out_t qos_out_t;
 
 typedef struct {
 	uint32_t priority;
-	uint32_t prio_array[MAX_PARTS + 1];
+	/* per partition (22.05) or per (partition, QOS) pair (24.11 on) */
+	int nprio;
+	uint32_t prio_array[MAX_PRIO];
+	char prio_names[64];	/* their partitions (24.11 on) */
 	bool has_factors;
-	priority_factors_object_t f;
+	fw_prio_factors_t f;
 	double tres[MAX_TRES];
 } job_out_t;
 
@@ -275,7 +284,9 @@ typedef struct {
 typedef struct {
 	uint32_t job_id, user_id, direct_prio;
 	char partition[16];
-	priority_factors_object_t f;
+	char account[32], qos[16];	/* 24.11 on */
+	bool has_factors;	/* 24.11 on: none with direct_prio */
+	fw_prio_factors_t f;
 	double tres[MAX_TRES];
 } sprio_row_t;
 
@@ -295,9 +306,9 @@ typedef struct {
 extern void capture(result_t *r,
 		    void (*set_assoc_usage)(slurmdb_assoc_rec_t *));
 /* sprio's rows as root: every job, then filtered by job ids, by user and by
- * partitions. */
-extern void capture_sprio(result_t *r, List (*factors)(
-				  priority_factors_request_msg_t *, uid_t));
+ * partitions (by the plugin on 22.05, as the sprio command does later), with
+ * the locks slurmctld holds around the call. */
+extern void capture_sprio(result_t *r, fake_sprio_f *factors);
 /* priority_p_set of every pending job one second after the period, then in
  * --decay-thread scenarios priority_p_job_end of every running job and the
  * usage it charged; the jobs left as they were. */

@@ -1,7 +1,8 @@
 /*****************************************************************************\
  *  jobs.c - the job list of a scenario: pending jobs of random shape (held,
- *  administrator-set priorities, nice, QOS, several partitions, GPUs, requeued
- *  allocations), some of them running since before the period under test.
+ *  administrator-set priorities, nice, QOS, several partitions, from Slurm
+ *  24.11 several QOS, GPUs, requeued allocations), some of them running since
+ *  before the period under test.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -29,6 +30,10 @@ job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa, time_t now)
 		j->part_ptr_list = list_create(NULL);
 		for (int p = 0; p < fw_world.nparts; p++)
 			list_append(j->part_ptr_list, &fw_world.parts[p]);
+		/* From 24.11 slurmctld keeps it in PriorityTier order (22.05's
+		 * multifactor sorted it itself). */
+		if (!FW_PLUGIN_SORTS_JOB_PARTITIONS)
+			list_sort(j->part_ptr_list, priority_sort_part_tier);
 	}
 	j->priority = fw_chance(8) ? 0 : 1;	/* 0: held */
 	if (fw_chance(5)) {			/* set by an admin */
@@ -43,6 +48,19 @@ job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa, time_t now)
 	j->time_limit = fw_chance(30) ? NO_VAL : 1 + fw_pick(2880);
 	if (fw_chance(70))
 		j->qos_ptr = fw_world.qos[fw_pick(MAX_QOS)];
+	if (FAKE_CTLD_MULTI_QOS && fw_chance(25)) {
+		/* --qos=a,b[,c] (24.11 on): two or three QOS, which slurmctld
+		 * sorts; qos_ptr is the first at submit, then whichever the
+		 * scheduler tried last. */
+		list_t *qos = list_create(NULL);
+		int first = fw_pick(MAX_QOS), n = 2 + fw_pick(MAX_QOS - 1);
+
+		for (int q = 0; q < n; q++)
+			list_append(qos, fw_world.qos[(first + q) % MAX_QOS]);
+		fake_ctld_job_set_qos_list(j, qos);
+		j->qos_ptr = fw_chance(50) ? list_peek(qos) :
+			fw_world.qos[(first + fw_pick(n)) % MAX_QOS];
+	}
 	j->details = xmalloc(sizeof(*j->details));
 	j->details->min_cpus = 1 + fw_pick(64);
 	j->details->max_cpus = fw_chance(20) ? j->details->min_cpus : NO_VAL;
@@ -125,7 +143,7 @@ void jobs_setup(scenario_t *s, time_t now)
 void jobs_reset(void)
 {
 	job_record_t *j;
-	ListIterator it = list_iterator_create(job_list);
+	list_itr_t *it = list_iterator_create(job_list);
 
 	while ((j = list_next(it))) {
 		if (!j->direct_set_prio && j->priority)
@@ -135,10 +153,23 @@ void jobs_reset(void)
 	list_iterator_destroy(it);
 }
 
+int jobs_multi_qos(void)
+{
+	job_record_t *j;
+	list_itr_t *it = list_iterator_create(job_list);
+	int n = 0;
+
+	while ((j = list_next(it)))
+		if (FW_JOB_QOS_LIST(j) && (list_count(FW_JOB_QOS_LIST(j)) > 1))
+			n++;
+	list_iterator_destroy(it);
+	return n;
+}
+
 int jobs_weighed(void)
 {
 	job_record_t *j;
-	ListIterator it = list_iterator_create(job_list);
+	list_itr_t *it = list_iterator_create(job_list);
 	int n = 0;
 
 	while ((j = list_next(it)))

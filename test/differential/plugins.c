@@ -11,6 +11,7 @@
 
 #include <dlfcn.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,11 +64,11 @@ void plugin_find_mf(mf_plugin_t *mf)
  * done through the exported priority_p_set_assoc_usage: accounts top-down,
  * users left for on-demand computation (usage_efctv NO_VAL).  An iterator,
  * not list_for_each: set_assoc_usage walks the same list (its siblings). */
-static void _mf_classic_children(List children,
+static void _mf_classic_children(list_t *children,
 				 void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
 {
 	slurmdb_assoc_rec_t *a;
-	ListIterator it;
+	list_itr_t *it;
 
 	if (!children)
 		return;
@@ -94,6 +95,33 @@ static int _mf_charge_and_weigh(void *x, void *arg)
 	return 0;
 }
 
+/*
+ * 25.11 on, classic and depth-oblivious: the end of the period stores the
+ * fair-share factor of every job's association from its effective usage of
+ * that moment (multifactor's static _set_non_fair_tree_fs_factor and
+ * _set_assoc_fs_factor, line for line; --decay-thread runs multifactor's
+ * own).
+ */
+static int _mf_store_fs_factor(void *x, void *arg)
+{
+	job_record_t *job_ptr = x;
+	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr, *fs;
+	uint16_t damp_factor = slurm_conf.fs_dampening_factor;
+
+	if (!assoc)
+		return 0;
+	fs = (assoc->shares_raw == SLURMDB_FS_USE_PARENT) ?
+		assoc->usage->fs_assoc_ptr : assoc;
+	if (fuzzy_equal(fs->usage->usage_efctv, NO_VAL) ||
+	    (fs->usage->shares_norm <= 0))
+		assoc->usage->fs_factor = 0.0;
+	else
+		assoc->usage->fs_factor = pow(
+			2.0, -((fs->usage->usage_efctv /
+				fs->usage->shares_norm) / damp_factor));
+	return 0;
+}
+
 void plugin_mf_period(const mf_plugin_t *mf, time_t now)
 {
 	if (slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE) {
@@ -104,6 +132,17 @@ void plugin_mf_period(const mf_plugin_t *mf, time_t now)
 			     mf->set_assoc_usage);
 	g_mf = mf;
 	list_for_each(job_list, _mf_charge_and_weigh, &now);
+	if (FW_CLASSIC_STORES_FS_FACTOR)
+		list_for_each(job_list, _mf_store_fs_factor, NULL);
+}
+
+void plugin_mf_thread_start(void)
+{
+	void (*thread_start)(void) = dlsym(_mf_handle(),
+					   "priority_p_thread_start");
+
+	if (thread_start)
+		thread_start();
 }
 
 void plugin_load_fairway(fw_plugin_t *p)
@@ -119,6 +158,7 @@ void plugin_load_fairway(fw_plugin_t *p)
 	p->recalc = dlsym(p->handle, "priority_fairway_recalc");
 	p->cycle = dlsym(p->handle, "priority_fairway_cycle");
 	p->job_end = dlsym(p->handle, "priority_p_job_end");
+	p->thread_start = dlsym(p->handle, "priority_p_thread_start");
 	if (!p->init || !p->fini || !p->reconfig || !p->set ||
 	    !p->set_assoc_usage || !p->factors || !p->recalc || !p->cycle ||
 	    !p->job_end)
@@ -130,9 +170,42 @@ void plugin_start_mf(void)
 {
 	if (priority_g_init() != SLURM_SUCCESS)
 		fatal("cannot load priority/multifactor");
+	/* Its init starts the site_factor plugin only inside slurmctld, and
+	 * from 24.11 a job's priority needs it started. */
+	if (fw_site_factor_init() != SLURM_SUCCESS)
+		fatal("cannot start the site_factor plugin");
 	cluster_cpus = 64;
 	priority_g_reconfig(false);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+}
+
+void plugin_start_in_slurmctld(fw_plugin_t *fw)
+{
+	/* From 24.11 slurmctld calls init holding its config write lock,
+	 * before it has read the nodes (cluster_cpus 0), and starts the
+	 * plugin's thread once they are read, still holding it. */
+	slurmctld_lock_t config_write_lock = {
+		.conf = WRITE_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
+		.part = WRITE_LOCK };
+
+	cluster_cpus = 64;
+	if (FW_INIT_CALLER_LOCKS) {
+		lock_slurmctld(config_write_lock);
+		cluster_cpus = 0;
+	}
+	if (!fw) {
+		if (priority_g_init() != SLURM_SUCCESS)
+			fatal("cannot load priority/multifactor");
+	} else if (fw->init() != SLURM_SUCCESS) {
+		fatal("fairway init failed");
+	}
+	cluster_cpus = 64;
+	if (!fw)
+		plugin_mf_thread_start();
+	else if (fw->thread_start)
+		fw->thread_start();
+	if (FW_INIT_CALLER_LOCKS)
+		unlock_slurmctld(config_write_lock);
 }
 
 void plugin_start_fairway(fw_plugin_t *fw)

@@ -101,7 +101,7 @@ static void _restore_job_accounting(void)
 				   WRITE_LOCK, READ_LOCK };
 	assoc_mgr_lock_t alocks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	slurmdb_assoc_rec_t *a;
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *j;
 
 	lock_slurmctld(locks);
@@ -193,7 +193,7 @@ static void _op_turnover(time_t now)
 
 void soak_purge(void)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *j;
 
 	lock_slurmctld(g_job_write);
@@ -209,32 +209,46 @@ void soak_purge(void)
 
 static void _query(int op, uint32_t *count)
 {
-	priority_factors_request_msg_t req;
+	/* From 24.11 slurmctld calls the plugin holding these. */
+	slurmctld_lock_t job_read_lock =
+		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
+	fake_sprio_req_t req = { 0 };
 	uint32_t hi = __atomic_load_n(&soak_state.next_job_id, __ATOMIC_RELAXED);
-	List l;
+	char *parts = NULL;
+	list_t *l;
 
-	memset(&req, 0, sizeof(req));
 	if (op == OP_Q_JOBS) {
-		req.job_id_list = list_create(xfree_ptr);
+		req.job_ids = list_create(xfree_ptr);
 		for (int i = 0; i < 5; i++) {
 			uint32_t *id = xmalloc(sizeof(*id));
 			*id = 100 + fw_pick(hi - 100);
-			list_append(req.job_id_list, id);
+			list_append(req.job_ids, id);
 		}
 	} else if (op == OP_Q_USER) {
 		uint32_t *uid = xmalloc(sizeof(*uid));
 		*uid = 1000 + fw_pick(7);
-		req.uid_list = list_create(xfree_ptr);
-		list_append(req.uid_list, uid);
+		req.user_ids = list_create(xfree_ptr);
+		list_append(req.user_ids, uid);
 	} else if (op == OP_Q_PART) {
-		req.partitions = xstrdup_printf("p%u", fw_pick(fw_world.nparts));
+		parts = xstrdup_printf("p%u", fw_pick(fw_world.nparts));
+		req.partitions = parts;
 	}
-	l = soak_state.fw.factors(&req, 0);
+	if (FW_SPRIO_CALLER_LOCKS) {
+		lock_slurmctld(job_read_lock);
+		assoc_mgr_lock(&qos_read_lock);
+	}
+	l = fake_ctld_sprio(soak_state.fw.factors, &req, 0);
 	*count = l ? list_count(l) : 0;
+	/* (slurmctld packs the reply under the locks, frees it after) */
+	if (FW_SPRIO_CALLER_LOCKS) {
+		assoc_mgr_unlock(&qos_read_lock);
+		unlock_slurmctld(job_read_lock);
+	}
 	FREE_NULL_LIST(l);
-	FREE_NULL_LIST(req.job_id_list);
-	FREE_NULL_LIST(req.uid_list);
-	xfree(req.partitions);
+	FREE_NULL_LIST(req.job_ids);
+	FREE_NULL_LIST(req.user_ids);
+	xfree(parts);
 }
 
 /* As slurmctld: scontrol setfsdampeningfactor (config and job write locks,
@@ -263,7 +277,7 @@ static void _op_reconfig(void)
 void soak_remove_assoc_notify(slurmdb_assoc_rec_t *rec)
 {
 	slurmctld_lock_t job_write = { .job = WRITE_LOCK };
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *j;
 
 	lock_slurmctld(job_write);
@@ -290,10 +304,10 @@ static void _op_assoc_add(void)
 {
 	assoc_mgr_lock_t read = { .assoc = READ_LOCK };
 	slurmdb_assoc_rec_t *a, *found = NULL;
-	List records;
+	list_t *records;
 	added_assoc_t n;
 	const sc_assoc_t *parent = NULL;
-	ListIterator it;
+	list_itr_t *it;
 
 	memset(&n, 0, sizeof(n));
 	while (!parent || parent->user[0] || (parent->id == 1))
@@ -332,7 +346,7 @@ static void _op_assoc_add(void)
 static void _op_assoc_del(void)
 {
 	added_assoc_t gone;
-	List records;
+	list_t *records;
 	int k;
 
 	/* No new job may use it from here on (submits hold the job lock). */
@@ -350,7 +364,7 @@ static void _op_assoc_del(void)
 
 void soak_start_running(time_t now)
 {
-	ListIterator it = list_iterator_create(job_list);
+	list_itr_t *it = list_iterator_create(job_list);
 	job_record_t *j;
 
 	while ((j = list_next(it))) {

@@ -132,7 +132,7 @@ slurmdb_assoc_rec_t *world_assoc_rec(uint32_t id, const char *acct,
 	return a;
 }
 
-void world_update_assocs(uint16_t type, List records)
+void world_update_assocs(uint16_t type, list_t *records)
 {
 	slurmdb_update_object_t update = { .type = type, .objects = records };
 
@@ -187,9 +187,9 @@ static void _setup_tres(void)
  * pointed at assoc_mgr's records. */
 static void _setup_assocs(scenario_t *s)
 {
-	List records = list_create(slurmdb_destroy_assoc_rec);
+	list_t *records = list_create(slurmdb_destroy_assoc_rec);
 	slurmdb_assoc_rec_t *a;
-	ListIterator it;
+	list_itr_t *it;
 
 	/* Children come after their parents in every generated scenario. */
 	_index_scenario(s);
@@ -322,7 +322,7 @@ void world_setup(scenario_t *s, uint32_t seed, time_t now,
 	_write_conf(s);
 	if (slurm_conf_init(fw_world.conf_path) != SLURM_SUCCESS)
 		fatal("slurm_conf_init(%s) failed", fw_world.conf_path);
-	node_record_count = 4;
+	fake_ctld_set_node_count(4);
 	_setup_tres();
 	_setup_assocs(s);
 	if (seed)
@@ -380,7 +380,7 @@ void world_normalize_all_shares(void)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		slurmdb_assoc_rec_t *a;
-		ListIterator it = list_iterator_create(assoc_mgr_assoc_list);
+		list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 
 		while ((a = list_next(it)))
 			if ((a->shares_raw == SLURMDB_FS_USE_PARENT) ==

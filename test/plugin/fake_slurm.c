@@ -15,40 +15,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slurm/slurm.h"
-#include "slurm/slurm_errno.h"
-
-#include "src/common/assoc_mgr.h"
-#include "src/common/list.h"
-#include "src/common/log.h"
-#include "src/common/read_config.h"
-#include "src/common/slurm_priority.h"
-#include "src/common/xmalloc.h"
-#include "src/common/xstring.h"
-#include "src/slurmctld/locks.h"
-#include "src/slurmctld/slurmctld.h"
-
-#include "fake_slurm.h"
+/* Slurm's headers through plugin/slurm_compat.h, and the names of the
+ * functions mocked here that differ between releases. */
 #include "fake_slurmctld.h"
+#include "fake_slurm.h"
 
 /* ---- libslurmfull's globals ---- */
 slurm_conf_t slurm_conf;
-List assoc_mgr_assoc_list = NULL;
-List assoc_mgr_qos_list = NULL;
+list_t *assoc_mgr_assoc_list = NULL;
+list_t *assoc_mgr_qos_list = NULL;
 slurmdb_assoc_rec_t *assoc_mgr_root_assoc = NULL;
 char **assoc_mgr_tres_name_array = NULL;
 int node_record_count = 0;
+int active_node_record_count = 0;	/* 24.11 on */
 
-/* the shim's entry points */
+/* the shim's entry points; weak: those of some releases only */
 extern int init(void);
 extern int fini(void);
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr);
 extern void priority_p_reconfig(bool assoc_clear);
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
 extern double priority_p_calc_fs_factor(long double usage_efctv,
-					long double shares_norm);
-extern List priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid);
+					long double shares_norm)
+	__attribute__((weak));			/* before 25.11 */
+extern fake_sprio_f priority_p_get_priority_factors_list;
+extern void priority_p_thread_start(void) __attribute__((weak));/* 24.05 on */
+extern uint32_t priority_p_recover(uint32_t prio_boost)
+	__attribute__((weak));			/* 23.02 on */
 extern void priority_p_job_end(job_record_t *job_ptr);
 extern int priority_fairway_recalc(time_t now);
 extern int priority_fairway_cycle(time_t now);
@@ -91,7 +84,7 @@ static uint64_t _mix(uint64_t h, const void *p, size_t n)
  * is the watcher). */
 static uint64_t _jobs_checksum(void)
 {
-	extern void **fake_list_items(List, int *);
+	extern void **fake_list_items(list_t *, int *);
 	uint64_t h = 14695981039346656037ULL;
 	void **items;
 	int n;
@@ -103,7 +96,7 @@ static uint64_t _jobs_checksum(void)
 		job_record_t *j = items[i];
 		h = _mix(h, &j->priority, sizeof(j->priority));
 		if (j->prio_factors) {
-			priority_factors_object_t *f = j->prio_factors;
+			fw_prio_factors_t *f = j->prio_factors;
 			double v[6] = { f->priority_age, f->priority_assoc,
 					f->priority_fs, f->priority_js,
 					f->priority_part, f->priority_qos };
@@ -116,7 +109,7 @@ static uint64_t _jobs_checksum(void)
 
 static uint64_t _assocs_checksum(void)
 {
-	extern void **fake_list_items(List, int *);
+	extern void **fake_list_items(list_t *, int *);
 	uint64_t h = 14695981039346656037ULL;
 	int n;
 	void **items;
@@ -252,13 +245,13 @@ struct listIterator {
 	int pos;
 };
 
-void **fake_list_items(List l, int *n)
+void **fake_list_items(list_t *l, int *n)
 {
 	*n = l ? l->n : 0;
 	return l ? l->items : NULL;
 }
 
-static void _check_list_access(List l, const char *op)
+static void _check_list_access(list_t *l, const char *op)
 {
 	if (l && (l == job_list) && !g_job_readers && !g_job_writers)
 		_violation("%s on job_list without the job lock", op);
@@ -268,14 +261,14 @@ static void _check_list_access(List l, const char *op)
 			   op);
 }
 
-List list_create(ListDelF f)
+list_t *list_create(ListDelF f)
 {
 	struct xlist *l = calloc(1, sizeof(*l));
 	l->del = f;
 	return l;
 }
 
-void list_destroy(List l)
+void list_destroy(list_t *l)
 {
 	if (!l)
 		return;
@@ -286,22 +279,40 @@ void list_destroy(List l)
 	free(l);
 }
 
-void *list_append(List l, void *x)
+fake_list_append_ret_t list_append(list_t *l, void *x)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 8;
 		l->items = realloc(l->items, sizeof(void *) * l->cap);
 	}
 	l->items[l->n++] = x;
-	return x;
+	FAKE_LIST_APPEND_RETURN(x);
 }
 
-int list_count(List l)
+int list_delete_all(list_t *l, ListFindF f, void *key)
+{
+	int kept = 0, deleted = 0;
+
+	_check_list_access(l, "list_delete_all");
+	for (int i = 0; i < l->n; i++) {
+		if (f(l->items[i], key)) {
+			if (l->del)
+				l->del(l->items[i]);
+			deleted++;
+		} else {
+			l->items[kept++] = l->items[i];
+		}
+	}
+	l->n = kept;
+	return deleted;
+}
+
+int list_count(list_t *l)
 {
 	return l ? l->n : 0;
 }
 
-void *list_find_first(List l, ListFindF f, void *key)
+void *list_find_first(list_t *l, ListFindF f, void *key)
 {
 	_check_list_access(l, "list_find_first");
 	for (int i = 0; l && i < l->n; i++)
@@ -310,7 +321,7 @@ void *list_find_first(List l, ListFindF f, void *key)
 	return NULL;
 }
 
-int list_for_each(List l, ListForF f, void *arg)
+int list_for_each(list_t *l, ListForF f, void *arg)
 {
 	int n = 0;
 	_check_list_access(l, "list_for_each");
@@ -320,12 +331,12 @@ int list_for_each(List l, ListForF f, void *arg)
 	return n;
 }
 
-void list_sort(List l, ListCmpF f)
+void list_sort(list_t *l, ListCmpF f)
 {
 	qsort(l->items, l->n, sizeof(void *), (int (*)(const void *, const void *)) f);
 }
 
-ListIterator list_iterator_create(List l)
+list_itr_t *list_iterator_create(list_t *l)
 {
 	struct listIterator *it = calloc(1, sizeof(*it));
 	_check_list_access(l, "list_iterator_create");
@@ -333,7 +344,7 @@ ListIterator list_iterator_create(List l)
 	return it;
 }
 
-void *list_next(ListIterator it)
+void *list_next(list_itr_t *it)
 {
 	_check_list_access(it->l, "list_next");
 	if (it->pos >= it->l->n)
@@ -341,7 +352,7 @@ void *list_next(ListIterator it)
 	return it->l->items[it->pos++];
 }
 
-void list_iterator_destroy(ListIterator it)
+void list_iterator_destroy(list_itr_t *it)
 {
 	free(it);
 }
@@ -350,13 +361,50 @@ void list_iterator_destroy(ListIterator it)
 /* xmalloc, xstring, logging                                                 */
 /* ------------------------------------------------------------------------- */
 
+/* The size of every block slurm_xcalloc/slurm_xrecalloc returned, for
+ * xsize (a pointer the mock did not allocate has none). */
+static struct {
+	void *p;
+	size_t size;
+} *g_blocks;
+static size_t g_nblocks, g_blocks_cap;
+static pthread_mutex_t g_blocks_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void _block_forget(void *p)
+{
+	pthread_mutex_lock(&g_blocks_mutex);
+	for (size_t i = 0; i < g_nblocks; i++)
+		if (g_blocks[i].p == p) {
+			g_blocks[i] = g_blocks[--g_nblocks];
+			break;
+		}
+	pthread_mutex_unlock(&g_blocks_mutex);
+}
+
+static void *_block_new(size_t cnt, size_t sz)
+{
+	void *p = calloc(cnt ? cnt : 1, sz ? sz : 1);
+
+	if (!p)
+		abort();
+	_block_forget(p);	/* freed with free() since */
+	pthread_mutex_lock(&g_blocks_mutex);
+	if (g_nblocks == g_blocks_cap) {
+		g_blocks_cap = g_blocks_cap ? 2 * g_blocks_cap : 256;
+		g_blocks = realloc(g_blocks, sizeof(*g_blocks) * g_blocks_cap);
+		if (!g_blocks)
+			abort();
+	}
+	g_blocks[g_nblocks].p = p;
+	g_blocks[g_nblocks++].size = cnt * sz;
+	pthread_mutex_unlock(&g_blocks_mutex);
+	return p;
+}
+
 void *slurm_xcalloc(size_t cnt, size_t sz, bool clear, bool try_,
 		    const char *file, int line, const char *func)
 {
-	void *p = calloc(cnt ? cnt : 1, sz ? sz : 1);
-	if (!p)
-		abort();
-	return p;
+	return _block_new(cnt, sz);
 }
 
 void *slurm_xrecalloc(void **p, size_t cnt, size_t sz, bool clear, bool try_,
@@ -364,19 +412,33 @@ void *slurm_xrecalloc(void **p, size_t cnt, size_t sz, bool clear, bool try_,
 {
 	/* Slurm's xrecalloc keeps the old contents and zeroes the new space;
 	 * the callers here never rely on the old contents. */
+	_block_forget(*p);
 	free(*p);
-	*p = calloc(cnt ? cnt : 1, sz ? sz : 1);
-	if (!*p)
-		abort();
+	*p = _block_new(cnt, sz);
 	return *p;
 }
 
 void slurm_xfree(void **p)
 {
 	if (p && *p) {
+		_block_forget(*p);
 		free(*p);
 		*p = NULL;
 	}
+}
+
+size_t xsize(void *p)
+{
+	size_t size = 0;
+
+	pthread_mutex_lock(&g_blocks_mutex);
+	for (size_t i = 0; i < g_nblocks; i++)
+		if (g_blocks[i].p == p)
+			size = g_blocks[i].size;
+	pthread_mutex_unlock(&g_blocks_mutex);
+	if (!size)
+		_violation("xsize of memory xmalloc did not allocate");
+	return size;
 }
 
 char *xstrdup(const char *s)
@@ -461,7 +523,8 @@ static bool _is_operator(void *ctx, uid_t uid)
 		g_hooks.validate_operator(g_hooks.ctx, uid) : (uid == 0);
 }
 
-bool assoc_mgr_is_user_acct_coord(void *db_conn, uint32_t uid, char *acct)
+bool assoc_mgr_is_user_acct_coord(void *db_conn, uint32_t uid,
+				  char *acct FAKE_COORD_IS_LOCKED_PARAM)
 {
 	return g_hooks.is_coord ? g_hooks.is_coord(g_hooks.ctx, uid, acct) : false;
 }
@@ -472,9 +535,13 @@ int mcs_g_check_mcs_label(uint32_t user_id, char *mcs_label, bool assoc_locked)
 	return 1;
 }
 
+/* site_factor_plugin_init/fini and site_factor_g_reconfig before 24.11,
+ * site_factor_g_init/fini from 24.11 on */
 int site_factor_plugin_init(void) { return SLURM_SUCCESS; }
 int site_factor_plugin_fini(void) { return SLURM_SUCCESS; }
 void site_factor_g_reconfig(void) {}
+int site_factor_g_init(void) { return SLURM_SUCCESS; }
+int site_factor_g_fini(void) { return SLURM_SUCCESS; }
 void site_factor_g_set(job_record_t *job_ptr) {}
 void site_factor_g_update(void) {}
 
@@ -490,8 +557,9 @@ int priority_sort_part_tier(void *x, void *y)
 		(a->priority_tier < b->priority_tier) ? 1 : 0;
 }
 
-void slurm_copy_priority_factors_object(priority_factors_object_t *dest,
-					priority_factors_object_t *src)
+/* slurm_copy_priority_factors_object before 24.11, slurm_copy_priority_factors
+ * from 24.11 on */
+void fake_copy_prio_factors(fw_prio_factors_t *dest, fw_prio_factors_t *src)
 {
 	if (!src) {
 		memset(dest, 0, sizeof(*dest));
@@ -507,6 +575,16 @@ void slurm_destroy_priority_factors_object(void *object)
 {
 	free(object);
 }
+
+/* 24.11 on: a row's factors (copied by the mock above: no arrays). */
+void slurm_destroy_priority_factors(void *object)
+{
+	free(object);
+}
+
+/* libslurmfull's from 24.11 on, test/slurmctld/fake_slurmctld.c's before. */
+__attribute__((weak)) void lock_state_files(void) {}
+__attribute__((weak)) void unlock_state_files(void) {}
 
 void slurmdb_destroy_assoc_usage(void *object)
 {
@@ -551,6 +629,8 @@ static void _free_qos(void *x)
 {
 	slurmdb_qos_rec_t *q = x;
 	if (q->usage) {
+		list_destroy(q->usage->acct_limit_list);
+		list_destroy(q->usage->user_limit_list);
 		free(q->usage->usage_tres_raw);
 		free(q->usage->grp_used_tres_run_secs);
 		free(q->usage);
@@ -599,7 +679,7 @@ void fake_reset(const fake_hooks_t *hooks)
 	slurm_conf.priority_max_age = 7 * 86400;
 	slurm_conf.state_save_location = strdup("/nonexistent/fairway-test");
 	cluster_cpus = NO_VAL;
-	node_record_count = 4;
+	fake_ctld_set_node_count(4);
 	slurmctld_tres_cnt = 5;
 	accounting_enforce = 0;
 	assoc_mgr_tres_name_array = calloc(5, sizeof(char *));
@@ -667,7 +747,7 @@ void fake_conf_decay_half_life(uint32_t secs)
 void fake_set_cluster(uint32_t cpus, uint32_t nodes)
 {
 	cluster_cpus = cpus;
-	node_record_count = nodes;
+	fake_ctld_set_node_count(nodes);
 }
 
 void fake_set_enforce_limits(int on)
@@ -940,7 +1020,7 @@ int fake_job_has_factors(uint32_t job_id) { return _job(job_id)->prio_factors !=
 
 double fake_job_factor(uint32_t job_id, const char *name)
 {
-	priority_factors_object_t *f = _job(job_id)->prio_factors;
+	fw_prio_factors_t *f = _job(job_id)->prio_factors;
 	if (!f)
 		return NAN;
 	if (!strcmp(name, "fs")) return f->priority_fs;
@@ -963,12 +1043,43 @@ static void _after(const char *what)
 	pthread_mutex_unlock(&g_mutex);
 }
 
+/* The job write lock, as slurmctld holds it around an entry point. */
+static void _caller_job_lock(bool take)
+{
+	pthread_mutex_lock(&g_mutex);
+	if (take)
+		g_job_writers++;
+	else
+		g_job_writers--;
+	pthread_mutex_unlock(&g_mutex);
+}
+
+/*
+ * As slurmctld starts the plugin: init, then (24.05 on) priority_p_thread_start
+ * once the nodes are read, both holding the config write lock from 24.11 on;
+ * then (23.02 on) priority_p_recover once the jobs are loaded, no lock held.
+ * Outside slurmctld (cluster_cpus NO_VAL: sshare) init alone, no lock.
+ */
 int fake_call_init(void)
 {
+	bool in_slurmctld = (cluster_cpus != NO_VAL);
+	bool caller_locks = in_slurmctld && FW_INIT_CALLER_LOCKS;
 	int rc;
+
 	_rebase();
+	if (caller_locks)
+		_caller_job_lock(true);
 	rc = init();
+	if (in_slurmctld && priority_p_thread_start)
+		priority_p_thread_start();
+	if (caller_locks)
+		_caller_job_lock(false);
 	_after("after init");
+	if ((rc == SLURM_SUCCESS) && in_slurmctld && priority_p_recover) {
+		_rebase();
+		(void) priority_p_recover(0);
+		_after("after priority_p_recover");
+	}
 	return rc;
 }
 
@@ -979,17 +1090,6 @@ int fake_call_fini(void)
 	if (fake_locks_held())
 		_violation("locks still held after fini");
 	return rc;
-}
-
-/* slurmctld calls these holding the job write lock. */
-static void _caller_job_lock(bool take)
-{
-	pthread_mutex_lock(&g_mutex);
-	if (take)
-		g_job_writers++;
-	else
-		g_job_writers--;
-	pthread_mutex_unlock(&g_mutex);
 }
 
 uint32_t fake_call_set(uint32_t job_id)
@@ -1040,41 +1140,66 @@ void fake_call_set_assoc_usage(uint32_t id)
 
 double fake_call_calc_fs_factor(long double usage_efctv, long double shares_norm)
 {
+	if (!priority_p_calc_fs_factor)
+		return NAN;
 	return priority_p_calc_fs_factor(usage_efctv, shares_norm);
+}
+
+int fake_has_calc_fs_factor(void)
+{
+	return priority_p_calc_fs_factor != NULL;
+}
+
+int fake_sprio_caller_locks(void)
+{
+	return FW_SPRIO_CALLER_LOCKS;
 }
 
 int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 			   const uint32_t *uids, int nuids, const char *partitions,
 			   unsigned uid, uint32_t *out, int max)
 {
-	priority_factors_request_msg_t req;
-	List ret;
+	fake_sprio_req_t req = { .partitions = partitions };
+	list_t *ret;
 	int n = 0;
 
-	memset(&req, 0, sizeof(req));
 	if (njob_ids) {
-		req.job_id_list = list_create(NULL);
+		req.job_ids = list_create(NULL);
 		for (int i = 0; i < njob_ids; i++)
-			list_append(req.job_id_list, (void *) &job_ids[i]);
+			list_append(req.job_ids, (void *) &job_ids[i]);
 	}
 	if (nuids) {
-		req.uid_list = list_create(NULL);
+		req.user_ids = list_create(NULL);
 		for (int i = 0; i < nuids; i++)
-			list_append(req.uid_list, (void *) &uids[i]);
+			list_append(req.user_ids, (void *) &uids[i]);
 	}
-	req.partitions = partitions ? strdup(partitions) : NULL;
 	_rebase();
-	ret = priority_p_get_priority_factors_list(&req, uid);
+	/* From 24.11 slurmctld holds its job, node and partition read locks
+	 * and assoc_mgr's QOS read lock around the call (and the packing of
+	 * the rows, which point into its records). */
+	if (FW_SPRIO_CALLER_LOCKS) {
+		pthread_mutex_lock(&g_mutex);
+		g_job_readers++;
+		g_qos_held++;
+		pthread_mutex_unlock(&g_mutex);
+	}
+	ret = fake_ctld_sprio(priority_p_get_priority_factors_list, &req, uid);
+	for (int i = 0; ret && i < ret->n && n < max; i++)
+		out[n++] = FW_ROW_JOB_ID(
+			(priority_factors_object_t *) ret->items[i]);
+	if (FW_SPRIO_CALLER_LOCKS) {
+		pthread_mutex_lock(&g_mutex);
+		g_job_readers--;
+		g_qos_held--;
+		pthread_mutex_unlock(&g_mutex);
+	}
 	_after("after priority_p_get_priority_factors_list");
 	if (fake_locks_held())
 		_violation("locks still held after priority_p_get_priority_factors_list");
-	list_destroy(req.job_id_list);
-	list_destroy(req.uid_list);
-	free(req.partitions);
+	list_destroy(req.job_ids);
+	list_destroy(req.user_ids);
 	if (!ret)
 		return -1;
-	for (int i = 0; i < ret->n && n < max; i++)
-		out[n++] = ((priority_factors_object_t *) ret->items[i])->job_id;
 	list_destroy(ret);
 	return n;
 }

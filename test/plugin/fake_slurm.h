@@ -89,21 +89,31 @@ uint32_t fake_job_priority(uint32_t job_id);
 int fake_job_has_factors(uint32_t job_id);
 double fake_job_factor(uint32_t job_id, const char *name);	/* fs, age, js, part, qos */
 
-/* The shim's entry points. */
+/* The shim's entry points, called as slurmctld calls them (the locks it holds
+ * around them, from 24.11 around init and sprio's list). */
+/* init; inside slurmctld (cluster_cpus set) also priority_p_thread_start
+ * (24.05 on) and priority_p_recover (23.02 on), as slurmctld starts up. */
 int fake_call_init(void);
 int fake_call_fini(void);
 uint32_t fake_call_set(uint32_t job_id);	/* caller holds the job write lock */
 void fake_call_reconfig(int assoc_clear);
 void fake_call_job_end(uint32_t job_id);	/* caller holds the job write lock */
 void fake_call_set_assoc_usage(uint32_t id);	/* 0: a NULL association */
+/* NAN when the plugin has no priority_p_calc_fs_factor (25.11 on). */
 double fake_call_calc_fs_factor(long double usage_efctv, long double shares_norm);
+int fake_has_calc_fs_factor(void);
 /* sprio: job ids of the returned records (at most max), count, or -1 for a NULL
- * list.  Filters as in the RPC (NULL / 0 for none). */
+ * list.  Filters as sprio asks for them (NULL / 0 for none): in the RPC
+ * (22.05), in the sprio command (24.11 on). */
 int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 			   const uint32_t *uids, int nuids, const char *partitions,
 			   unsigned uid, uint32_t *out, int max);
 int fake_call_recalc(time_t now);
 int fake_call_cycle(time_t now);
+
+/* Whether slurmctld holds its job read lock and assoc_mgr's QOS read lock
+ * around sprio's call (24.11 on): then the plugin takes none itself. */
+int fake_sprio_caller_locks(void);
 
 /* Locks currently held by anyone (0 when everything was released). */
 int fake_locks_held(void);
