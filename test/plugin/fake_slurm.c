@@ -508,6 +508,17 @@ void fatal(const char *fmt, ...)
 	abort();
 }
 
+/* What slurm_mutex_lock and the like call on failure (24.11 on). */
+void fatal_abort(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	_log(LOG_LEVEL_FATAL, fmt, ap);
+	va_end(ap);
+	_violation("fatal_abort() called");
+	abort();
+}
+
 /* ------------------------------------------------------------------------- */
 /* Other Slurm functions the shim calls                                      */
 /* ------------------------------------------------------------------------- */

@@ -541,7 +541,7 @@ TEST_F(ShimTest, CorruptStateFileIsReportedNotFatal) {
 TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
   const auto dir = UseStateDir("thr");
   fake_set_cluster(64, 4);  // as in slurmctld: init starts the calculation thread
-  EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(true));
+  EXPECT_CALL(mock_, WithSlurmdbd()).WillRepeatedly(Return(true));
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
   ASSERT_EQ(fake_call_init(), 0);
   // The thread's first period runs at once: wait until it has weighed the job.
@@ -561,7 +561,7 @@ TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
 TEST_F(ShimTest, FiniDuringACalculationLetsThePeriodFinish) {
   const auto dir = UseStateDir("mid");
   fake_set_cluster(64, 4);
-  EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(true));
+  EXPECT_CALL(mock_, WithSlurmdbd()).WillRepeatedly(Return(true));
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
 
   const auto main_thread = std::this_thread::get_id();
@@ -592,7 +592,7 @@ TEST_F(ShimTest, FiniDuringACalculationLetsThePeriodFinish) {
 
 TEST_F(ShimTest, WithoutSlurmdbdFairShareIsOffAndSaidSo) {
   fake_set_cluster(64, 4);
-  EXPECT_CALL(mock_, WithSlurmdbd()).WillOnce(Return(false));
+  EXPECT_CALL(mock_, WithSlurmdbd()).WillRepeatedly(Return(false));
   EXPECT_CALL(mock_,
               Log(kLogError, HasSubstr("PriorityWeightFairshare can only be used with SlurmDBD")));
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
