@@ -159,6 +159,66 @@ int capture_tres_kept_rows(void)
 	return n;
 }
 
+static int _cmp_used(const void *x, const void *y)
+{
+	const used_out_t *a = x, *b = y;
+	int c;
+
+	if (a->qos != b->qos)
+		return a->qos - b->qos;
+	if (a->user != b->user)
+		return a->user - b->user;
+	if ((c = strcmp(a->acct, b->acct)))
+		return c;
+	return (a->uid > b->uid) - (a->uid < b->uid);
+}
+
+/* An entry of a QOS's acct_limit_list or user_limit_list as a key. */
+static void _used_key(used_out_t *o, int q, bool user,
+		      slurmdb_used_limits_t *u)
+{
+	memset(o, 0, sizeof(*o));
+	o->qos = q;
+	o->user = user;
+	snprintf(o->acct, sizeof(o->acct), "%s", u->acct ? u->acct : "");
+	o->uid = u->uid;
+}
+
+/* 24.11 on: the run seconds reserved per account and per user under each
+ * QOS, sorted. */
+static void _capture_used(used_out_t **out, int *n)
+{
+	*out = NULL;
+	*n = 0;
+	for (int q = 0; q < MAX_QOS; q++) {
+		list_t *lists[2] = { fw_world.qos[q]->usage->acct_limit_list,
+				     fw_world.qos[q]->usage->user_limit_list };
+
+		for (int k = 0; k < 2; k++) {
+			slurmdb_used_limits_t *u;
+			list_itr_t *it;
+			uint64_t *secs;
+
+			if (!lists[k])
+				continue;
+			it = list_iterator_create(lists[k]);
+			while ((u = list_next(it))) {
+				if (!(secs = fake_ctld_used_run_secs(u)))
+					continue;
+				xrecalloc(*out, *n + 1, sizeof(**out));
+				_used_key(&(*out)[*n], q, k, u);
+				memcpy((*out)[*n].run_secs, secs,
+				       sizeof(uint64_t) *
+				       MIN(slurmctld_tres_cnt, MAX_TRES));
+				(*n)++;
+			}
+			list_iterator_destroy(it);
+		}
+	}
+	if (*n)
+		qsort(*out, *n, sizeof(**out), _cmp_used);
+}
+
 void capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
 {
 	slurmdb_assoc_rec_t *a;
@@ -194,6 +254,7 @@ void capture(result_t *r, void (*set_assoc_usage)(slurmdb_assoc_rec_t *))
 		_usage_out(&r->q[q], u->usage_raw, u->grp_used_wall,
 			   u->grp_used_tres_run_secs, u->usage_tres_raw);
 	}
+	_capture_used(&r->used, &r->nused);
 	r->nj = list_count(job_list);
 	r->j = xcalloc(r->nj, sizeof(*r->j));
 	i = 0;
@@ -264,6 +325,8 @@ void capture_submit_and_end(result_t *r,
 		capture(&after, set_assoc_usage);
 		r->a_end = after.a;
 		memcpy(r->q_end, after.q, sizeof(r->q_end));
+		r->used_end = after.used;
+		r->nused_end = after.nused;
 		xfree(after.j);
 	}
 	i = 0;
@@ -278,6 +341,44 @@ void capture_submit_and_end(result_t *r,
 
 /* Usage before the first plugin ran, restored for the second. */
 static result_t g_before;
+
+/* The run seconds per account and user under each QOS as they were (entries
+ * the first plugin created: none reserved). */
+static void _used_reset(void)
+{
+	for (int q = 0; q < MAX_QOS; q++) {
+		list_t *lists[2] = { fw_world.qos[q]->usage->acct_limit_list,
+				     fw_world.qos[q]->usage->user_limit_list };
+
+		for (int k = 0; k < 2; k++) {
+			slurmdb_used_limits_t *u;
+			list_itr_t *it;
+			uint64_t *secs;
+
+			if (!lists[k])
+				continue;
+			it = list_iterator_create(lists[k]);
+			while ((u = list_next(it))) {
+				used_out_t key, *was;
+
+				if (!(secs = fake_ctld_used_run_secs(u)))
+					continue;
+				_used_key(&key, q, k, u);
+				was = g_before.nused ?
+					bsearch(&key, g_before.used,
+						g_before.nused,
+						sizeof(key), _cmp_used) : NULL;
+				memset(secs, 0,
+				       sizeof(uint64_t) * slurmctld_tres_cnt);
+				if (was)
+					memcpy(secs, was->run_secs,
+					       sizeof(uint64_t) *
+					       MIN(slurmctld_tres_cnt, MAX_TRES));
+			}
+			list_iterator_destroy(it);
+		}
+	}
+}
 
 void state_reset(void)
 {
@@ -304,6 +405,7 @@ void state_reset(void)
 	}
 	list_iterator_destroy(it);
 	assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
+	_used_reset();
 	jobs_reset();
 }
 
@@ -329,4 +431,6 @@ void result_free(result_t *r)
 	xfree(r->rows);
 	xfree(r->set_prio);
 	xfree(r->a_end);
+	xfree(r->used);
+	xfree(r->used_end);
 }

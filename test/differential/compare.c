@@ -1,7 +1,8 @@
 /*****************************************************************************\
  *  compare.c - the captures of multifactor and priority/fairway compared field
  *  by field: every association's shares_norm, usage_norm, usage_efctv,
- *  level_fs, fs_factor and usage (as sshare reads them), the QOS usage, every
+ *  level_fs, fs_factor and usage (as sshare reads them), the QOS usage (from
+ *  24.11 with the run seconds reserved per account and user), every
  *  job's priority, its priorities per partition (22.05) or per (partition,
  *  QOS) pair with their partition names (24.11 on) and prio_factors, sprio's
  *  rows (with account and QOS from 24.11 on), the priorities of submits, and
@@ -155,6 +156,42 @@ static void _cmp_sprio_row(int i, const sprio_row_t *a, const sprio_row_t *b)
 		_cmp_factors("sprio row", i, &a->f, a->tres, &b->f, b->tres);
 }
 
+/* 24.11 on: the run seconds per account and per user under each QOS, by
+ * key; an entry only one plugin created counts as none reserved. */
+static void _cmp_used(const char *what, const used_out_t *a, int na,
+		      const used_out_t *b, int nb)
+{
+	static const used_out_t zero;
+	int i = 0, k = 0;
+
+	while ((i < na) || (k < nb)) {
+		const used_out_t *x = &zero, *y = &zero, *key;
+		int c = (i >= na) ? 1 : (k >= nb) ? -1 :
+			(a[i].qos != b[k].qos) ? a[i].qos - b[k].qos :
+			(a[i].user != b[k].user) ? a[i].user - b[k].user :
+			strcmp(a[i].acct, b[k].acct) ? strcmp(a[i].acct, b[k].acct) :
+			(a[i].uid > b[k].uid) - (a[i].uid < b[k].uid);
+
+		if (c <= 0)
+			x = &a[i++];
+		if (c >= 0)
+			y = &b[k++];
+		key = (c <= 0) ? x : y;
+		for (int t = 0; t < MAX_TRES; t++)
+			if (x->run_secs[t] != y->run_secs[t]) {
+				char field[96];
+
+				snprintf(field, sizeof(field),
+					 "%s %s%s%u tres_run_secs[%d]",
+					 key->user ? "user" : "account",
+					 key->acct, key->user ? " uid " : "",
+					 key->user ? key->uid : 0, t);
+				_mismatch(what, key->qos, field,
+					  x->run_secs[t], y->run_secs[t]);
+			}
+	}
+}
+
 int compare_results(const result_t *mf, const result_t *fw)
 {
 	bool fs_differs = false;
@@ -168,6 +205,7 @@ int compare_results(const result_t *mf, const result_t *fw)
 		_cmp_assoc(i, &mf->a[i], &fw->a[i]);
 	for (int q = 0; q < MAX_QOS; q++)
 		_cmp_usage("qos", q, &mf->q[q], &fw->q[q], true);
+	_cmp_used("qos", mf->used, mf->nused, fw->used, fw->nused);
 	for (int i = 0; i < mf->nj; i++)
 		_cmp_job(i, &mf->j[i], &fw->j[i]);
 	for (int i = 0; i < mf->nj; i++)
@@ -180,6 +218,8 @@ int compare_results(const result_t *mf, const result_t *fw)
 		for (int q = 0; q < MAX_QOS; q++)
 			_cmp_usage("qos after job ends", q, &mf->q_end[q],
 				   &fw->q_end[q], false);
+		_cmp_used("qos after job ends", mf->used_end, mf->nused_end,
+			  fw->used_end, fw->nused_end);
 	}
 	CMPI("sprio", 0, "rows", mf->nrows, fw->nrows);
 	for (int i = 0; i < mf->nrows && i < fw->nrows; i++)

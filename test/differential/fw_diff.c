@@ -81,10 +81,13 @@ static void _start_fairway_switched(fw_plugin_t *fw, time_t now)
 }
 
 /* TRES run seconds still reserved and TRES usage of earlier periods (decayed
- * and reset like usage_raw), on every association. */
+ * and reset like usage_raw), on every association; from 24.11 also the run
+ * seconds reserved under a running job's QOS for its account and its user
+ * (as slurmctld reserves them when a job starts; now and then none). */
 static void _earlier_usage(void)
 {
 	slurmdb_assoc_rec_t *a;
+	job_record_t *j;
 	list_itr_t *it = list_iterator_create(assoc_mgr_assoc_list);
 
 	while ((a = list_next(it)))
@@ -93,6 +96,22 @@ static void _earlier_usage(void)
 			a->usage->usage_tres_raw[t] =
 				a->usage->usage_raw * (t + 1) / 4;
 		}
+	list_iterator_destroy(it);
+	if (!FW_QOS_RUN_SECS_PER_USER)
+		return;
+	it = list_iterator_create(job_list);
+	while ((j = list_next(it))) {
+		uint64_t *acct_secs, *user_secs;
+
+		if (!IS_JOB_RUNNING(j) || !j->qos_ptr || !j->assoc_ptr ||
+		    fw_chance(10))
+			continue;
+		fw_qos_used_run_secs(j->qos_ptr, j, &acct_secs, &user_secs);
+		for (int t = 0; t < g_tres_count; t++) {
+			acct_secs[t] += fw_pick(1u << 30);
+			user_secs[t] += fw_pick(1u << 30);
+		}
+	}
 	list_iterator_destroy(it);
 }
 

@@ -269,6 +269,16 @@ typedef struct {
 
 typedef usage_out_t qos_out_t;
 
+/* 24.11 on: the run seconds reserved for one account or one user under a
+ * QOS (an entry of its acct_limit_list or user_limit_list). */
+typedef struct {
+	int qos;		/* fw_world.qos[] */
+	bool user;		/* user_limit_list: uid, else acct */
+	char acct[32];
+	uint32_t uid;
+	uint64_t run_secs[MAX_TRES];
+} used_out_t;
+
 typedef struct {
 	uint32_t priority;
 	/* per partition (22.05) or per (partition, QOS) pair (24.11 on) */
@@ -296,9 +306,13 @@ typedef struct {
 	qos_out_t q[MAX_QOS];
 	sprio_row_t *rows;
 	int na, nj, nrows;
+	used_out_t *used;		/* sorted by QOS, list, account, user */
+	int nused;
 	uint32_t *set_prio;		/* priority_p_set of each pending job */
 	assoc_out_t *a_end;		/* after priority_p_job_end (thread mode) */
 	qos_out_t q_end[MAX_QOS];
+	used_out_t *used_end;
+	int nused_end;
 } result_t;
 
 /* Associations, QOS and jobs as they are now.  set_assoc_usage (may be

@@ -124,6 +124,18 @@ static inline uint32_t *fake_ctld_prio_array(job_record_t *job, int *n,
 #endif
 }
 
+/* 24.11 on: the run seconds of an entry of a QOS's acct_limit_list or
+ * user_limit_list (NULL before: those lists are not charged then). */
+static inline uint64_t *fake_ctld_used_run_secs(slurmdb_used_limits_t *u)
+{
+#if FW_SLURM_AT_LEAST(24, 11)
+	return u->tres_run_secs;
+#else
+	(void) u;
+	return NULL;
+#endif
+}
+
 /* ---- sprio ---- */
 /* priority_p_get_priority_factors_list: with sprio's request (22.05), or
  * only the uid (24.11 on; the sprio command filters the rows itself). */
