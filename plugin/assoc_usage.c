@@ -121,7 +121,10 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
  * siblings, the others down the whole path); the classic period never writes
  * users' shares_norm, so without this they would keep Fair Tree's until a
  * restart.  Leaving Fair Tree, its Level FS and fair-share factor go too: the
- * other algorithms never store them.  Users of Fairshare=parent copy their
+ * other algorithms never store them (Level FS; from 25.11 they store their
+ * own fair-share factor, from the next period on).  Going to Fair Tree from
+ * 25.11 on, classic's fair-share factors go: Fair Tree stores users' again,
+ * and accounts have none under it.  Users of Fairshare=parent copy their
  * account's normalized shares, hence the second pass.  multifactor 22.05
  * tests for the switch after taking the new flags and keeps the old
  * algorithm's shares (doc/differences.md).  Caller holds st->calc_lock.
@@ -148,6 +151,10 @@ extern void fw_algorithm_switched(fairway_algorithm_t algo)
 			assoc_mgr_normalize_assoc_shares(assoc);
 			if (algo != FAIRWAY_ALGO_FAIR_TREE) {
 				assoc->usage->level_fs = 0;
+				assoc->usage->fs_factor = 0;
+			} else if (FW_CLASSIC_STORES_FS_FACTOR) {
+				/* Classic's, which Fair Tree writes again
+				 * for users only. */
 				assoc->usage->fs_factor = 0;
 			}
 		}

@@ -232,7 +232,10 @@ TEST_F(ShimTest, AlgorithmSwitchByReconfigureRenormalizesShares) {
   EXPECT_DOUBLE_EQ(fake_assoc_shares_norm(31), 1.0 / 3);
   EXPECT_DOUBLE_EQ(fake_assoc_shares_norm(2), 2.0 / 3);
   EXPECT_EQ(fake_assoc_level_fs(21), 0.0L);
-  EXPECT_EQ(fake_assoc_fs_factor(21), 0.0);
+  if (fake_classic_stores_fs_factor())  // 25.11 on: the job's factor, stored
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21) * 10000, fake_job_factor(100, "fs"));
+  else
+    EXPECT_EQ(fake_assoc_fs_factor(21), 0.0);
   // The job's fair-share factor comes from the classic shares: 2^(-UE/S).
   fake_call_set_assoc_usage(21);
   const double expected_fs =
@@ -243,6 +246,7 @@ TEST_F(ShimTest, AlgorithmSwitchByReconfigureRenormalizesShares) {
   fake_call_reconfig(0);
   ASSERT_EQ(fake_call_cycle(1120), 0);
   EXPECT_DOUBLE_EQ(fake_assoc_shares_norm(21), 0.5);
+  EXPECT_EQ(fake_assoc_fs_factor(2), 0.0);  // Fair Tree gives accounts none (classic did)
   EXPECT_EQ(fake_job_priority(100), fair_tree_prio);
   std::filesystem::remove_all(dir);
 }
@@ -326,13 +330,18 @@ TEST_F(ShimTest, MalformedTreeIsReportedAndChangesNothing) {
   EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 12345.0);  // untouched
 }
 
+// Classic never writes Fair Tree's Level FS; before 25.11 it leaves the fair-share factor
+// alone too, from 25.11 it stores there the factor a job of the association gets.
 TEST_F(ShimTest, ClassicLeavesLevelFsAndFsFactorUntouched) {
   fake_conf_classic(1);
   LoadOutsideSlurmctld();
   fake_assoc_poison(21);
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
   ASSERT_EQ(fake_call_recalc(2000), 0);
-  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 12345.0);
+  if (fake_classic_stores_fs_factor())
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21) * 10000, fake_job_factor(100, "fs"));
+  else
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 12345.0);
   EXPECT_EQ(static_cast<double>(fake_assoc_level_fs(21)), 12345.0);
   // The job's factor is classic 2^(-UE/S): u1 used all of a's usage.
   EXPECT_GT(fake_job_factor(100, "fs"), 0.0);
