@@ -1161,6 +1161,11 @@ int fake_has_calc_fs_factor(void)
 	return priority_p_calc_fs_factor != NULL;
 }
 
+int fake_classic_stores_fs_factor(void)
+{
+	return FW_CLASSIC_STORES_FS_FACTOR;
+}
+
 int fake_sprio_caller_locks(void)
 {
 	return FW_SPRIO_CALLER_LOCKS;

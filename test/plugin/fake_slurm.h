@@ -102,6 +102,9 @@ void fake_call_set_assoc_usage(uint32_t id);	/* 0: a NULL association */
 /* NAN when the plugin has no priority_p_calc_fs_factor (25.11 on). */
 double fake_call_calc_fs_factor(long double usage_efctv, long double shares_norm);
 int fake_has_calc_fs_factor(void);
+/* Whether classic and depth-oblivious fair-share store a job's factor in its
+ * association's fs_factor (25.11 on). */
+int fake_classic_stores_fs_factor(void);
 /* sprio: job ids of the returned records (at most max), count, or -1 for a NULL
  * list.  Filters as sprio asks for them (NULL / 0 for none): in the RPC
  * (22.05), in the sprio command (24.11 on). */
