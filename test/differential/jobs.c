@@ -18,7 +18,7 @@ job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa, time_t now)
 	int part = fw_pick(fw_world.nparts);
 
 	j->magic = JOB_MAGIC;
-	j->job_id = job_id;
+	fake_ctld_job_set_id(j, job_id);
 	j->job_state = JOB_PENDING;
 	j->assoc_id = sa->id;
 	j->assoc_ptr = world_assoc(sa->id);

@@ -508,6 +508,22 @@ void fatal(const char *fmt, ...)
 	abort();
 }
 
+/* slurm_thread_create from 26.05 on: a thread of its own (Slurm 26.05's pool
+ * is disabled, and so joinable with pthread_join). */
+int threadpool_create(void *(*func)(void *), const char *func_name, void *arg,
+		      const bool detached, const char *thread_name,
+		      pthread_t *id_ptr, const char *caller)
+{
+	pthread_t id;
+	int rc = pthread_create(&id, NULL, func, arg);
+
+	if (!rc && detached)
+		pthread_detach(id);
+	if (id_ptr)
+		*id_ptr = rc ? 0 : id;
+	return rc;
+}
+
 /* What slurm_mutex_lock and the like call on failure (24.11 on). */
 void fatal_abort(const char *fmt, ...)
 {
@@ -950,7 +966,7 @@ void fake_add_job(uint32_t job_id, uint32_t assoc_id, const char *part,
 {
 	job_record_t *j = calloc(1, sizeof(*j));
 	j->magic = JOB_MAGIC;
-	j->job_id = job_id;
+	fake_ctld_job_set_id(j, job_id);
 	j->job_state = (state == 0) ? JOB_PENDING :
 		(state == 1) ? JOB_RUNNING : JOB_COMPLETE;
 	j->assoc_id = assoc_id;

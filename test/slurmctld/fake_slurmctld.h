@@ -66,6 +66,19 @@ extern void fake_ctld_free_priority(job_record_t *job);
 /* Free a job record and what it owns, as slurmctld's purge does (a ListDelF). */
 extern void fake_ctld_free_job(void *job);
 
+/* A new job record's id: job_id, not an array task, and from 25.11 the
+ * step_id slurmctld sets with it (the record's first member, which sprio's
+ * rows copy from 26.05). */
+static inline void fake_ctld_job_set_id(job_record_t *job, uint32_t job_id)
+{
+	job->job_id = job_id;
+	job->array_task_id = NO_VAL;
+#if FW_SLURM_AT_LEAST(25, 11)
+	job->step_id = SLURM_STEP_ID_INITIALIZER;
+	job->step_id.job_id = job_id;
+#endif
+}
+
 /* The nodes of the cluster: node_record_count and, from 24.11 (the job-size
  * factor counts them), active_node_record_count. */
 static inline void fake_ctld_set_node_count(int n)
