@@ -60,15 +60,19 @@ static job_record_t *_queue_pop(void)
 }
 
 /* slurmctld's acct_policy_job_begin(): a starting job reserves its TRES for
- * its whole time limit in grp_used_tres_run_secs of its QOS and associations
- * (the plugin releases them as the job runs). */
+ * its whole time limit in grp_used_tres_run_secs of its QOS and associations,
+ * and from 24.11 under its QOS for its account and its user (the plugin
+ * releases them as the job runs). */
 static void _reserve_run_secs_locked(job_record_t *j)
 {
 	uint64_t secs = (uint64_t) j->time_limit * 60;
+	uint64_t *acct_secs = NULL, *user_secs = NULL;
 
 	/* The QOS UsageFactor scales it (truncated, as Slurm does). */
 	if (j->qos_ptr && (j->qos_ptr->usage_factor >= 0))
 		secs *= j->qos_ptr->usage_factor;
+	if (FW_QOS_RUN_SECS_PER_USER && j->qos_ptr && j->assoc_ptr)
+		fw_qos_used_run_secs(j->qos_ptr, j, &acct_secs, &user_secs);
 	for (int t = 0; t < slurmctld_tres_cnt; t++) {
 		uint64_t v = j->tres_alloc_cnt[t] * secs;
 
@@ -77,6 +81,10 @@ static void _reserve_run_secs_locked(job_record_t *j)
 			continue;
 		if (j->qos_ptr)
 			j->qos_ptr->usage->grp_used_tres_run_secs[t] += v;
+		if (acct_secs)
+			acct_secs[t] += v;
+		if (user_secs)
+			user_secs[t] += v;
 		for (slurmdb_assoc_rec_t *a = j->assoc_ptr; a && a->usage;
 		     a = a->usage->parent_assoc_ptr)
 			a->usage->grp_used_tres_run_secs[t] += v;
@@ -111,9 +119,13 @@ static void _restore_job_accounting(void)
 		memset(a->usage->grp_used_tres_run_secs, 0,
 		       sizeof(uint64_t) * g_tres_count);
 	list_iterator_destroy(it);
-	for (int q = 0; q < MAX_QOS; q++)
+	for (int q = 0; q < MAX_QOS; q++) {
 		memset(fw_world.qos[q]->usage->grp_used_tres_run_secs, 0,
 		       sizeof(uint64_t) * g_tres_count);
+		/* (24.11 on) and the per-account and per-user entries */
+		FREE_NULL_LIST(fw_world.qos[q]->usage->acct_limit_list);
+		FREE_NULL_LIST(fw_world.qos[q]->usage->user_limit_list);
+	}
 	it = list_iterator_create(job_list);
 	while ((j = list_next(it)))
 		if (IS_JOB_RUNNING(j) && j->tres_alloc_cnt)
