@@ -5,7 +5,9 @@
  *  (through fairway_plugin.h) and test no version themselves, except the
  *  loader's list of entry points in priority_fairway.c; doc/architecture.md
  *  says what goes where.  A difference in multifactor's arithmetic goes to the
- *  core instead (fairway_weights_t.slurm_release).
+ *  core instead (fairway_weights_t.slurm_release).  The test programs that
+ *  play slurmctld include it too (test/slurmctld/fake_slurmctld.h, which
+ *  adds the names only they need).
  *
  *  What changed, by the first supported release that has it (23.02 and 24.05
  *  are not supported; where a change came in one of them, 24.11 is named):
@@ -207,7 +209,7 @@ static inline priority_factors_object_t *fw_row_new(job_record_t *job_ptr,
 	return row;
 }
 
-/* A row's job id, user's account and QOS name (NULL before 24.11), and its
+/* A row's job id, its job's account and QOS name (NULL before 24.11), and its
  * factors (NULL for a job with an administrator-set priority from 24.11 on;
  * the row itself before). */
 #if FW_SLURM_AT_LEAST(26, 5)
