@@ -98,9 +98,10 @@ static int _mf_charge_and_weigh(void *x, void *arg)
 /*
  * 25.11 on, classic and depth-oblivious: the end of the period stores the
  * fair-share factor of every job's association from its effective usage of
- * that moment (multifactor's static _set_non_fair_tree_fs_factor and
- * _set_assoc_fs_factor, line for line; --decay-thread runs multifactor's
- * own).
+ * that moment, as multifactor's static _set_non_fair_tree_fs_factor and
+ * _set_assoc_fs_factor do (not reachable through dlsym, so the harness states
+ * their rule itself, independently of Fairway's core, which it tests;
+ * --decay-thread runs multifactor's own).
  */
 static int _mf_store_fs_factor(void *x, void *arg)
 {
