@@ -59,6 +59,9 @@ extern void fw_journal_job_end(fw_state_t *st, job_record_t *job_ptr,
 		return;
 	e.epoch = st->epoch;
 	e.job_id = job_ptr->job_id;
+	/* 26.05 charges a pending heterogeneous job component at submission
+	 * through priority_p_job_end: not an end, the job will run. */
+	e.not_ended = IS_JOB_PENDING(job_ptr);
 	e.assoc_id = job_ptr->assoc_ptr->id;
 	e.real = c->real_decay;
 	e.run = c->run_decay;
@@ -217,7 +220,8 @@ static void _add_journal(fw_state_t *st, fairway_journal_entry_t *e, size_t n, t
 		slurmdb_qos_rec_t *q;
 
 		if ((e[i].epoch != epoch) ||
-		    (st->ended_n && fw_ended_before_restart(st, e[i].job_id)))
+		    (!e[i].not_ended && st->ended_n &&
+		     fw_ended_before_restart(st, e[i].job_id)))
 			continue;
 		for (a = _find_assoc_sorted(byid, nbyid, e[i].assoc_id);
 		     a && a->usage; a = a->usage->parent_assoc_ptr) {
@@ -232,10 +236,12 @@ static void _add_journal(fw_state_t *st, fairway_journal_entry_t *e, size_t n, t
 			q->usage->usage_raw += (long double) e[i].part_qos_usage;
 			q->usage->grp_used_wall += e[i].part_qos_wall;
 		}
+		(*applied)++;
+		if (e[i].not_ended)
+			continue;	/* charged, but the job goes on */
 		xrecalloc(st->ended_ids, st->ended_n + 1, sizeof(uint32_t));
 		st->ended_ids[st->ended_n++] = e[i].job_id;
 		qsort(st->ended_ids, st->ended_n, sizeof(uint32_t), _cmp_u32);
-		(*applied)++;
 	}
 }
 

@@ -485,6 +485,10 @@ typedef struct fairway_journal_entry {
   double qos_usage, qos_wall;
   uint32_t part_qos_id; /* 0: none */
   double part_qos_usage, part_qos_wall;
+  /* Nonzero: a charge that did not end the job (Slurm 26.05 charges a pending
+   * heterogeneous job component at submission), which may be charged again.  0: a job end
+   * (what a zeroed entry says). */
+  int not_ended;
 } fairway_journal_entry_t;
 
 /* The journal line of e (with its newline) in buf; its length.

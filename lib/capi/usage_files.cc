@@ -112,6 +112,7 @@ size_t fairway_journal_format(const fairway_journal_entry_t* e, char* buf, size_
     j.part_qos_id = e->part_qos_id;
     j.part_qos_usage = e->part_qos_usage;
     j.part_qos_wall = e->part_qos_wall;
+    j.ended = !e->not_ended;
     const std::string line = fairway::format_journal_line(j);
     if (line.size() + 1 > len) return 0;
     std::memcpy(buf, line.c_str(), line.size() + 1);
@@ -144,6 +145,7 @@ fairway_error_t fairway_journal_read(const char* path, fairway_journal_entry_t**
       out[i].part_qos_id = v[i].part_qos_id;
       out[i].part_qos_usage = v[i].part_qos_usage;
       out[i].part_qos_wall = v[i].part_qos_wall;
+      out[i].not_ended = !v[i].ended;
     }
     *entries = out;
     *count = v.size();

@@ -5,7 +5,9 @@
 //    every calculation period: the period's time and every association's and QOS's
 //    usage_raw and grp_used_wall, as hexadecimal floats (exact round trip);
 //  * the journal (fairway_usage.journal, fairway_usage.journal.old): one line appended per
-//    job end between periods, with what that end charged.
+//    job end between periods, with what that end charged ("e"), or per charge that did not
+//    end the job ("c": Slurm 26.05 charges a pending heterogeneous job component when it is
+//    submitted, through the same priority_p_job_end).
 //
 // Text formats, parsed as untrusted input: a malformed file is an error naming the line; a
 // torn last journal line (a crash mid-write) is skipped, not an error.
@@ -42,6 +44,7 @@ void write_usage_file(const std::string& path, const UsageSnapshot& s);
 
 // What one job end charged (see priority_p_job_end).
 struct JournalEntry {
+  bool ended = true;  // false ("c"): the job goes on and may be charged again
   time_t epoch = 0;  // the period before the job ended
   uint32_t job_id = 0;
   uint32_t assoc_id = 0;  // charged with (real, run) up to the root

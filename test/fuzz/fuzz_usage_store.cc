@@ -54,7 +54,7 @@ void journal(std::string_view text) {
   FUZZ_CHECK(again.size() == v.size());
   for (size_t i = 0; i < v.size(); i++)
     FUZZ_CHECK(again[i].job_id == v[i].job_id && again[i].real == v[i].real &&
-               again[i].qos_usage == v[i].qos_usage);
+               again[i].qos_usage == v[i].qos_usage && again[i].ended == v[i].ended);
 }
 
 }  // namespace
