@@ -71,6 +71,29 @@ static double _ms(struct timespec a, struct timespec b)
 }
 
 /*
+ * A period without fair-share (24.11 on: no slurmdbd, or no root association;
+ * FW_THREAD_WITHOUT_FAIR_SHARE): the site factor updated, from the second
+ * period on (multifactor's first period skips to weighing), then every job
+ * weighed.  There is no association to charge or decay, and no state file is
+ * written: the usage file of an earlier run with slurmdbd stays as it was.
+ */
+static void _period_without_fair_share(fw_state_t *st, const fw_cfg_t *cfg,
+				       time_t now)
+{
+	slurmctld_lock_t job_write_lock =
+		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+
+	if (st->site_factor && st->last_ran &&
+	    (difftime(now, st->last_ran) > 0)) {
+		lock_slurmctld(job_write_lock);
+		site_factor_g_update();
+		unlock_slurmctld(job_write_lock);
+	}
+	_weigh_all_jobs(st, cfg, now);
+	st->last_ran = now;
+}
+
+/*
  * One period at `now`, in multifactor's order: usage reset if due; (classic)
  * account fair-share; decay of stored usage; then either (classic) each job
  * charged and weighed in one pass, or (Fair Tree) all jobs charged, the tree
@@ -86,6 +109,11 @@ extern int fw_period(fw_state_t *st, time_t now)
 	double decay;
 	int rc = SLURM_SUCCESS;
 
+	if (!st->fair_share) {
+		_period_without_fair_share(st, cfg, now);
+		fw_cfg_put(cfg);
+		return rc;
+	}
 	if (!st->loaded)
 		fw_period_state_load(st, now, false);
 	if (__atomic_exchange_n(&st->reconfig, false, __ATOMIC_ACQ_REL))

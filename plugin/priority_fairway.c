@@ -103,6 +103,14 @@ extern int init(void)
 		return SLURM_SUCCESS;
 	}
 
+	/* Before the calculation thread can start (22.05 starts it below):
+	 * a period reads st->site_factor. */
+	if (fw_site_factor_init() == SLURM_SUCCESS)
+		st->site_factor = true;
+	else
+		error("%s: the site_factor plugin (PrioritySiteFactorPlugin=%s) failed to start: jobs get no site factor",
+		      plugin_type, slurm_conf.site_factor_plugin);
+
 	if (!slurm_with_slurmdbd()) {
 		if (slurm_conf.priority_weight_age)
 			error("PriorityWeightAge can only be used with SlurmDBD, ignoring");
@@ -110,6 +118,7 @@ extern int init(void)
 			error("PriorityWeightFairshare can only be used with SlurmDBD, ignoring");
 		st->fair_share = false;
 		fw_settings_read(false);
+		st->thread_wanted = FW_THREAD_WITHOUT_FAIR_SHARE;
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
 		/* 23.02 on: in priority_p_recover, once jobs are loaded. */
 		cfg = fw_cfg_get();
@@ -150,13 +159,9 @@ extern int init(void)
 			      plugin_type);
 		st->fair_share = false;
 		fw_settings_read(false);
+		st->thread_wanted = FW_THREAD_WITHOUT_FAIR_SHARE;
 	}
 
-	if (fw_site_factor_init() == SLURM_SUCCESS)
-		st->site_factor = true;
-	else
-		error("%s: the site_factor plugin (PrioritySiteFactorPlugin=%s) failed to start: jobs get no site factor",
-		      plugin_type, slurm_conf.site_factor_plugin);
 	info("%s: %s %s loaded (fairway %s, %s)", plugin_type, plugin_name,
 	     SLURM_VERSION_STRING, fairway_version(),
 	     (fw_cfg_algo() == FAIRWAY_ALGO_FAIR_TREE) ? "fair tree" :

@@ -27,7 +27,9 @@
  *           assoc_mgr_is_user_acct_coord takes is_locked; init,
  *           priority_p_thread_start and sprio's list are called with
  *           slurmctld's locks held (the plugin must not take them again);
- *           QOS run seconds are also kept per account and per user.
+ *           QOS run seconds are also kept per account and per user; the
+ *           calculation thread runs without fair-share too (no slurmdbd, or
+ *           no root association), weighing every job each period.
  *    25.11  job->part_prio is named job->prio_mult.
  *    26.05  sprio's row holds a slurm_step_id_t; slurm_thread_create takes a
  *           thread name.
@@ -249,6 +251,12 @@ static inline fw_prio_factors_t *fw_row_factors(priority_factors_object_t *row,
 	return row;
 #endif
 }
+
+/* Without fair-share (no slurmdbd, or no root association) multifactor still
+ * runs its thread from 24.11 on (priority_p_thread_start starts it whatever
+ * init found): every period it updates the site factor and weighs every job.
+ * 22.05 weighed them once, at start. */
+#define FW_THREAD_WITHOUT_FAIR_SHARE FW_SLURM_AT_LEAST(24, 11)
 
 /* Classic and depth-oblivious fair-share store each association's fair-share
  * factor (assoc->usage->fs_factor), which a job then reads, instead of

@@ -200,7 +200,10 @@ void plugin_start_in_slurmctld(fw_plugin_t *fw)
 	} else if (fw->init() != SLURM_SUCCESS) {
 		fatal("fairway init failed");
 	}
-	cluster_cpus = 64;
+	/* 22.05 starts the thread in init, with cluster_cpus already set:
+	 * written again only under the config write lock. */
+	if (FW_INIT_CALLER_LOCKS)
+		cluster_cpus = 64;
 	if (!fw)
 		plugin_mf_thread_start();
 	else if (fw->thread_start)

@@ -539,6 +539,12 @@ void fatal_abort(const char *fmt, ...)
 /* Other Slurm functions the shim calls                                      */
 /* ------------------------------------------------------------------------- */
 
+/* slurm_thread_create's failure message (26.05) names the error with it. */
+char *slurm_strerror(int errnum)
+{
+	return strerror(errnum);
+}
+
 bool slurm_with_slurmdbd(void)
 {
 	return g_hooks.with_slurmdbd ? g_hooks.with_slurmdbd(g_hooks.ctx) : true;
@@ -699,6 +705,7 @@ void fake_reset(const fake_hooks_t *hooks)
 	if (hooks)
 		g_hooks = *hooks;
 	fake_ctld_set_hooks(&ctld);
+	fake_ctld_use_rwlocks(true);
 	memset(&slurm_conf, 0, sizeof(slurm_conf));
 	slurm_conf.priority_flags = PRIORITY_FLAGS_FAIR_TREE;
 	slurm_conf.fs_dampening_factor = 1;
@@ -1070,15 +1077,26 @@ static void _after(const char *what)
 	pthread_mutex_unlock(&g_mutex);
 }
 
-/* The job write lock, as slurmctld holds it around an entry point. */
+/* The job write lock, as slurmctld holds it around an entry point: the
+ * plugin's calculation thread waits for it.  Job fields written under it are
+ * the caller's to store, so its release takes them as the new base. */
 static void _caller_job_lock(bool take)
 {
-	pthread_mutex_lock(&g_mutex);
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK };
+
 	if (take)
+		fake_ctld_caller_locks(job_write, true);
+	pthread_mutex_lock(&g_mutex);
+	if (take) {
 		g_job_writers++;
-	else
+	} else {
 		g_job_writers--;
+		if (!g_job_writers)
+			g_jobs_sum = _jobs_checksum();
+	}
 	pthread_mutex_unlock(&g_mutex);
+	if (!take)
+		fake_ctld_caller_locks(job_write, false);
 }
 
 /*
@@ -1180,6 +1198,11 @@ int fake_has_calc_fs_factor(void)
 int fake_classic_stores_fs_factor(void)
 {
 	return FW_CLASSIC_STORES_FS_FACTOR;
+}
+
+int fake_thread_without_fair_share(void)
+{
+	return FW_THREAD_WITHOUT_FAIR_SHARE;
 }
 
 int fake_sprio_caller_locks(void)

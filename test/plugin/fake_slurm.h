@@ -105,6 +105,8 @@ int fake_has_calc_fs_factor(void);
 /* Whether classic and depth-oblivious fair-share store a job's factor in its
  * association's fs_factor (25.11 on). */
 int fake_classic_stores_fs_factor(void);
+/* Whether the calculation thread runs without fair-share, no slurmdbd (24.11 on). */
+int fake_thread_without_fair_share(void);
 /* sprio: job ids of the returned records (at most max), count, or -1 for a NULL
  * list.  Filters as sprio asks for them (NULL / 0 for none): in the RPC
  * (22.05), in the sprio command (24.11 on). */

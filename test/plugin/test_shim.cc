@@ -515,6 +515,37 @@ TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
   rm_tree(dir);
 }
 
+// Slurm 26.05 charges a pending heterogeneous job component when it is submitted, through
+// priority_p_job_end.  The journal keeps that charge ("c"), but it is not the job's end: after
+// a kill -9 the job, running by then, is charged by the periods like any other.
+TEST_F(ShimTest, AChargeOfAPendingJobIsNotItsEnd) {
+  const auto dir = UseStateDir("het");
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);  // 2 CPUs allocated...
+  fake_job_set(100, "state", 0);                          // ...to a pending component,
+  fake_job_set(100, "start_time", 0);
+  fake_job_set(100, "end_time_exp", 5000);  // as acct_policy_job_begin leaves it
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  const double before = static_cast<double>(fake_assoc_usage_raw(31));
+  fake_call_job_end(100);
+  std::ifstream journal(dir / "fairway_usage.journal");
+  std::string line;
+  ASSERT_TRUE(std::getline(journal, line));
+  EXPECT_EQ(line.substr(0, 2), "c ") << line;
+  const double charged = static_cast<double>(fake_assoc_usage_raw(31)) - before;
+
+  // kill -9, then slurmctld comes back from its older checkpoint; the job has started.
+  fake_call_fini();
+  fake_assoc_set_usage(31, before);
+  fake_job_set(100, "state", 1);
+  fake_job_set(100, "start_time", 1000);
+  fake_job_set(100, "end_time_exp", 5000);
+  LoadOutsideSlurmctld();
+  ASSERT_EQ(fake_call_cycle(1060), 0);  // restored: before + charged; the period: +120
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), before + charged + 120.0);
+  rm_tree(dir);
+}
+
 // After another plugin ran (its decay state is newer than Fairway's usage file), slurmctld's
 // usage is kept.
 TEST_F(ShimTest, StaleUsageFileIsNotRestored) {
@@ -608,6 +639,40 @@ TEST_F(ShimTest, WithoutSlurmdbdFairShareIsOffAndSaidSo) {
   ASSERT_EQ(fake_call_init(), 0);
   EXPECT_DOUBLE_EQ(fake_job_factor(100, "fs"), 0.0);
   EXPECT_GT(fake_job_priority(100), 1u);
+}
+
+// Without slurmdbd, 24.11's multifactor still runs its thread: every period weighs every job
+// (a partition's PriorityJobFactor changed with scontrol reaches pending jobs without a
+// restart).  22.05 weighed them once, at start.  Neither charges nor writes a state file, so
+// the usage file of an earlier run with slurmdbd stays as it was.
+TEST_F(ShimTest, WithoutSlurmdbdTheThreadWeighsEveryJobFrom2411) {
+  const auto dir = UseStateDir("nodbd");
+  fake_set_cluster(64, 4);
+  EXPECT_CALL(mock_, WithSlurmdbd()).WillRepeatedly(Return(false));
+  EXPECT_CALL(mock_, Log(kLogError, HasSubstr("can only be used with SlurmDBD")))
+      .Times(::testing::AnyNumber());
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  const auto main_thread = std::this_thread::get_id();
+  std::atomic<int> thread_job_writes{0};
+  EXPECT_CALL(mock_, CtldLock(_, _, _)).WillRepeatedly([&](int job, int, int) {
+    if (job == W && std::this_thread::get_id() != main_thread) thread_job_writes++;
+  });
+  ASSERT_EQ(fake_call_init(), 0);
+  EXPECT_TRUE(fake_job_has_factors(100));  // weighed once jobs are loaded, on every release
+  if (fake_thread_without_fair_share()) {
+    // The thread's first period runs at once and weighs the job under the job write lock.
+    for (int i = 0; i < 500 && thread_job_writes == 0; i++)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_GT(thread_job_writes.load(), 0) << "no period ran without slurmdbd";
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(thread_job_writes.load(), 0) << "22.05 runs no thread without slurmdbd";
+  }
+  ASSERT_EQ(fake_call_fini(), 0);
+  EXPECT_FALSE(std::filesystem::exists(dir / "priority_last_decay_ran"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "fairway_usage"));
+  EXPECT_EQ(fake_locks_held(), 0);
+  rm_tree(dir);
 }
 
 }  // namespace

@@ -59,32 +59,44 @@ void fake_ctld_use_rwlocks(bool on)
 	g_rwlocks = on;
 }
 
-void lock_slurmctld(slurmctld_lock_t locks)
+/* The rwlocks of `locks`, taken in slurmctld's order (config, job, node,
+ * partition, federation) or released in reverse; nothing without rwlocks. */
+static void _rwlocks(slurmctld_lock_t locks, bool take)
 {
-	/* slurmctld's order: config, job, node, partition, federation */
 	lock_level_t level[5] = { locks.conf, locks.job, locks.node,
 				  locks.part, locks.fed };
 
-	for (int i = 0; g_rwlocks && (i < 5); i++) {
-		if (level[i] == READ_LOCK)
+	for (int k = 0; g_rwlocks && (k < 5); k++) {
+		int i = take ? k : 4 - k;
+
+		if (level[i] == NO_LOCK)
+			continue;
+		if (!take)
+			pthread_rwlock_unlock(&g_locks[i]);
+		else if (level[i] == READ_LOCK)
 			pthread_rwlock_rdlock(&g_locks[i]);
-		else if (level[i] == WRITE_LOCK)
+		else
 			pthread_rwlock_wrlock(&g_locks[i]);
 	}
+}
+
+void lock_slurmctld(slurmctld_lock_t locks)
+{
+	_rwlocks(locks, true);
 	if (g_hooks.locked)
 		g_hooks.locked(g_hooks.ctx, locks);
 }
 
+void fake_ctld_caller_locks(slurmctld_lock_t locks, bool take)
+{
+	_rwlocks(locks, take);
+}
+
 void unlock_slurmctld(slurmctld_lock_t locks)
 {
-	lock_level_t level[5] = { locks.conf, locks.job, locks.node,
-				  locks.part, locks.fed };
-
 	if (g_hooks.unlocking)
 		g_hooks.unlocking(g_hooks.ctx, locks);
-	for (int i = 4; g_rwlocks && (i >= 0); i--)
-		if (level[i] != NO_LOCK)
-			pthread_rwlock_unlock(&g_locks[i]);
+	_rwlocks(locks, false);
 }
 
 #if !FW_SLURM_AT_LEAST(24, 11)

@@ -57,6 +57,10 @@ extern void fake_ctld_set_hooks(const fake_ctld_hooks_t *hooks);
  * federation), for a program whose threads play slurmctld's.
  */
 extern void fake_ctld_use_rwlocks(bool on);
+/* Takes (take) or releases the locks slurmctld holds around a call into the
+ * plugin, as lock_slurmctld/unlock_slurmctld do but without their hooks: the
+ * plugin's own threads then wait for them as they would in slurmctld. */
+extern void fake_ctld_caller_locks(slurmctld_lock_t locks, bool take);
 
 /* Free a job's computed priority: prio_factors and its priorities per
  * partition (22.05: priority_array) or per (partition, QOS) pair (24.11 on:
