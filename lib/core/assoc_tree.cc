@@ -271,31 +271,55 @@ void accumulate_direct_usage(std::vector<AssocRecord>& records) {
   for (size_t i = 0; i < records.size(); ++i) records[i].usage_raw = total[i];
 }
 
-std::vector<uint32_t> hierarchical_order(const AssocTree& t) {
+namespace {
+
+// A child's own step of its lineage path (as_mysql_assoc.c's _set_lineage): "0-USER/" for a
+// user, "ACCOUNT/" for an account.
+std::string lineage_step(const AssocTree& t, uint32_t v) {
+  return t.is_user(v) ? "0-" + std::string(t.user(v)) + "/" : std::string(t.account(v)) + "/";
+}
+
+}  // namespace
+
+std::vector<uint32_t> hierarchical_order(const AssocTree& t, SiblingOrder order) {
   std::vector<uint32_t> out;
   out.reserve(t.size());
   std::vector<uint32_t> kids;
+  std::vector<std::string> keys;  // kLineage: lineage_step of each child of the current parent
   // Depth-first; children sorted like slurmdb's _sort_children_list (users first, then strcmp of
-  // the name), stable.
+  // the name), or by their lineage step; stable.
   std::vector<uint32_t> stack{t.root()};
   while (!stack.empty()) {
     const uint32_t v = stack.back();
     stack.pop_back();
     out.push_back(v);
     const auto ch = t.children(v);
-    kids.assign(ch.begin(), ch.end());
-    std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
-      const bool ua = t.is_user(a), ub = t.is_user(b);
-      if (ua != ub) return ua;
-      return c_string_less(ua ? t.user(a) : t.account(a), ub ? t.user(b) : t.account(b));
-    });
+    if (order == SiblingOrder::kLineage) {
+      // sort positions 0..n-1 by their step, then map back to the children
+      keys.clear();
+      for (uint32_t c : ch) keys.push_back(lineage_step(t, c));
+      kids.resize(ch.size());
+      for (uint32_t k = 0; k < kids.size(); ++k) kids[k] = k;
+      std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
+        return c_string_less(keys[a], keys[b]);
+      });
+      for (uint32_t& k : kids) k = ch[k];
+    } else {
+      kids.assign(ch.begin(), ch.end());
+      std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
+        const bool ua = t.is_user(a), ub = t.is_user(b);
+        if (ua != ub) return ua;
+        return c_string_less(ua ? t.user(a) : t.account(a), ub ? t.user(b) : t.account(b));
+      });
+    }
     for (size_t k = kids.size(); k-- > 0;) stack.push_back(kids[k]);
   }
   return out;
 }
 
-void sort_hierarchical(std::vector<AssocRecord>& records) {
-  const std::vector<uint32_t> order = hierarchical_order(AssocTree::build(records));
+void sort_hierarchical(std::vector<AssocRecord>& records, SiblingOrder sibling_order) {
+  const std::vector<uint32_t> order =
+      hierarchical_order(AssocTree::build(records), sibling_order);
   std::vector<AssocRecord> sorted;
   sorted.reserve(records.size());
   for (uint32_t v : order) sorted.push_back(std::move(records[v]));

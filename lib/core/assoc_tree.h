@@ -153,14 +153,25 @@ class AssocTree {
 // as long double). Validates the tree like AssocTree::build (throws TreeError).
 void accumulate_direct_usage(std::vector<AssocRecord>& records);
 
-// Reorders records the way Slurm sorts assoc_mgr_assoc_list (slurmdb_sort_hierarchical_assoc_list)
-// and therefore sshare prints them: depth-first from the root; among the children of one parent,
-// users before accounts, then by name (user name or account name, strcmp order), input order for
-// equal keys. Use it to give a tree built from unsorted data Slurm's children_list order.
-// Throws TreeError like AssocTree::build.
-void sort_hierarchical(std::vector<AssocRecord>& records);
+// How slurmdb_sort_hierarchical_assoc_list orders the association list, and therefore the order
+// of sshare's rows and of every children_list. Both are depth-first from the root; they differ in
+// the order of the children of one parent:
+//   kUsersThenName (Slurm 22.05): users before accounts, then by name (user name or account
+//     name, strcmp order);
+//   kLineage (Slurm 23.11 and later, which sort by each association's lineage path
+//     "/root/a/a.b/0-user/"): strcmp order of the child's own step of that path, "NAME/" for an
+//     account and "0-USER/" for a user, so that account "a.b" comes before account "a" ('.' is
+//     below '/') and users come first unless an account's name sorts below "0-".
+// Input order for equal keys.
+enum class SiblingOrder { kUsersThenName, kLineage };
+
+// Reorders records that way. Use it to give a tree built from unsorted data Slurm's
+// children_list order. Throws TreeError like AssocTree::build.
+void sort_hierarchical(std::vector<AssocRecord>& records,
+                       SiblingOrder order = SiblingOrder::kUsersThenName);
 
 // The same order as indexes into a built tree (sshare's row order).
-std::vector<uint32_t> hierarchical_order(const AssocTree& tree);
+std::vector<uint32_t> hierarchical_order(const AssocTree& tree,
+                                         SiblingOrder order = SiblingOrder::kUsersThenName);
 
 }  // namespace fairway

@@ -58,7 +58,7 @@ std::vector<Row> make_rows(const AssocTree& t, const FairShareResult& r, Algorit
   // slurmdb_tree_name_get(): account names seen so far -> (first, last) indentation.
   std::unordered_map<std::string, std::pair<size_t, size_t>> seen;
 
-  for (uint32_t i : hierarchical_order(t)) {
+  for (uint32_t i : hierarchical_order(t, opt.sibling_order)) {
     const bool user = t.is_user(i);
     const bool is_root = i == t.root();
     Row row{};

@@ -34,6 +34,8 @@ struct SshareOptions {
   // -p (a '|' after every field) instead of -P (no '|' after the last field).
   bool parsable_trailing = false;
   bool header = true;  // -n / -h suppress it
+  // The row order of the Slurm release whose sshare is imitated (assoc_tree.h).
+  SiblingOrder sibling_order = SiblingOrder::kUsersThenName;
   // GrpTRESMins/TRESRunMins. A snapshot has no TRES data; we print what sshare prints for an
   // association without TRES-minute limits and without running jobs: GrpTRESMins holds only
   // INFINITE64 entries, which slurmdb_make_tres_string_from_arrays(TRES_STR_FLAG_REMOVE) drops

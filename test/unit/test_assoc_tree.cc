@@ -205,6 +205,31 @@ TEST(AssocTree, SortHierarchicalPutsUsersFirstThenByName) {
   EXPECT_EQ(ids, (std::vector<uint32_t>{1, 7, 9, 2, 5, 4, 6, 3}));
 }
 
+// Slurm 23.11 and later: ascending lineage ("/root/bloggs/bloggs.prj.high/" before
+// "/root/bloggs/bloggs.prj/", users "0-NAME/" first unless an account's name sorts below it).
+TEST(AssocTree, SortHierarchicalByLineage) {
+  std::vector<AssocRecord> r = {acct(1, 0, "root"),
+                                acct(2, 1, "bloggs"),
+                                acct(3, 2, "bloggs.prj"),
+                                user(4, 3, "bloggs.prj", "fw_u1"),
+                                acct(5, 2, "bloggs.prj.low"),
+                                acct(6, 2, "bloggs.prj.high"),
+                                user(7, 2, "bloggs", "zed"),
+                                acct(8, 1, "0"),    // "0/" sorts after "0-..." users
+                                acct(9, 1, "+ops"),  // "+ops/" sorts before "0-..."
+                                user(10, 1, "root", "root")};
+  std::vector<AssocRecord> by_name = r;
+  sort_hierarchical(r, SiblingOrder::kLineage);
+  std::vector<uint32_t> ids;
+  for (const auto& a : r) ids.push_back(a.id);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{1, 9, 10, 8, 2, 7, 6, 5, 3, 4}));
+  // Slurm 22.05's order of the same tree: users first, then names.
+  sort_hierarchical(by_name);
+  ids.clear();
+  for (const auto& a : by_name) ids.push_back(a.id);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{1, 10, 9, 8, 2, 7, 3, 4, 6, 5}));
+}
+
 // Every rejection names the association.
 void expect_rejected(const std::vector<AssocRecord>& r, const std::string& problem, uint32_t id) {
   try {
