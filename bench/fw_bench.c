@@ -326,7 +326,7 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 static void _bench_header(void)
 {
 	printf("# Full recalculation (fair-share + every job) per PriorityCalcPeriod, median of N runs after a warm-up;\n"
-	       "# multifactor = Debian's priority_multifactor.so (fair_tree_decay), fairway = priority_fairway_cycle.\n"
+	       "# multifactor = Slurm " SLURM_VERSION_STRING "'s own priority_multifactor.so (fair_tree_decay), fairway = priority_fairway_cycle.\n"
 	       "# extra: heap fairway keeps beyond multifactor's after the same periods, divided by the\n"
 	       "# associations and by the jobs: each an upper bound of the memory per association and per job.\n"
 	       "#   assocs      jobs  running |     mf ms     fw ms   speed | mf ns/j fw ns/j | mf lock ms fw lock ms   ratio | set ns mf/fw | extra B/assoc B/job\n");

@@ -4,7 +4,10 @@
 #
 # It gives:
 #   tb_start [testbed start options]   start a testbed in a fresh mktemp dir under
-#                                      ${TMPDIR:-/tmp}; sets TB_DIR and exports SLURM_CONF.
+#                                      ${TMPDIR:-/tmp}; sets TB_DIR and exports SLURM_CONF
+#                                      (and PATH: the testbed's Slurm first). With
+#                                      FAIRWAY_SLURM_PREFIX set, the Slurm installed there
+#                                      (scripts/testbed --slurm-prefix), else the system's.
 #                                      An EXIT trap stops it and removes the dir, even when
 #                                      the test fails or aborts (FW_KEEP_TESTBED=1 keeps it).
 #   tb_start_example TYPE < conf       the same with the example accounts (see below);
@@ -76,6 +79,9 @@ try() { set +e; "$@"; local rc=$?; set -e; return $rc; }
 
 tb_start() {
 	TB_DIR=$(mktemp -d "${TMPDIR:-/tmp}/fw-it.XXXXXX")
+	if [ -n "${FAIRWAY_SLURM_PREFIX:-}" ]; then
+		set -- --slurm-prefix "$FAIRWAY_SLURM_PREFIX" "$@"
+	fi
 	log "starting testbed in $TB_DIR ($*)"
 	local t0=$SECONDS
 	if ! "$TESTBED" start "$TB_DIR" "$@"; then

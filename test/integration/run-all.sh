@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
-# Run every test/integration/test_*.sh one after the other (each starts and stops its own
-# testbed) and add up their "N passed, M failed" lines. A test that dies without printing
-# its summary counts as one failure. Exit non-zero if anything failed.
+# Run every test/integration/test_*.sh (or only the ones named: run-all.sh test_parity
+# test_kill) one after the other (each starts and stops its own testbed) and add up their
+# "N passed, M failed" lines. A test that dies without printing its summary counts as one
+# failure. Exit non-zero if anything failed.
 #
-# Environment is passed through (FAIRWAY_PLUGIN_DIR, FAIRWAY_PRIORITY_TYPE, TMPDIR, ...).
+# Environment is passed through (FAIRWAY_PLUGIN_DIR, FAIRWAY_SLURM_PREFIX, TMPDIR, ...).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 total_pass=0 total_fail=0 t0=$SECONDS
 summary=()
 
-for t in "$here"/test_*.sh; do
+tests=()
+if [ $# -gt 0 ]; then
+	for n in "$@"; do
+		t=$here/${n%.sh}.sh
+		[ -f "$t" ] || { echo "run-all.sh: no test $n in $here" >&2; exit 2; }
+		tests+=("$t")
+	done
+else
+	tests=("$here"/test_*.sh)
+fi
+
+for t in "${tests[@]}"; do
 	[ -e "$t" ] || continue
 	name=$(basename "$t")
 	echo "=== $name"

@@ -14,6 +14,18 @@ set -euo pipefail
 
 tb_start_fairway_no_decay </dev/null
 
+# From Slurm 25.11 on, slurmctld refuses to start after a crash (fatal "No Assoc usage file")
+# when the cluster existed before and it never saved its association usage, which it does
+# every 5 minutes and whenever a partition is deleted.  So it saves its state once, before
+# any job: everything charged from here on is in Fairway's files only, on every release.
+check "slurmctld saves its state (a partition created and deleted)" \
+	bash -c 'scontrol create partition=fw_save nodes=n1 state=down && scontrol delete partition=fw_save'
+if wait_for 10 test -s "$TB_DIR/spool/ctld/assoc_usage"; then
+	pass "slurmctld saved association usage"
+else
+	fail "slurmctld saved association usage" "no $TB_DIR/spool/ctld/assoc_usage after 10 s"
+fi
+
 # A long job, charged by the calculation thread while it runs.
 long=$(submit fw_u5 chem.lab -n6 -t 3 --wrap 'sleep 100')
 charged() { sshare -n -P -A chem.lab -u fw_u5 -o rawusage | awk 'NF { u = $1 } END { exit !(u > 0) }'; }

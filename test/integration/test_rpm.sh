@@ -9,7 +9,11 @@
 #
 # Environment:
 #   FAIRWAY_BUILD_DIR   a configured Fairway build directory (scripts/check exports it;
-#                       the test FAILS, never skips, without it)
+#                       the test FAILS, never skips, without it).  When it was configured
+#                       --with-slurm-prefix=P (a Slurm release built by scripts/slurm-source),
+#                       the package is for that Slurm: its plugin lies in P/lib/slurm, the
+#                       fairway command's only RUNPATH is P/lib, and the testbed runs P's
+#                       daemons (FAIRWAY_SLURM_PREFIX, which must then be P).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -48,7 +52,16 @@ topdir=${bin_rpm%/RPMS/*}
 mkvar() { sed -n "s/^$1 = //p" "$B/Makefile" | head -n 1; }
 SLURM_VERSION=$(mkvar SLURM_VERSION_STRING)
 VERSION=$(mkvar PACKAGE_VERSION)
-log "build dir $B: Fairway $VERSION for Slurm $SLURM_VERSION"
+SLURM_PREFIX=$(mkvar SLURM_PREFIX)
+# the plugin directory the spec was given (configure's --with-slurm-plugindir or the
+# prefix's), else the spec's default, %{_libdir}/slurm
+PLUGINDIR=$(mkvar SLURM_PLUGINDIR_ARG)
+PLUGINDIR=${PLUGINDIR:-/usr/lib64/slurm}
+log "build dir $B: Fairway $VERSION for Slurm $SLURM_VERSION${SLURM_PREFIX:+ in $SLURM_PREFIX}"
+if [ -n "$SLURM_PREFIX" ]; then
+	assert_eq "the testbed runs the Slurm of the build (FAIRWAY_SLURM_PREFIX)" "$SLURM_PREFIX" \
+		"${FAIRWAY_SLURM_PREFIX:-}"
+fi
 
 # --- what the package says --------------------------------------------------------------
 q() { rpm -qp --qf "$1" "$bin_rpm" 2>/dev/null; }
@@ -63,7 +76,7 @@ log "files: $(grep -v '/\.build-id' <<<"$files" | tr '\n' ' ')"
 has_file() { # name regex
 	if grep -Eq "^$2\$" <<<"$files"; then pass "$1"; else fail "$1" "no file matches ^$2\$"; fi
 }
-has_file "plugin in %{_libdir}/slurm" '/usr/lib64/slurm/priority_fairway\.so'
+has_file "plugin in $PLUGINDIR" "${PLUGINDIR//./\\.}/priority_fairway\\.so"
 has_file "fairway CLI in %{_bindir}" '/usr/bin/fairway'
 has_file "man page fairway(1)" '/usr/share/man/man1/fairway\.1(\.gz)?'
 has_file "man page priority_fairway(8)" '/usr/share/man/man8/priority_fairway\.8(\.gz)?'
@@ -104,11 +117,13 @@ else
 fi
 assert_eq "rpm -q in the scratch root" "$nvr.x86_64" "$(rpm --root "$ROOT" -q fairway 2>/dev/null)"
 check "rpm -V in the scratch root (files as packaged)" rpm --root "$ROOT" -V --nodeps fairway
-SO=$ROOT/usr/lib64/slurm/priority_fairway.so
+SO=$ROOT$PLUGINDIR/priority_fairway.so
 CLI=$ROOT/usr/bin/fairway
+runpaths() { readelf -d "$1" | sed -n 's/.*(\(RPATH\|RUNPATH\)).*\[\(.*\)\]$/\1 \2/p'; }
+assert_eq "no RPATH/RUNPATH in ${SO#"$ROOT"}" "" "$(runpaths "$SO")"
+assert_eq "RUNPATH of /usr/bin/fairway" "${SLURM_PREFIX:+RUNPATH $SLURM_PREFIX/lib}" "$(runpaths "$CLI")"
 for f in "$SO" "$CLI"; do
 	n=${f#"$ROOT"}
-	assert_eq "no RPATH/RUNPATH in $n" "" "$(readelf -d "$f" | grep -E 'RPATH|RUNPATH' || true)"
 	assert_match "RELRO in $n" 'GNU_RELRO' "$(readelf -lW "$f")"
 	assert_match "stack protector in $n" '__stack_chk_fail' "$(readelf -sW --dyn-syms "$f")"
 done
@@ -128,14 +143,14 @@ fi
 # --- a real slurmctld loads the plugin from the installed package -----------------------
 extra="" && tmpfile extra
 echo "SlurmctldDebug=debug" >"$extra"
-tb_start --priority-type priority/fairway --plugin-dir "$ROOT/usr/lib64/slurm" --conf-extra "$extra"
+tb_start --priority-type priority/fairway --plugin-dir "$ROOT$PLUGINDIR" --conf-extra "$extra"
 # shellcheck disable=SC1091
 . "$TB_DIR/etc/testbed.env"
 CTLD_LOG=$TB_DIR/log/slurmctld.log
 
 assert_eq "PriorityType in use" priority/fairway \
 	"$(scontrol show config | awk -F' = ' '/^PriorityType /{print $2}')"
-assert_match "PluginDir starts with the scratch root" "^$ROOT/usr/lib64/slurm(:|\$)" \
+assert_match "PluginDir starts with the scratch root" "^$ROOT$PLUGINDIR(:|\$)" \
 	"$(scontrol show config | awk -F' = ' '/^PluginDir /{print $2}')"
 assert_match "slurmctld.log: priority/fairway loaded" 'priority/fairway.*loaded' \
 	"$(grep -F priority/fairway "$CTLD_LOG" || true)"

@@ -25,6 +25,14 @@ else
 	assert_match "start refuses a running testbed" "already running" "$out"
 fi
 
+# --slurm-prefix must name an installed Slurm; a wrong one is refused before anything starts.
+if out=$(try "$TESTBED" start "$TB_DIR.noslurm" --slurm-prefix "$TB_DIR/nowhere" 2>&1); then
+	fail "start refuses a prefix without Slurm" "it succeeded: $out"
+else
+	assert_match "start refuses a prefix without Slurm" "no sbin/slurmctld" "$out"
+fi
+rm -rf "$TB_DIR.noslurm"
+
 check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
 check "example accounts are idempotent" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
 assert_match "Fairshare=parent user exists" "^bloggs\.prj\.high\|fw_u1\|parent$" \
