@@ -34,7 +34,10 @@
 
 #include "assoc_tree.h"
 #include "fair_share.h"
+#include "explain.h"
+#include "explain_format.h"
 #include "fairway-config.h"
+#include "live.h"
 #include "priority_flags.h"
 #include "snapshot.h"
 #include "sshare_format.h"
@@ -45,6 +48,9 @@ extern "C" {
 
 namespace {
 
+using fairway_cli::live_snapshot;
+using fairway_cli::LiveRequest;
+
 constexpr int kExitRuntime = 1;
 constexpr int kExitInput = 2;
 
@@ -52,7 +58,7 @@ constexpr int kExitInput = 2;
 // SLURM_CONF is not set: its default file, then slurmd's copy in configless mode.
 constexpr const char* kSlurmConfFiles[] = {"/etc/slurm/slurm.conf", "/run/slurm/conf/slurm.conf"};
 
-const char* const kCommands[] = {"shares", "snapshot", "help"};
+const char* const kCommands[] = {"shares", "snapshot", "explain", "help"};
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -218,11 +224,20 @@ std::string unknown_command(std::string_view word) {
   std::string m =
       "unknown command " + (shown(word) == word ? "'" + std::string(word) + "'" : shown(word));
   if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
-  return m + " (the commands are shares, snapshot and help; see 'fairway --help')";
+  return m + " (the commands are shares, snapshot, explain and help; see 'fairway --help')";
 }
 
 // ---------------------------------------------------------------------------------------------
 // fairway shares
+
+// sshare's row order in the Slurm release this command is built for: 23.11 sorts the association
+// list by lineage.
+constexpr fairway::SiblingOrder kSiblingOrder =
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 0)
+    fairway::SiblingOrder::kLineage;
+#else
+    fairway::SiblingOrder::kUsersThenName;
+#endif
 
 int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
                std::optional<uint16_t> dampening) {
@@ -247,6 +262,7 @@ int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
     fairway::compute_fair_share(tree, snap.algorithm, snap.dampening_factor, result);
     fairway::SshareOptions opt;
     opt.dampening_factor = snap.dampening_factor;
+    opt.sibling_order = kSiblingOrder;
     put(json ? fairway::format_sshare_json(tree, result, snap.algorithm, opt) + "\n"
              : fairway::format_sshare(tree, result, snap.algorithm, opt));
   } catch (const std::exception& e) {
@@ -258,11 +274,6 @@ int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
 
 // ---------------------------------------------------------------------------------------------
 // fairway snapshot
-
-// The algorithm slurmctld uses, from its PriorityFlags, decided as the plugin decides it.
-fairway::Algorithm algorithm_of(uint16_t flags) {
-  return fairway::algorithm_from_flags(fairway_flags_from_slurm(flags));
-}
 
 // Why PATH cannot be read as a configuration file ("" if it can).
 std::string unreadable(const char* path) {
@@ -390,58 +401,16 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name,
     return kExitRuntime;
   }
   slurm_init(nullptr);
-  slurm_conf_t* conf = nullptr;
-  if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
-    say(std::string("cannot read slurmctld's configuration: ") + slurm_strerror(errno));
+  std::string why;
+  LiveRequest req;
+  req.algorithm = algo_name;
+  req.dampening = dampening;
+  auto live = live_snapshot(req, why);
+  if (!live) {
+    say(why);
     return kExitRuntime;
   }
-  fairway::Snapshot snap;
-  snap.algorithm =
-      algo_name.empty() ? algorithm_of(conf->priority_flags) : *parse_algorithm(algo_name);
-  snap.dampening_factor =
-      dampening ? *dampening : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
-  fairway_free_ctl_conf(conf);
-
-  assoc_mgr_info_request_msg_t req{};
-  req.flags = ASSOC_MGR_INFO_FLAG_ASSOC;
-  assoc_mgr_info_msg_t* msg = nullptr;
-  if (slurm_load_assoc_mgr_info(&req, &msg) != SLURM_SUCCESS || !msg) {
-    say(std::string("cannot read the associations from slurmctld: ") +
-        slurm_strerror(errno));
-    return kExitRuntime;
-  }
-  // Totals as slurmctld keeps them; the snapshot stores what each association was charged
-  // directly (its total minus its children's), so usage of deleted children stays with
-  // their parent.
-  std::vector<fairway::AssocRecord> recs;
-  if (msg->assoc_list) {
-    list_itr_t* it = slurm_list_iterator_create(msg->assoc_list);
-    while (auto* a = static_cast<slurmdb_assoc_rec_t*>(slurm_list_next(it))) {
-      fairway::AssocRecord r;
-      r.id = a->id;
-      r.parent_id = a->parent_id;
-      r.account = a->acct ? a->acct : "";
-      r.user = a->user ? a->user : "";
-      r.shares_parent = a->shares_raw == SLURMDB_FS_USE_PARENT;
-      r.shares_raw = r.shares_parent ? 0 : a->shares_raw;
-      r.usage_raw = a->usage ? a->usage->usage_raw : 0;
-      recs.push_back(std::move(r));
-    }
-    slurm_list_iterator_destroy(it);
-  }
-  slurm_free_assoc_mgr_info_msg(msg);
-  if (recs.empty()) {
-    say("slurmctld has no associations (is accounting through slurmdbd enabled?)");
-    return kExitRuntime;
-  }
-  std::map<uint32_t, long double> children_total;
-  for (const auto& r : recs)
-    if (r.parent_id) children_total[r.parent_id] += r.usage_raw;
-  for (auto& r : recs) {
-    const long double direct = r.usage_raw - children_total[r.id];
-    r.usage_raw = direct > 0 ? direct : 0;
-  }
-  snap.associations = std::move(recs);
+  fairway::Snapshot snap = std::move(*live);
   std::string text;
   try {
     (void)fairway::snapshot_tree(snap);  // refuse to save a tree we could not replay
@@ -457,6 +426,129 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name,
   if (const std::string why = file->write(text); !why.empty()) {
     say(why);
     return kExitRuntime;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// fairway explain
+
+// The snapshot in FILE ("-": standard input), or nullopt after saying why.
+std::optional<fairway::Snapshot> read_input(const std::string& file) {
+  const bool from_stdin = file == "-";
+  const std::string name = from_stdin ? "standard input" : quote(file);
+  try {
+    return from_stdin ? fairway::read_snapshot_fd(STDIN_FILENO, name)
+                      : fairway::read_snapshot_file(file);
+  } catch (const fairway::SnapshotError& e) {
+    say(snapshot_message(e));
+  } catch (const std::bad_alloc&) {
+    say("out of memory reading " + name);
+  }
+  return std::nullopt;
+}
+
+struct ExplainArgs {
+  std::string snapshot;  // "" = live
+  std::string job, account, user;
+  bool json = false, parsable = false;
+};
+
+fairway::FairShareInput fair_share_input(const fairway::Snapshot& s) {
+  return {s.associations, s.algorithm, s.dampening_factor};
+}
+
+// --account A / --user U: the association's fair-share path and the usage that halves its
+// factor.
+int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
+  std::vector<const fairway::AssocRecord*> found;
+  for (const auto& r : snap.associations)
+    if (a.user.empty() ? (r.user.empty() && r.account == a.account)
+                       : (r.user == a.user && (a.account.empty() || r.account == a.account)))
+      found.push_back(&r);
+  const std::string what = a.user.empty() ? "account " + shown(a.account)
+                                          : "user " + shown(a.user) +
+                                                (a.account.empty() ? "" : " in account " +
+                                                                              shown(a.account));
+  if (found.empty()) {
+    say("no association of " + what + " in the snapshot");
+    return kExitInput;
+  }
+  if (found.size() > 1) {
+    std::string accounts;
+    for (const auto* r : found) accounts += (accounts.empty() ? "" : ", ") + r->account;
+    say(what + " has associations in several accounts (" + accounts +
+        "): name one with --account");
+    return kExitInput;
+  }
+  const auto fs = fair_share_input(snap);
+  fairway::Explanation e;
+  e.path = fairway::fair_share_path(fs, found[0]->id);
+  e.halving_usage = fairway::usage_halving_fs_factor(fs, found[0]->id);
+  fairway::PendingJob none;
+  none.id = 0;
+  e.job = &none;
+  const fairway::Queue empty;
+  if (a.json) {
+    put(fairway::format_explain_json(empty, fs, e) + "\n");
+  } else if (a.parsable) {
+    put(fairway::format_explain_parsable(empty, e));
+  } else {
+    std::string text = fairway::format_explain(empty, fs, e);
+    // Only the fair-share part applies to an association.
+    const size_t at = text.find("\nFair-share (");
+    put(what + ":" + (at == std::string::npos ? text : text.substr(at)));
+  }
+  return 0;
+}
+
+int cmd_explain(const ExplainArgs& a) {
+  std::optional<fairway::Snapshot> snap;
+  if (!a.snapshot.empty()) {
+    snap = read_input(a.snapshot);
+    if (!snap) return kExitInput;
+  } else {
+    if (const std::string why = slurm_conf_problem(); !why.empty()) {
+      say(why);
+      return kExitRuntime;
+    }
+    slurm_init(nullptr);
+    std::string why;
+    snap = live_snapshot(LiveRequest{}, why);
+    if (!snap) {
+      say(why);
+      return kExitRuntime;
+    }
+  }
+  if (a.job.empty()) return explain_association(*snap, a);
+  if (!snap->queue) {
+    say(quote(a.snapshot) + " is a version 1 snapshot: it holds no jobs (take one with 'fairway "
+        "snapshot')");
+    return kExitInput;
+  }
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long id = std::strtoul(a.job.c_str(), &end, 10);
+  if (a.job.empty() || *end || errno || id == 0 || id > UINT32_MAX || a.job[0] == '-' ||
+      a.job[0] == '+') {
+    say("JOBID " + shown(a.job) + " is not a job id (a number)");
+    return kExitInput;
+  }
+  const fairway::Queue& q = *snap->queue;
+  if (!q.job(static_cast<uint32_t>(id))) {
+    say("job " + std::to_string(id) + " is not pending" +
+        (a.snapshot.empty() ? " (or not visible to you: PrivateData)" : " in the snapshot"));
+    return kExitInput;
+  }
+  const auto fs = fair_share_input(*snap);
+  try {
+    const auto e = fairway::explain_job(q, fs, static_cast<uint32_t>(id));
+    put(a.json       ? fairway::format_explain_json(q, fs, e) + "\n"
+        : a.parsable ? fairway::format_explain_parsable(q, e)
+                     : fairway::format_explain(q, fs, e));
+  } catch (const std::exception& e) {
+    say(std::string("cannot explain job ") + std::to_string(id) + ": " + e.what());
+    return kExitInput;
   }
   return 0;
 }
@@ -497,13 +589,29 @@ int run(int argc, char** argv) {
                        "FairShareDampeningFactor to record (an integer, 1 to 65535)")
           ->type_name("INT");
 
+  ExplainArgs ex;
+  auto* explain = app.add_subcommand(
+      "explain", "why a pending job has its place in the queue, and what would change it");
+  explain->add_option("JOBID", ex.job, "the pending job");
+  explain->add_option("--snapshot", ex.snapshot,
+                      "read this snapshot (version 2) instead of the live cluster")
+      ->type_name("FILE");
+  explain->add_option("--account", ex.account,
+                      "without JOBID: the account's fair-share path and the usage that halves "
+                      "its users' factor");
+  explain->add_option("--user", ex.user,
+                      "without JOBID: the user's fair-share path and the usage that halves its "
+                      "factor");
+  explain->add_flag("--json", ex.json, "one JSON object");
+  explain->add_flag("-P,--parsable", ex.parsable, "'|'-separated rows, as sshare -P");
+
   auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
-  help->add_option("COMMAND", topic, "shares, snapshot or help");
+  help->add_option("COMMAND", topic, "shares, snapshot, explain or help");
 
   // Commands are checked here: CLI11 would answer an unknown word with "A subcommand is
   // required".
   if (argc < 2) {
-    say("a command is required: shares, snapshot or help (see 'fairway --help')");
+    say("a command is required: shares, snapshot, explain or help (see 'fairway --help')");
     return kExitInput;
   }
   if (argv[1][0] != '-' && !is_command(argv[1])) {
@@ -534,6 +642,19 @@ int run(int argc, char** argv) {
             ? app.get_formatter()->make_help(&app, "fairway", CLI::AppFormatMode::Normal)
             : app.get_subcommand(topic)->help("fairway"));
     return 0;
+  }
+  if (*explain) {
+    if (ex.job.empty() == (ex.account.empty() && ex.user.empty())) {
+      say(ex.job.empty() ? "explain needs a JOBID, or --account or --user (see 'fairway explain "
+                           "--help')"
+                         : "explain takes a JOBID or --account/--user, not both");
+      return kExitInput;
+    }
+    if (ex.json && ex.parsable) {
+      say("explain: --json and --parsable exclude each other");
+      return kExitInput;
+    }
+    return cmd_explain(ex);
   }
   bool bad = false;
   if (*shares) {

@@ -14,28 +14,18 @@
 #include <memory>
 #include <vector>
 
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
-
-#include <nlohmann/json.hpp>
+#include "json_fields.h"
 
 namespace fairway {
 namespace {
 
 using nlohmann::json;
 
-// Deepest legitimate value: root object / "associations" array / association object / value.
-constexpr int kMaxDepth = 4;
+// Deepest legitimate value: root object / "jobs" array / job object / "rows" array / row
+// object / "tres" object / value (version 1: root / "associations" / association / value).
+constexpr int kMaxDepth = 7;
 
-[[noreturn]] void error(const std::string& msg) { throw SnapshotError("snapshot: " + msg); }
-
-std::string quoted(const std::string& s) {
-  return json(s).dump(-1, ' ', true, json::error_handler_t::replace);
-}
-
-const char* type_name(const json& v) { return v.type_name(); }
+using namespace json_fields;
 
 // "associations[3] (id 211)" once the id is known, "associations[3]" before.
 struct Where {
@@ -48,42 +38,6 @@ struct Where {
     return s;
   }
 };
-
-const json& require(const json& obj, const char* key, const std::string& where) {
-  auto it = obj.find(key);
-  if (it == obj.end()) error(fmt::format("{}: missing key \"{}\"", where, key));
-  return *it;
-}
-
-void reject_unknown_keys(const json& obj, std::initializer_list<const char*> known,
-                         const std::string& where) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    bool ok = false;
-    for (const char* k : known) ok = ok || it.key() == k;
-    if (!ok) error(fmt::format("{}: unknown key {}", where, quoted(it.key())));
-  }
-}
-
-// A JSON integer in [lo, hi] (integer tokens only: 1.0 is not accepted).
-uint64_t get_uint(const json& v, uint64_t lo, uint64_t hi, const std::string& what) {
-  if (!v.is_number_integer())
-    error(fmt::format("{} must be an integer, not {}", what, type_name(v)));
-  if (v.is_number_unsigned()) {
-    const uint64_t x = v.get<uint64_t>();
-    if (x >= lo && x <= hi) return x;
-    error(fmt::format("{} is {}, must be in [{}, {}]", what, x, lo, hi));
-  }
-  error(fmt::format("{} is {}, must be in [{}, {}]", what, v.get<int64_t>(), lo, hi));
-}
-
-std::string get_name(const json& v, const std::string& what) {
-  if (!v.is_string()) error(fmt::format("{} must be a string, not {}", what, type_name(v)));
-  const std::string& s = v.get_ref<const std::string&>();
-  if (s.empty()) error(fmt::format("{} must not be empty", what));
-  for (unsigned char c : s)
-    if (c < 0x20 || c == 0x7f) error(fmt::format("{} contains a control character", what));
-  return s;
-}
 
 long double get_usage(const json& v, const std::string& what) {
   long double u;
@@ -465,13 +419,21 @@ Snapshot parse_snapshot(std::string_view text) {
     error(where);
   }
   if (!doc.is_object()) error(fmt::format("top level must be an object, not {}", type_name(doc)));
-  reject_unknown_keys(doc, {"fairway_snapshot", "algorithm", "dampening_factor", "associations"},
-                      "top level");
   const json& version = require(doc, "fairway_snapshot", "top level");
   if (!version.is_number_integer() || !version.is_number_unsigned() ||
-      version.get<uint64_t>() != kSnapshotVersion)
-    error(fmt::format("unsupported version {} (this reader knows version {})", version.dump(),
-                      kSnapshotVersion));
+      version.get<uint64_t>() < 1 || version.get<uint64_t>() > kSnapshotVersion)
+    error(fmt::format("unsupported version {} (this reader knows versions 1 to {})",
+                      version.dump(), kSnapshotVersion));
+  const bool v2 = version.get<uint64_t>() == 2;
+  if (v2)
+    reject_unknown_keys(doc, {"fairway_snapshot", "algorithm", "dampening_factor",
+                              "associations", "slurm_release", "taken_at", "cluster",
+                              "priority", "partitions", "qos", "jobs"},
+                        "top level");
+  else
+    reject_unknown_keys(doc, {"fairway_snapshot", "algorithm", "dampening_factor",
+                              "associations"},
+                        "top level (version 1)");
 
   Snapshot s;
   const json& algo = require(doc, "algorithm", "top level");
@@ -500,6 +462,7 @@ Snapshot parse_snapshot(std::string_view text) {
   for (size_t i = 0; i < assocs.size(); ++i)
     s.associations.push_back(parse_association(assocs[i], i));
   (void)snapshot_tree(s);  // shape errors are snapshot errors too
+  if (v2) parse_queue_keys(doc, s);
   return s;
 }
 
@@ -565,7 +528,7 @@ std::string write_snapshot(const Snapshot& s) {
   std::string out = fmt::format(
       "{{\"fairway_snapshot\": {}, \"algorithm\": \"{}\", \"dampening_factor\": {},\n"
       " \"associations\": [",
-      kSnapshotVersion, algorithm_name(s.algorithm),
+      s.queue ? 2 : 1, algorithm_name(s.algorithm),
       json(static_cast<uint64_t>(s.dampening_factor)).dump());
   for (size_t i = 0; i < s.associations.size(); ++i) {
     const AssocRecord& r = s.associations[i];
@@ -577,7 +540,9 @@ std::string write_snapshot(const Snapshot& s) {
         r.user.empty() ? "null" : quoted(r.user),
         parent ? "\"parent\"" : std::to_string(r.shares_raw), usage_json(r.usage_raw));
   }
-  out += "]}\n";
+  out += "]";
+  if (s.queue) out += write_queue_keys(s);
+  out += "}\n";
   return out;
 }
 

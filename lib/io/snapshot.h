@@ -1,4 +1,5 @@
-// Snapshot files: an association tree with usage, as JSON, version 1.
+// Snapshot files: an association tree with usage, as JSON; version 2 adds the pending queue.
+// Version 1:
 //
 //   {"fairway_snapshot": 1, "algorithm": "fair_tree" | "classic" | "depth_oblivious",
 //    "dampening_factor": 1,
@@ -19,6 +20,30 @@
 // a one-line message naming the problem and, where there is one, the association; text that is
 // not JSON is described by line and column, what was expected and what was found (bytes outside
 // printable ASCII by their value, never raw).
+//
+// Version 2 ("fairway_snapshot": 2, what `fairway snapshot` writes) has the keys of version 1
+// and these, all required (doc/fairway.1, SNAPSHOT FILES, shows a whole file):
+//   "slurm_release": "24.11.5"   the release of the slurmctld it was taken from
+//   "taken_at": 1763900000       when the jobs were read (Unix time)
+//   "cluster": {"cpus": 64, "nodes": 4}
+//   "priority": {"weights": {"age": 1000, "assoc": 0, "fairshare": 10000, "jobsize": 0,
+//                "partition": 1000, "qos": 0}, "tres_weights": {"cpu": 0.5},
+//                "flags": ["ACCRUE_ALWAYS", ...], "max_age": 604800, "favor_small": false,
+//                "decay_half_life": 604800, "calc_period": 300}
+//   "partitions": [{"name": "debug", "priority_job_factor": 1, "priority_tier": 1,
+//                   "total_cpus": 64, "total_nodes": 4}]
+//   "qos": [{"name": "normal", "priority": 0, "usage_factor": 1}]
+//   "jobs": [{"id": 12, "array_job_id": 0, "assoc_id": 211, "user": "u1", "account": "b",
+//             "qos": "normal", "partitions": ["debug"], "submit_time": T, "eligible_time": T,
+//             "accrue_time": T, "min_cpus": 1, "max_cpus": 1, "min_nodes": 1,
+//             "time_limit": 60 (minutes, null for none), "nice": 0, "held": false,
+//             "admin_priority": false, "priority": 1140, "tres_req": {"cpu": 1, "node": 1},
+//             "rows": [{"partition": "debug", "priority": 1140, "admin": false,
+//                       "factors": {"age": 140.2, "assoc": 0, "fairshare": 1000, "jobsize": 0,
+//                                   "partition": 0, "qos": 0, "site": 0, "nice": 0},
+//                       "tres": {"cpu": 0}}]}]
+// "rows" are sprio's rows (weighted factors) with the job's priority in that partition; a held
+// job has none. Names follow the same rules as an association's account.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +56,7 @@
 
 #include "assoc_tree.h"
 #include "fair_share.h"
+#include "queue.h"
 
 namespace fairway {
 
@@ -43,9 +69,13 @@ struct Snapshot {
   Algorithm algorithm = Algorithm::kFairTree;
   double dampening_factor = 1;
   std::vector<AssocRecord> associations;  // usage_raw = usage charged directly (as in the file)
+  // Version 2: the release it was taken from and the pending queue (written as version 2
+  // when `queue` is set, else as version 1).
+  std::string slurm_release;
+  std::optional<Queue> queue;
 };
 
-inline constexpr int kSnapshotVersion = 1;
+inline constexpr int kSnapshotVersion = 2;  // the newest; version 1 is read too
 inline constexpr size_t kMaxSnapshotBytes = size_t{1} << 30;  // 1 GiB
 
 // Slurm's FairShareDampeningFactor is a uint16_t: an integer from 1 to 65535. One rule for the

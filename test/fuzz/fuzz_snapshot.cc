@@ -8,7 +8,8 @@
 //   * writes back and re-reads to the same snapshot (snapshot.h's round-trip contract),
 //   * computes under all three algorithms with fair-share values in range,
 //   * formats as sshare text and as JSON that parses again,
-//   * can be re-snapshotted from the tree (snapshot_from_tree) and read back.
+//   * can be re-snapshotted from the tree (snapshot_from_tree) and read back,
+//   * version 2: writes back to the same text, and `fairway explain` answers for its jobs.
 // Any other exception, a crash, or a sanitizer report is a bug.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <cmath>
@@ -16,6 +17,8 @@
 #include <string>
 #include <string_view>
 
+#include "explain.h"
+#include "explain_format.h"
 #include "fair_share.h"
 #include "fuzz_common.h"
 #include "snapshot.h"
@@ -89,6 +92,21 @@ void exercise(const fairway::Snapshot& s) {
     const std::string js = fairway::format_sshare_json(tree, result, a, opt);
     const auto parsed = nlohmann::json::parse(js, nullptr, /*allow_exceptions=*/false);
     FUZZ_CHECK(parsed.is_array() && parsed.size() == tree.size());
+  }
+
+  // Version 2: the queue writes back to the same text, and `fairway explain` answers for its
+  // first jobs (with fair-share searches, so only a few).
+  if (s.queue) {
+    FUZZ_CHECK(back.queue.has_value());
+    FUZZ_CHECK(fairway::write_snapshot(back) == text);
+    const fairway::FairShareInput fs{s.associations, s.algorithm, s.dampening_factor};
+    for (size_t i = 0; i < s.queue->jobs.size() && i < 3; ++i) {
+      const auto e = fairway::explain_job(*s.queue, fs, s.queue->jobs[i].id);
+      FUZZ_CHECK(!fairway::format_explain(*s.queue, fs, e).empty());
+      const auto js = nlohmann::json::parse(fairway::format_explain_json(*s.queue, fs, e), nullptr,
+                                            /*allow_exceptions=*/false);
+      FUZZ_CHECK(js.is_object());
+    }
   }
 
   // What `fairway snapshot` would write from a live tree must be readable again.

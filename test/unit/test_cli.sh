@@ -156,11 +156,20 @@ expect "shares - with standard input closed" 2 '^fairway: cannot read standard i
 # The live snapshot to standard output needs slurmctld: test/integration/test_cli_snapshot.sh.
 
 # 5b. Commands: unknown ones named, near misses suggested, help printed.
-expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot and help; see 'fairway --help'\)$" "$cli" foo
+expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain and help; see 'fairway --help'\)$" "$cli" foo
 expect "a typo of shares" 2 "^fairway: unknown command 'share'; did you mean 'shares'\?$" "$cli" share
 expect "a typo of snapshot" 2 "^fairway: unknown command 'snpashot'; did you mean 'snapshot'\?$" "$cli" snpashot
 expect "the start of snapshot" 2 "^fairway: unknown command 'snap'; did you mean 'snapshot'\?$" "$cli" snap
-expect "no command" 2 "^fairway: a command is required: shares, snapshot or help \(see 'fairway --help'\)$" "$cli"
+expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain or help \(see 'fairway --help'\)$" "$cli"
+# explain offline: a version 1 snapshot holds no jobs; a job id is a number; one of JOBID or
+# --account/--user.
+expect "explain of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
+  "$cli" explain --snapshot "$fixture" 12
+expect "explain of a job id that is no number" 2 "^fairway: JOBID 12x is not a job id \(a number\)$" \
+  "$cli" explain --snapshot "$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json" 12x
+expect "explain of a job not in the snapshot" 2 "^fairway: job 9 is not pending in the snapshot$" \
+  "$cli" explain --snapshot "$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json" 9
+expect "explain without a job or an association" 2 "^fairway: explain needs a JOBID" "$cli" explain
 expect "help for an unknown command" 2 "^fairway: unknown command 'foo' " "$cli" help foo
 expect "an unknown option" 2 "^fairway: .*--jsno.* \(see 'fairway shares --help'\)$" "$cli" shares --jsno "$fixture"
 if "$cli" help >"$tmp/help.out" 2>"$tmp/help.err" && [ ! -s "$tmp/help.err" ] &&

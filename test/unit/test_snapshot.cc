@@ -111,8 +111,8 @@ TEST(Snapshot, RejectsMalformedInput) {
        "line 1, column 2: expected a key (a string in double quotes) or '}', found the end of "
        "the input"},
       {"[]", "top level must be an object"},
-      {R"({"fairway_snapshot": 2, "algorithm": "fair_tree", "dampening_factor": 1, "associations": []})",
-       "unsupported version 2"},
+      {R"({"fairway_snapshot": 3, "algorithm": "fair_tree", "dampening_factor": 1, "associations": []})",
+       "unsupported version 3"},
       {R"({"algorithm": "fair_tree", "dampening_factor": 1, "associations": []})",
        "missing key \"fairway_snapshot\""},
       {R"({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1})",

@@ -1,0 +1,74 @@
+// explain.h - why a pending job has its place in the queue, and what would change it: the
+// answer of `fairway explain`, as numbers (the words are lib/io/explain_format's).
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "assoc_tree.h"
+#include "fair_share.h"
+#include "queue.h"
+
+namespace fairway {
+
+// The association tree with its usage and the fair-share settings, as a snapshot holds them.
+struct FairShareInput {
+  std::vector<AssocRecord> associations;  // usage_raw: usage charged directly to each
+  Algorithm algorithm = Algorithm::kFairTree;
+  double dampening_factor = 1;
+};
+
+// One level of the path from the root to an association.
+struct FairShareLevel {
+  std::string account, user;  // user empty for an account
+  double shares_norm = 0;
+  long double usage_norm = 0, usage_efctv = 0;
+  long double level_fs = 0;  // Fair Tree: shares_norm / usage_efctv among siblings
+  size_t rank = 0;           // Fair Tree: 1 = highest Level FS among its siblings
+  size_t siblings = 0;       // how many share its parent (itself included)
+  double fs_factor = 0;      // the user's factor (last level)
+};
+
+// One place of the job in one of its partitions.
+struct QueuePlace {
+  std::string partition;
+  uint32_t tier = 0;
+  uint32_t priority = 0;
+  size_t position = 0;  // 1: first to be considered
+  size_t of = 0;        // weighed pending jobs in that partition
+  std::optional<uint32_t> ahead;  // the job directly ahead
+  Separation separation;          // what puts it ahead
+  double age_passes = -1;         // seconds_until_age_passes (-1: never)
+  double age_saturates = -1;      // seconds_until_age_saturates
+  double fair_share_passes = -1;  // seconds of half-life decay of the account until it
+                                  // passes the job ahead (-1: not within 20 half-lives)
+};
+
+struct Explanation {
+  const PendingJob* job = nullptr;
+  std::vector<QueuePlace> places;        // in the job's partition order
+  std::vector<FairShareLevel> path;      // root first; empty without the association
+  std::optional<long double> halving_usage;  // usage that halves the fs factor (raw units)
+};
+
+// Throws fairway::Error (kInvalid) when the job is not pending in the queue, and TreeError for
+// a malformed tree.
+Explanation explain_job(const Queue& q, const FairShareInput& fs, uint32_t job_id);
+
+// The path from the root to the association with this id (empty if unknown).
+std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t assoc_id);
+
+// The raw usage that, charged directly to the association, halves its fair-share factor
+// (a user's; an account's is that of a user of it with no usage of its own), found by
+// bisection to 1e-6 relative; nullopt if no usage up to 2^60 does (a factor of 0).
+std::optional<long double> usage_halving_fs_factor(const FairShareInput& fs, uint32_t assoc_id);
+
+// The fair-share factor of every association after the usage of the subtree of `subtree_id`
+// decayed for `seconds` at half-life `half_life` (everything else as it is).
+std::vector<double> fs_factors_after_decay(const FairShareInput& fs, uint32_t subtree_id,
+                                           double seconds, double half_life);
+
+}  // namespace fairway

@@ -1,0 +1,132 @@
+// queue.h - the pending queue as slurmctld holds it: the priority settings, partitions, QOS
+// and pending jobs with the factors slurmctld gave them; the order in which slurmctld's
+// scheduler considers the jobs of one partition; and which factor separates two neighbours.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fairway {
+
+// The Priority* settings of slurm.conf (what `scontrol show config` prints).
+struct PrioritySettings {
+  uint32_t weight_age = 0, weight_assoc = 0, weight_fairshare = 0, weight_job_size = 0,
+           weight_partition = 0, weight_qos = 0;
+  std::vector<std::pair<std::string, double>> weight_tres;  // PriorityWeightTRES, as configured
+  uint32_t flags = 0;                                        // PriorityFlag bits (slurm_values.h)
+  uint32_t max_age = 0;                                      // PriorityMaxAge, seconds
+  bool favor_small = false;                                  // PriorityFavorSmall
+  uint32_t decay_half_life = 0;                              // PriorityDecayHalfLife, seconds
+  uint32_t calc_period = 0;                                  // PriorityCalcPeriod, seconds
+};
+
+struct PartitionInfo {
+  std::string name;
+  uint32_t priority_job_factor = 0;
+  uint32_t priority_tier = 0;
+  uint32_t total_cpus = 0;
+  uint32_t total_nodes = 0;
+};
+
+struct QosInfo {
+  std::string name;
+  uint32_t priority = 0;
+  double usage_factor = 1;
+};
+
+// The factors, as sprio shows them, that make up a job's priority.
+enum class Factor { kAge, kAssoc, kFairshare, kJobSize, kPartition, kQos, kTres, kSite, kNice };
+inline constexpr Factor kFactors[] = {Factor::kAge,       Factor::kAssoc, Factor::kFairshare,
+                                      Factor::kJobSize,   Factor::kPartition, Factor::kQos,
+                                      Factor::kTres,      Factor::kSite,  Factor::kNice};
+// sprio's column name: "age", "assoc", "fairshare", "jobsize", "partition", "qos", "tres",
+// "site", "nice".
+const char* factor_name(Factor f);
+
+// One row of sprio: a job's weighted factors in one of its partitions (its priority there).
+struct FactorRow {
+  std::string partition;
+  uint32_t priority = 0;  // the job's priority in that partition, as the scheduler uses it
+  bool admin = false;     // administrator-set priority: no factors (sprio's direct_prio)
+  double age = 0, assoc = 0, fairshare = 0, job_size = 0, partition_factor = 0, qos = 0;
+  int64_t site = 0;  // PrioritySiteFactor (added)
+  int64_t nice = 0;  // nice (subtracted)
+  std::vector<std::pair<std::string, double>> tres;  // weighted TRES factors by TRES name
+  // A factor's contribution to the priority (nice is negative when positive).
+  double part(Factor f) const;
+};
+
+// A pending job: what its priority is computed from, and what slurmctld computed.
+struct PendingJob {
+  uint32_t id = 0;
+  uint32_t array_job_id = 0;  // 0: not an array task
+  uint32_t assoc_id = 0;
+  std::string user, account, qos;
+  std::vector<std::string> partitions;
+  time_t submit_time = 0, eligible_time = 0, accrue_time = 0;
+  uint32_t min_cpus = 0, max_cpus = 0, min_nodes = 0;
+  uint32_t time_limit = 0;  // minutes; kInfinite (slurm_values.h) for none
+  int64_t nice = 0;
+  bool held = false;            // priority 0: never scheduled until released
+  bool admin_priority = false;  // priority set by an administrator
+  uint32_t priority = 0;        // the job's priority (squeue)
+  std::vector<std::pair<std::string, uint64_t>> tres_req;  // requested TRES by name
+  std::vector<FactorRow> rows;  // sprio's rows, one per partition
+};
+
+// Everything `fairway explain`, `compare`, `whatif` and `weights` read about the queue.
+struct Queue {
+  time_t taken_at = 0;  // when the jobs were read
+  uint32_t cluster_cpus = 0, cluster_nodes = 0;
+  PrioritySettings settings;
+  std::vector<PartitionInfo> partitions;
+  std::vector<QosInfo> qos;
+  std::vector<PendingJob> jobs;
+
+  const PartitionInfo* partition(const std::string& name) const;
+  const PendingJob* job(uint32_t id) const;
+};
+
+// One job in one partition's queue.
+struct QueueEntry {
+  const PendingJob* job = nullptr;
+  const FactorRow* row = nullptr;
+  uint32_t tier = 0;  // the partition's PriorityTier
+};
+
+// slurmctld's order (sort_job_queue2, without reservations and preemption): higher
+// PriorityTier first, then higher priority, then earlier submission, then lower job id (an
+// array task by its array's id).
+bool runs_before(const QueueEntry& a, const QueueEntry& b);
+
+// The weighed pending jobs of one partition in that order (held jobs have no row there).
+std::vector<QueueEntry> partition_queue(const Queue& q, const std::string& partition);
+
+// What puts `ahead` before `behind`.
+struct Separation {
+  enum class By { kTier, kPriority, kSubmitTime, kJobId } by = By::kPriority;
+  // kPriority: the factor whose difference in ahead's favour is largest, and that difference;
+  // admin is set when either job's priority was set by an administrator.
+  Factor factor = Factor::kAge;
+  double difference = 0;
+  bool admin = false;
+};
+Separation separation(const QueueEntry& ahead, const QueueEntry& behind);
+
+// How the two jobs' priorities evolve while both wait and nothing else changes: each one's
+// age part grows by weight_age / max_age per second until it reaches weight_age. The seconds
+// until `behind` has a priority above `ahead`'s (ties go by submission), or -1 if age alone
+// never does that. 0 when it already does.
+double seconds_until_age_passes(const PrioritySettings& s, const FactorRow& ahead,
+                                const FactorRow& behind);
+// Seconds until age stops separating the two (both at PriorityMaxAge): 0 if it already does
+// not, -1 without an age weight or PriorityMaxAge.
+double seconds_until_age_saturates(const PrioritySettings& s, const FactorRow& a,
+                                   const FactorRow& b);
+
+}  // namespace fairway

@@ -1,0 +1,282 @@
+// `fairway explain` in words (see explain_format.h).
+#include "explain_format.h"
+
+#include <cmath>
+#include <cstdio>
+
+#ifndef FMT_HEADER_ONLY
+#define FMT_HEADER_ONLY
+#endif
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fairway {
+namespace {
+
+using nlohmann::json;
+
+std::string ordinal(size_t n) {
+  const char* suffix = "th";
+  if (n % 100 < 11 || n % 100 > 13) {
+    if (n % 10 == 1) suffix = "st";
+    if (n % 10 == 2) suffix = "nd";
+    if (n % 10 == 3) suffix = "rd";
+  }
+  return fmt::format("{}{}", n, suffix);
+}
+
+std::string shown(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+const char* algorithm_words(Algorithm a) {
+  switch (a) {
+    case Algorithm::kFairTree: return "Fair Tree";
+    case Algorithm::kClassic: return "classic fair-share";
+    case Algorithm::kDepthOblivious: return "depth-oblivious fair-share";
+  }
+  return "?";
+}
+
+std::string factor_words(Factor f) {
+  switch (f) {
+    case Factor::kAge: return "age";
+    case Factor::kAssoc: return "association priority";
+    case Factor::kFairshare: return "fair-share";
+    case Factor::kJobSize: return "job size";
+    case Factor::kPartition: return "partition priority";
+    case Factor::kQos: return "QOS priority";
+    case Factor::kTres: return "TRES";
+    case Factor::kSite: return "site factor";
+    case Factor::kNice: return "nice";
+  }
+  return "?";
+}
+
+double row_sum(const FactorRow& r) {
+  double sum = 0;
+  for (Factor f : kFactors) sum += r.part(f);
+  return sum;
+}
+
+std::string separated_by(const Separation& s) {
+  switch (s.by) {
+    case Separation::By::kTier: return "tier";
+    case Separation::By::kSubmitTime: return "submit_time";
+    case Separation::By::kJobId: return "job_id";
+    case Separation::By::kPriority: return s.admin ? "admin" : factor_name(s.factor);
+  }
+  return "?";
+}
+
+std::string name_of(const FairShareLevel& l) { return l.user.empty() ? l.account : l.user; }
+
+}  // namespace
+
+std::string duration_words(double seconds) {
+  if (seconds < 0) return "never";
+  const auto s = static_cast<uint64_t>(std::llround(seconds));
+  if (s < 60) return fmt::format("{} s", s);
+  if (s < 3600) return fmt::format("{} min", s / 60);
+  if (s < 86400) {
+    const uint64_t m = (s % 3600) / 60;
+    return m ? fmt::format("{} h {} min", s / 3600, m) : fmt::format("{} h", s / 3600);
+  }
+  const uint64_t d = s / 86400, h = (s % 86400) / 3600;
+  const std::string days = fmt::format("{} day{}", d, d == 1 ? "" : "s");
+  return h ? fmt::format("{} {} h", days, h) : days;
+}
+
+std::string format_explain(const Queue& q, const FairShareInput& fs, const Explanation& e) {
+  const PendingJob& j = *e.job;
+  std::string out = fmt::format("Job {} (user {}, account {}{}) is pending", j.id, j.user,
+                                j.account, j.qos.empty() ? "" : ", QOS " + j.qos);
+  if (j.held) {
+    return out + " and held (priority 0): it will not start until it is released "
+                 "(scontrol release " + std::to_string(j.id) + ").\n";
+  }
+  out += fmt::format(" with priority {}.\n", j.priority);
+  for (const FactorRow& r : j.rows) {
+    out += fmt::format("\nIn partition {}, priority {}", r.partition, r.priority);
+    if (r.admin) {
+      out += ", set by an administrator: no factor counts.\n";
+      continue;
+    }
+    const double total = row_sum(r);
+    out += " is the sum of:\n";
+    std::vector<std::pair<std::string, double>> parts;
+    for (Factor f : kFactors)
+      if (r.part(f) != 0) parts.emplace_back(factor_words(f), r.part(f));
+    if (parts.empty()) out += "  (no factor: every weight is 0 or every factor is 0)\n";
+    for (const auto& [name, v] : parts)
+      out += fmt::format("  {:<22}{:>14}  {:>6.1f}%\n", name, shown(v),
+                         total > 0 ? 100.0 * v / total : 0.0);
+  }
+  for (const QueuePlace& p : e.places) {
+    out += fmt::format("\nIn partition {} (PriorityTier {}) it is {} of {} pending job{}.", p.partition,
+                       p.tier, ordinal(p.position), p.of, p.of == 1 ? "" : "s");
+    if (!p.ahead) {
+      out += " No job is ahead of it there.\n";
+      continue;
+    }
+    const PendingJob* a = q.job(*p.ahead);
+    const FactorRow* ar = nullptr;
+    for (const auto& r : a->rows)
+      if (r.partition == p.partition) ar = &r;
+    out += fmt::format("\nDirectly ahead: job {} (user {}, account {}) with priority {}", a->id,
+                       a->user, a->account, ar ? ar->priority : a->priority);
+    switch (p.separation.by) {
+      case Separation::By::kTier:
+        out += "; it is in a partition of a higher PriorityTier.\n";
+        continue;
+      case Separation::By::kSubmitTime:
+        out += ", the same priority: it was submitted earlier.\n";
+        continue;
+      case Separation::By::kJobId:
+        out += ", the same priority and submit time: it has the lower job id.\n";
+        continue;
+      case Separation::By::kPriority:
+        break;
+    }
+    if (p.separation.admin) {
+      out += "; an administrator set one of the two priorities.\n";
+      continue;
+    }
+    out += fmt::format(" ({} more).\nWhat separates them most: {} ({} more for job {}).\n",
+                       ar ? ar->priority - p.priority : 0, factor_words(p.separation.factor),
+                       shown(p.separation.difference), a->id);
+    out += "What would change that:\n";
+    const PrioritySettings& s = q.settings;
+    if (p.age_passes > 0)
+      out += fmt::format(
+          "  - age: if both keep waiting and nothing else changes, it passes job {} in {}.\n",
+          a->id, duration_words(p.age_passes));
+    else if (s.weight_age && s.max_age && p.age_saturates == 0)
+      out += fmt::format(
+          "  - age: does not separate them (both at the same age part), and waiting does not "
+          "change that.\n");
+    else if (s.weight_age && s.max_age)
+      out += fmt::format(
+          "  - age: waiting alone will not put it ahead of job {}: age stops separating them "
+          "in {} (PriorityMaxAge {}), and the rest of the difference stays.\n",
+          a->id, duration_words(p.age_saturates), duration_words(s.max_age));
+    if (p.fair_share_passes > 0)
+      out += fmt::format(
+          "  - fair-share: if account {} ran nothing more (its usage halving every {}) and the "
+          "rest of the cluster's usage stayed as it is, it would pass job {} in about {}.\n",
+          j.account, duration_words(s.decay_half_life), a->id,
+          duration_words(p.fair_share_passes));
+    else if (s.weight_fairshare && !s.decay_half_life)
+      out += fmt::format(
+          "  - fair-share: usage does not decay (PriorityDecayHalfLife=0): account {}'s "
+          "fair-share changes only with the usage it and others add.\n",
+          j.account);
+    else if (s.weight_fairshare)
+      out += fmt::format(
+          "  - fair-share: the decay of account {}'s usage alone would not put it ahead of "
+          "job {} within 20 half-lives.\n",
+          j.account, a->id);
+  }
+  if (!e.path.empty()) {
+    out += fmt::format("\nFair-share ({}), from the root to the job's association:\n",
+                       algorithm_words(fs.algorithm));
+    const bool ft = fs.algorithm == Algorithm::kFairTree;
+    out += fmt::format("  {:<24}{:>12}{:>16}{:>16}  {}\n", "account/user", "norm shares",
+                       "eff. usage", ft ? "Level FS" : "", "rank among siblings");
+    for (size_t i = 0; i < e.path.size(); ++i) {
+      const FairShareLevel& l = e.path[i];
+      const std::string name = std::string(i * 2, ' ') + name_of(l);
+      out += fmt::format("  {:<24}{:>12.6f}{:>16.6f}{:>16}  {}\n", name, l.shares_norm,
+                         static_cast<double>(l.usage_efctv),
+                         ft && i ? fmt::format("{:.6f}", static_cast<double>(l.level_fs)) : "",
+                         i ? fmt::format("{} of {}", l.rank, l.siblings) : "");
+    }
+    out += fmt::format("Its fair-share factor is {:.6f}.\n", e.path.back().fs_factor);
+    if (e.halving_usage)
+      out += fmt::format(
+          "Usage that would halve it: {} more raw usage charged to {} (about {:.1f} CPU-hours "
+          "at a billing of 1 per CPU).\n",
+          shown(std::round(static_cast<double>(*e.halving_usage))), name_of(e.path.back()),
+          static_cast<double>(*e.halving_usage) / 3600.0);
+  }
+  return out;
+}
+
+std::string format_explain_parsable(const Queue& q, const Explanation& e) {
+  (void)q;
+  const PendingJob& j = *e.job;
+  std::string out = "Factor|Partition|Weighted|Share\n";
+  for (const FactorRow& r : j.rows) {
+    const double total = row_sum(r);
+    for (Factor f : kFactors)
+      out += fmt::format("{}|{}|{}|{:.4f}\n", factor_name(f), r.partition, r.part(f),
+                         total > 0 ? r.part(f) / total : 0.0);
+  }
+  out += "Partition|Tier|Priority|Position|Of|Ahead|SeparatedBy|Difference|AgePasses|"
+         "FairSharePasses\n";
+  for (const QueuePlace& p : e.places)
+    out += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}\n", p.partition, p.tier, p.priority,
+                       p.position, p.of, p.ahead ? std::to_string(*p.ahead) : "",
+                       p.ahead ? separated_by(p.separation) : "",
+                       p.ahead ? fmt::format("{}", p.separation.difference) : "",
+                       p.age_passes < 0 ? "" : fmt::format("{:.0f}", p.age_passes),
+                       p.fair_share_passes < 0 ? "" : fmt::format("{:.0f}", p.fair_share_passes));
+  out += "Level|Account|User|NormShares|EffectvUsage|LevelFS|Rank|Siblings|FairShare\n";
+  for (size_t i = 0; i < e.path.size(); ++i) {
+    const auto& l = e.path[i];
+    out += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}\n", i, l.account, l.user, l.shares_norm,
+                       static_cast<double>(l.usage_efctv), static_cast<double>(l.level_fs),
+                       l.rank, l.siblings, l.fs_factor);
+  }
+  return out;
+}
+
+std::string format_explain_json(const Queue& q, const FairShareInput& fs, const Explanation& e) {
+  (void)q;
+  const PendingJob& j = *e.job;
+  json out = {{"job", j.id},       {"user", j.user},   {"account", j.account},
+              {"priority", j.priority}, {"held", j.held}, {"algorithm", algorithm_name(fs.algorithm)}};
+  json rows = json::array();
+  for (const FactorRow& r : j.rows) {
+    json factors = json::object();
+    for (Factor f : kFactors) factors[factor_name(f)] = r.part(f);
+    rows.push_back({{"partition", r.partition}, {"priority", r.priority}, {"admin", r.admin},
+                    {"factors", factors}});
+  }
+  out["rows"] = rows;
+  json places = json::array();
+  for (const QueuePlace& p : e.places) {
+    json x = {{"partition", p.partition}, {"tier", p.tier}, {"priority", p.priority},
+              {"position", p.position}, {"of", p.of}};
+    if (p.ahead) {
+      x["ahead"] = *p.ahead;
+      x["separated_by"] = separated_by(p.separation);
+      x["difference"] = p.separation.difference;
+      x["age_passes_seconds"] = p.age_passes < 0 ? json(nullptr) : json(p.age_passes);
+      x["age_saturates_seconds"] = p.age_saturates < 0 ? json(nullptr) : json(p.age_saturates);
+      x["fair_share_passes_seconds"] =
+          p.fair_share_passes < 0 ? json(nullptr) : json(p.fair_share_passes);
+    }
+    places.push_back(x);
+  }
+  out["places"] = places;
+  json path = json::array();
+  for (const auto& l : e.path)
+    path.push_back({{"account", l.account},
+                    {"user", l.user.empty() ? json(nullptr) : json(l.user)},
+                    {"shares_norm", l.shares_norm},
+                    {"usage_norm", static_cast<double>(l.usage_norm)},
+                    {"usage_efctv", static_cast<double>(l.usage_efctv)},
+                    {"level_fs", static_cast<double>(l.level_fs)},
+                    {"rank", l.rank},
+                    {"siblings", l.siblings},
+                    {"fs_factor", l.fs_factor}});
+  out["fair_share_path"] = path;
+  out["halving_usage"] =
+      e.halving_usage ? json(static_cast<double>(*e.halving_usage)) : json(nullptr);
+  return out.dump();
+}
+
+}  // namespace fairway

@@ -1,0 +1,25 @@
+// explain_format.h - `fairway explain` in words: aligned tables and sentences, sshare-style
+// parsable lines (-P), or JSON.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <string>
+
+#include "explain.h"
+#include "queue.h"
+
+namespace fairway {
+
+// A duration in words: "45 s", "12 min", "3 h 20 min", "2 days 4 h".
+std::string duration_words(double seconds);
+
+// The explanation as text for people.
+std::string format_explain(const Queue& q, const FairShareInput& fs, const Explanation& e);
+// Parsable: "factor|weighted|share" rows, then "partition|tier|position|of|ahead|separated_by|
+// difference|age_passes|fair_share_passes" rows, then "level|account|user|shares_norm|
+// usage_efctv|level_fs|rank|siblings" rows, each block after a header line.
+std::string format_explain_parsable(const Queue& q, const Explanation& e);
+// One JSON object (no newline at the end).
+std::string format_explain_json(const Queue& q, const FairShareInput& fs, const Explanation& e);
+
+}  // namespace fairway

@@ -1,0 +1,207 @@
+// The pending queue and `fairway explain`'s numbers: slurmctld's order, what separates two
+// neighbours, age and fair-share catch-up, the fair-share path; snapshot version 2.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "explain.h"
+#include "queue.h"
+#include "snapshot.h"
+
+namespace fairway {
+namespace {
+
+FactorRow row(const std::string& part, uint32_t prio, double age, double fs, double js = 0) {
+  FactorRow r;
+  r.partition = part;
+  r.priority = prio;
+  r.age = age;
+  r.fairshare = fs;
+  r.job_size = js;
+  return r;
+}
+
+PendingJob job(uint32_t id, uint32_t assoc, time_t submit, FactorRow r) {
+  PendingJob j;
+  j.id = id;
+  j.assoc_id = assoc;
+  j.user = "u" + std::to_string(assoc);
+  j.account = "a";
+  j.partitions = {r.partition};
+  j.submit_time = submit;
+  j.priority = r.priority;
+  j.rows = {std::move(r)};
+  return j;
+}
+
+Queue queue() {
+  Queue q;
+  q.taken_at = 1000;
+  q.settings.weight_age = 1000;
+  q.settings.weight_fairshare = 10000;
+  q.settings.max_age = 1000;
+  q.settings.decay_half_life = 3600;
+  q.partitions = {{"p", 1, 1, 64, 4}, {"hi", 1, 5, 64, 4}};
+  return q;
+}
+
+TEST(Queue, OrderIsTierPrioritySubmitTimeJobId) {
+  Queue q = queue();
+  q.jobs.push_back(job(1, 11, 100, row("p", 500, 0, 500)));
+  q.jobs.push_back(job(2, 12, 50, row("p", 900, 0, 900)));
+  q.jobs.push_back(job(3, 11, 40, row("p", 500, 0, 500)));
+  q.jobs.push_back(job(4, 11, 40, row("p", 500, 0, 500)));
+  PendingJob held = job(5, 11, 10, row("p", 0, 0, 0));
+  held.held = true;
+  held.rows.clear();
+  q.jobs.push_back(held);
+  const auto order = partition_queue(q, "p");
+  ASSERT_EQ(order.size(), 4u);
+  std::vector<uint32_t> ids;
+  for (const auto& e : order) ids.push_back(e.job->id);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{2, 3, 4, 1}));
+  EXPECT_EQ(separation(order[0], order[1]).by, Separation::By::kPriority);
+  EXPECT_EQ(separation(order[0], order[1]).factor, Factor::kFairshare);
+  EXPECT_EQ(separation(order[0], order[1]).difference, 400);
+  EXPECT_EQ(separation(order[1], order[2]).by, Separation::By::kJobId);
+  EXPECT_EQ(separation(order[2], order[3]).by, Separation::By::kSubmitTime);
+  QueueEntry hi{&q.jobs[0], &q.jobs[0].rows[0], 5};
+  EXPECT_TRUE(runs_before(hi, order[0]));
+  EXPECT_EQ(separation(hi, order[0]).by, Separation::By::kTier);
+}
+
+TEST(Queue, AgePassesOnceTheOlderJobSaturates) {
+  const PrioritySettings s = queue().settings;  // 1000 per 1000 s
+  // Ahead: age 800 of 1000, priority 1800; behind: age 100, fair-share 1000 more than ahead's
+  // would need... behind 1600 = 100 + 1500.
+  const FactorRow ahead = row("p", 1800, 800, 1000), behind = row("p", 1600, 100, 1500);
+  // Both gain 1 per second for 200 s (ahead saturates), then behind gains alone: it is 200
+  // behind, so it passes 200 s later, at 400 s.
+  EXPECT_DOUBLE_EQ(seconds_until_age_passes(s, ahead, behind), 400);
+  EXPECT_DOUBLE_EQ(seconds_until_age_saturates(s, ahead, behind), 900);
+  // A younger job ahead is never passed by age.
+  EXPECT_EQ(seconds_until_age_passes(s, row("p", 1800, 100, 1700), row("p", 1600, 800, 800)), -1);
+  // Already ahead: 0.  Without an age weight: -1.
+  EXPECT_EQ(seconds_until_age_passes(s, behind, ahead), 0);
+  PrioritySettings none = s;
+  none.weight_age = 0;
+  EXPECT_EQ(seconds_until_age_passes(none, ahead, behind), -1);
+}
+
+FairShareInput two_accounts() {
+  // root -> a (u11, u12), b (u21); Fair Tree.
+  FairShareInput fs;
+  fs.associations = {
+      {1, 0, "root", "", false, 1, 0},   {2, 1, "a", "", false, 1, 0},
+      {3, 1, "b", "", false, 1, 0},      {11, 2, "a", "u11", false, 1, 300},
+      {12, 2, "a", "u12", false, 1, 100}, {21, 3, "b", "u21", false, 1, 100},
+  };
+  return fs;
+}
+
+TEST(Explain, FairTreePathRanksSiblingsByLevelFs) {
+  const auto path = fair_share_path(two_accounts(), 11);
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_EQ(path[0].account, "root");
+  EXPECT_EQ(path[1].account, "a");
+  EXPECT_EQ(path[1].rank, 2u);  // a used 400 of 500: below b
+  EXPECT_EQ(path[1].siblings, 2u);
+  EXPECT_EQ(path[2].user, "u11");
+  EXPECT_EQ(path[2].rank, 2u);  // u11 used more than u12
+  // Fair Tree ranks u21 first, u12 second, u11 last: 1/3.
+  EXPECT_DOUBLE_EQ(path[2].fs_factor, 1.0 / 3);
+  EXPECT_TRUE(fair_share_path(two_accounts(), 99).empty());
+}
+
+TEST(Explain, HalvingUsageHalvesTheFactor) {
+  FairShareInput fs = two_accounts();
+  fs.algorithm = Algorithm::kClassic;
+  const auto extra = usage_halving_fs_factor(fs, 21);
+  ASSERT_TRUE(extra.has_value());
+  const double before = fair_share_path(fs, 21).back().fs_factor;
+  for (auto& a : fs.associations)
+    if (a.id == 21) a.usage_raw += *extra;
+  EXPECT_NEAR(fair_share_path(fs, 21).back().fs_factor, before / 2, before * 1e-5);
+}
+
+TEST(Explain, FairShareRecoveryPassesTheJobAhead) {
+  Queue q = queue();
+  const FairShareInput fs = two_accounts();
+  // u11 (factor 1/3) behind u21 (factor 1) by fair-share only.
+  q.jobs.push_back(job(1, 21, 10, row("p", 10000, 0, 10000)));
+  q.jobs.push_back(job(2, 11, 5, row("p", 3333, 0, 3333.33)));
+  const Explanation e = explain_job(q, fs, 2);
+  ASSERT_EQ(e.places.size(), 1u);
+  EXPECT_EQ(e.places[0].position, 2u);
+  EXPECT_EQ(*e.places[0].ahead, 1u);
+  EXPECT_EQ(e.places[0].separation.factor, Factor::kFairshare);
+  // Account a's usage decays until u11 ranks first: a positive, bounded time.
+  EXPECT_GT(e.places[0].fair_share_passes, 0);
+  EXPECT_LT(e.places[0].fair_share_passes, 20 * 3600);
+  const auto f = fs_factors_after_decay(fs, 2, e.places[0].fair_share_passes, 3600);
+  EXPECT_GT(f[3], f[5]);  // u11 above u21 then
+  EXPECT_THROW(explain_job(q, fs, 3), Error);
+}
+
+TEST(SnapshotV2, RoundTripAndMalformed) {
+  Snapshot s;
+  s.associations = two_accounts().associations;
+  s.slurm_release = "24.11.5";
+  Queue q = queue();
+  q.settings.weight_tres = {{"cpu", 0.5}};
+  q.settings.flags = kAccrueAlways | kNoNormalPart;
+  q.qos = {{"normal", 10, 1.5}};
+  PendingJob j = job(7, 11, 100, row("p", 1234, 12.5, 1000.25));
+  j.tres_req = {{"cpu", 4}, {"mem", 1000}};
+  j.rows[0].tres = {{"cpu", 3.25}};
+  j.rows[0].nice = -10;
+  j.time_limit = kInfinite;
+  q.jobs.push_back(j);
+  s.queue = q;
+  const std::string text = write_snapshot(s);
+  const Snapshot back = parse_snapshot(text);
+  ASSERT_TRUE(back.queue.has_value());
+  EXPECT_EQ(write_snapshot(back), text);
+  EXPECT_EQ(back.slurm_release, "24.11.5");
+  EXPECT_EQ(back.queue->settings.flags, kAccrueAlways | kNoNormalPart);
+  EXPECT_EQ(back.queue->jobs[0].rows[0].age, 12.5);
+  EXPECT_EQ(back.queue->jobs[0].time_limit, kInfinite);
+  // Version 1 stays version 1.
+  Snapshot v1 = s;
+  v1.queue.reset();
+  EXPECT_EQ(parse_snapshot(write_snapshot(v1)).queue.has_value(), false);
+
+  auto refused = [&](const std::string& from, const std::string& to) -> std::string {
+    std::string t = text;
+    const size_t at = t.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    t.replace(at, from.size(), to);
+    try {
+      parse_snapshot(t);
+    } catch (const SnapshotError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_NE(refused("\"NO_NORMAL_PART\"", "\"NO_SUCH\"").find("unknown PriorityFlag"),
+            std::string::npos);
+  EXPECT_NE(refused("\"partitions\": [\"p\"]", "\"partitions\": [\"p\", \"nowhere\"]")
+                .find("unknown partition \"nowhere\""),
+            std::string::npos);
+  EXPECT_NE(refused("\"partition\": \"p\", \"priority\": 1234", "\"partition\": \"hi\", \"priority\": 1234")
+                .find("is not one of the job's"),
+            std::string::npos);
+  EXPECT_NE(refused("\"taken_at\": 1000", "\"taken_at\": -1").find("\"taken_at\""),
+            std::string::npos);
+  EXPECT_NE(refused("\"age\": 12.5", "\"age\": \"x\"").find("must be a number"),
+            std::string::npos);
+  EXPECT_NE(refused("\"slurm_release\": \"24.11.5\", ", "").find("missing key \"slurm_release\""),
+            std::string::npos);
+  EXPECT_NE(refused("\"fairway_snapshot\": 2", "\"fairway_snapshot\": 1").find("unknown key"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace fairway

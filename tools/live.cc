@@ -1,0 +1,324 @@
+// The live cluster as a snapshot (see live.h).
+#include "live.h"
+
+#include <pwd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <vector>
+
+#include "fair_share.h"
+#include "priority_flags.h"
+#include "slurm_values.h"
+
+extern "C" {
+#include "slurm_api.h"
+}
+
+namespace fairway_cli {
+namespace {
+
+std::string slurm_error(const char* what) {
+  return std::string(what) + ": " + slurm_strerror(errno);
+}
+
+std::string user_name(uint32_t uid) {
+  if (const passwd* pw = getpwuid(uid)) return pw->pw_name;
+  return std::to_string(uid);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::vector<std::string> split(const char* text) {
+  std::vector<std::string> out;
+  if (!text) return out;
+  std::string s = text;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = s.find(',', start);
+    std::string part = s.substr(start, comma == std::string::npos ? std::string::npos
+                                                                  : comma - start);
+    if (!part.empty()) out.push_back(part);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+// PriorityWeightTRES ("CPU=1000,Mem=0.25G,GRES/gpu=2000") as Slurm reads it: a unit divides
+// the weight (memory and burst buffers count in MB, other TRES in units).
+std::vector<std::pair<std::string, double>> tres_weights(const char* text) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& item : split(text)) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string name = lower(item.substr(0, eq));
+    char* end = nullptr;
+    double w = std::strtod(item.c_str() + eq + 1, &end);
+    const bool mb = name == "mem" || name.rfind("bb", 0) == 0;
+    const char* units = mb ? "MGTP" : "KMGTP";
+    if (end && *end) {
+      const char* u = std::strchr(units, std::toupper(static_cast<unsigned char>(*end)));
+      if (u) w /= std::pow(1024.0, static_cast<double>(u - units + (mb ? 0 : 1)));
+    }
+    out.emplace_back(name, w);
+  }
+  return out;
+}
+
+// "cpu=4,mem=1000M,node=1,billing=4" into counts (memory in MB, as Slurm counts it).
+std::vector<std::pair<std::string, uint64_t>> tres_counts(const char* text) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const auto& item : split(text)) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) continue;
+    char* end = nullptr;
+    double v = std::strtod(item.c_str() + eq + 1, &end);
+    if (end && *end) {
+      const char* units = "KMGTP";
+      if (const char* u = std::strchr(units, std::toupper(static_cast<unsigned char>(*end))))
+        v *= std::pow(1024.0, static_cast<double>(u - units)) / 1024.0;
+    }
+    out.emplace_back(item.substr(0, eq), static_cast<uint64_t>(v));
+  }
+  return out;
+}
+
+// The job's priority in one partition from its sprio row, as multifactor adds it up.
+uint32_t row_priority(const fairway_prio_row_t& r) {
+  if (!r.has_factors) return r.direct_prio > 0 ? static_cast<uint32_t>(r.direct_prio) : 0;
+  double tres = 0;
+  for (uint32_t i = 0; i < r.tres_cnt && r.tres; ++i) tres += r.tres[i];
+  double prio = r.part;
+  prio += r.age + r.assoc + r.fs + r.js + r.qos + tres +
+          static_cast<double>(static_cast<int64_t>(r.site) - fairway::kNiceOffset) -
+          static_cast<double>(static_cast<int64_t>(r.nice) - fairway::kNiceOffset);
+  if (!(prio >= 1)) prio = 1;
+  if (prio >= 4294967296.0) return 0xffffffffU;
+  return static_cast<uint32_t>(prio);
+}
+
+bool read_associations(fairway::Snapshot& snap, std::vector<fairway::QosInfo>* qos,
+                       std::string& why) {
+  assoc_mgr_info_request_msg_t req{};
+  req.flags = ASSOC_MGR_INFO_FLAG_ASSOC | (qos ? ASSOC_MGR_INFO_FLAG_QOS : 0);
+  assoc_mgr_info_msg_t* msg = nullptr;
+  if (slurm_load_assoc_mgr_info(&req, &msg) != SLURM_SUCCESS || !msg) {
+    why = slurm_error("cannot read the associations from slurmctld");
+    return false;
+  }
+  // Totals as slurmctld keeps them; the snapshot stores what each association was charged
+  // directly (its total minus its children's), so usage of deleted children stays with
+  // their parent.
+  std::vector<fairway::AssocRecord> recs;
+  if (msg->assoc_list) {
+    list_itr_t* it = slurm_list_iterator_create(msg->assoc_list);
+    while (auto* a = static_cast<slurmdb_assoc_rec_t*>(slurm_list_next(it))) {
+      fairway::AssocRecord r;
+      r.id = a->id;
+      r.parent_id = a->parent_id;
+      r.account = a->acct ? a->acct : "";
+      r.user = a->user ? a->user : "";
+      r.shares_parent = a->shares_raw == SLURMDB_FS_USE_PARENT;
+      r.shares_raw = r.shares_parent ? 0 : a->shares_raw;
+      r.usage_raw = a->usage ? a->usage->usage_raw : 0;
+      recs.push_back(std::move(r));
+    }
+    slurm_list_iterator_destroy(it);
+  }
+  if (qos && msg->qos_list) {
+    list_itr_t* it = slurm_list_iterator_create(msg->qos_list);
+    while (auto* q = static_cast<slurmdb_qos_rec_t*>(slurm_list_next(it))) {
+      fairway::QosInfo o;
+      o.name = q->name ? q->name : "";
+      o.priority = q->priority;
+      o.usage_factor = q->usage_factor;
+      if (!o.name.empty()) qos->push_back(std::move(o));
+    }
+    slurm_list_iterator_destroy(it);
+  }
+  slurm_free_assoc_mgr_info_msg(msg);
+  if (recs.empty()) {
+    why = "slurmctld has no associations (is accounting through slurmdbd enabled?)";
+    return false;
+  }
+  std::map<uint32_t, long double> children_total;
+  for (const auto& r : recs)
+    if (r.parent_id) children_total[r.parent_id] += r.usage_raw;
+  for (auto& r : recs) {
+    const long double direct = r.usage_raw - children_total[r.id];
+    r.usage_raw = direct > 0 ? direct : 0;
+  }
+  snap.associations = std::move(recs);
+  return true;
+}
+
+bool read_partitions(fairway::Queue& q, std::string& why) {
+  partition_info_msg_t* parts = nullptr;
+  if (slurm_load_partitions(0, &parts, SHOW_ALL) != SLURM_SUCCESS || !parts) {
+    why = slurm_error("cannot read the partitions from slurmctld");
+    return false;
+  }
+  for (uint32_t i = 0; i < parts->record_count; ++i) {
+    const partition_info_t& p = parts->partition_array[i];
+    fairway::PartitionInfo x;
+    x.name = p.name ? p.name : "";
+    x.priority_job_factor = p.priority_job_factor;
+    x.priority_tier = p.priority_tier;
+    x.total_cpus = p.total_cpus;
+    x.total_nodes = p.total_nodes;
+    if (!x.name.empty()) q.partitions.push_back(std::move(x));
+  }
+  slurm_free_partition_info_msg(parts);
+  return true;
+}
+
+bool read_nodes(fairway::Queue& q, std::string& why) {
+  node_info_msg_t* nodes = nullptr;
+  if (slurm_load_node(0, &nodes, SHOW_ALL) != SLURM_SUCCESS || !nodes) {
+    why = slurm_error("cannot read the nodes from slurmctld");
+    return false;
+  }
+  q.cluster_nodes = nodes->record_count;
+  for (uint32_t i = 0; i < nodes->record_count; ++i) q.cluster_cpus += nodes->node_array[i].cpus;
+  slurm_free_node_info_msg(nodes);
+  return true;
+}
+
+bool read_jobs(fairway::Queue& q, std::string& why) {
+  job_info_msg_t* jobs = nullptr;
+  if (slurm_load_jobs(0, &jobs, SHOW_ALL) != SLURM_SUCCESS || !jobs) {
+    why = slurm_error("cannot read the jobs from slurmctld");
+    return false;
+  }
+  q.taken_at = std::time(nullptr);
+  std::map<uint32_t, size_t> index;
+  for (uint32_t i = 0; i < jobs->record_count; ++i) {
+    const slurm_job_info_t& j = jobs->job_array[i];
+    if ((j.job_state & JOB_STATE_BASE) != JOB_PENDING) continue;
+    fairway::PendingJob p;
+    p.id = j.job_id;
+    p.array_job_id = j.array_task_id != NO_VAL ? j.array_job_id : 0;
+    p.assoc_id = j.assoc_id;
+    p.user = user_name(j.user_id);
+    p.account = j.account ? j.account : "";
+    p.qos = j.qos ? j.qos : "";
+    p.partitions = split(j.partition);
+    p.submit_time = j.submit_time;
+    p.eligible_time = j.eligible_time;
+    p.accrue_time = j.accrue_time;
+    p.min_cpus = j.num_cpus;
+    p.max_cpus = j.max_cpus;
+    p.min_nodes = j.num_nodes;
+    p.time_limit = j.time_limit == INFINITE || j.time_limit == NO_VAL ? fairway::kInfinite
+                                                                        : j.time_limit;
+    p.nice = static_cast<int64_t>(j.nice) - NICE_OFFSET;
+    p.priority = j.priority;
+    p.held = j.priority == 0;
+    p.tres_req = tres_counts(j.tres_req_str);
+    if (p.account.empty() || p.partitions.empty()) continue;
+    index[p.id] = q.jobs.size();
+    q.jobs.push_back(std::move(p));
+  }
+  slurm_free_job_info_msg(jobs);
+
+  priority_factors_response_msg_t* resp = nullptr;
+  if (fairway_load_job_prio(&resp) != SLURM_SUCCESS || !resp) {
+    why = slurm_error("cannot read the jobs' priority factors from slurmctld");
+    return false;
+  }
+  if (resp->priority_factors_list) {
+    list_itr_t* it = slurm_list_iterator_create(resp->priority_factors_list);
+    while (auto* o = static_cast<priority_factors_object_t*>(slurm_list_next(it))) {
+      fairway_prio_row_t r;
+      fairway_prio_row(o, &r);
+      auto at = index.find(r.job_id);
+      if (at == index.end() || !r.partition) continue;
+      fairway::PendingJob& job = q.jobs[at->second];
+      if (job.held) continue;
+      fairway::FactorRow row;
+      row.partition = r.partition;
+      row.admin = !r.has_factors;
+      if (r.has_factors) {
+        row.age = r.age;
+        row.assoc = r.assoc;
+        row.fairshare = r.fs;
+        row.job_size = r.js;
+        row.partition_factor = r.part;
+        row.qos = r.qos;
+        row.site = static_cast<int64_t>(r.site) - NICE_OFFSET;
+        row.nice = static_cast<int64_t>(r.nice) - NICE_OFFSET;
+        for (uint32_t i = 0; i < r.tres_cnt && r.tres && r.tres_names; ++i)
+          if (r.tres[i] != 0) row.tres.emplace_back(lower(r.tres_names[i]), r.tres[i]);
+      }
+      job.admin_priority = job.admin_priority || row.admin;
+      // The priority the scheduler uses: the job's own with one partition, else the row's.
+      row.priority = job.partitions.size() == 1 ? job.priority : row_priority(r);
+      bool listed = false;
+      for (const auto& p : job.partitions) listed = listed || p == row.partition;
+      if (listed) job.rows.push_back(std::move(row));
+    }
+    slurm_list_iterator_destroy(it);
+  }
+  slurm_free_priority_factors_response_msg(resp);
+  return true;
+}
+
+}  // namespace
+
+std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::string& why) {
+  slurm_conf_t* conf = nullptr;
+  if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
+    why = slurm_error("cannot read slurmctld's configuration");
+    return std::nullopt;
+  }
+  fairway::Snapshot snap;
+  const uint32_t flags = fairway_flags_from_slurm(conf->priority_flags);
+  if (req.algorithm == "classic")
+    snap.algorithm = fairway::Algorithm::kClassic;
+  else if (req.algorithm == "depth_oblivious")
+    snap.algorithm = fairway::Algorithm::kDepthOblivious;
+  else if (req.algorithm == "fair_tree")
+    snap.algorithm = fairway::Algorithm::kFairTree;
+  else
+    snap.algorithm = fairway::algorithm_from_flags(flags);
+  snap.dampening_factor = req.dampening ? *req.dampening
+                                        : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
+  fairway::Queue q;
+  fairway::PrioritySettings& s = q.settings;
+  s.weight_age = conf->priority_weight_age;
+  s.weight_assoc = conf->priority_weight_assoc;
+  s.weight_fairshare = conf->priority_weight_fs;
+  s.weight_job_size = conf->priority_weight_js;
+  s.weight_partition = conf->priority_weight_part;
+  s.weight_qos = conf->priority_weight_qos;
+  s.weight_tres = tres_weights(conf->priority_weight_tres);
+  s.flags = flags;
+  s.max_age = conf->priority_max_age;
+  s.favor_small = conf->priority_favor_small != 0;
+  s.decay_half_life = conf->priority_decay_hl;
+  s.calc_period = conf->priority_calc_period;
+  snap.slurm_release = conf->version && *conf->version
+                           ? conf->version
+                           : std::to_string(SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER)) + "." +
+                                 std::to_string(SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER)) + "." +
+                                 std::to_string(SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
+  fairway_free_ctl_conf(conf);
+
+  if (!read_associations(snap, req.queue ? &q.qos : nullptr, why)) return std::nullopt;
+  if (req.queue) {
+    if (!read_partitions(q, why) || !read_nodes(q, why) || !read_jobs(q, why))
+      return std::nullopt;
+    snap.queue = std::move(q);
+  }
+  return snap;
+}
+
+}  // namespace fairway_cli
