@@ -6,6 +6,8 @@
 //   fairway snapshot [-o FILE] [--algorithm A] [--dampening D]
 //       Save the live cluster's association tree (shares and raw usage, through libslurm's
 //       public API: the same data `scontrol show assoc_mgr` reads) as a snapshot.
+//   fairway explain|compare|weights ...
+//       The pending queue explained (queue_commands.h).
 //   fairway help [COMMAND]
 //       The help of fairway or of one command (as --help).
 //
@@ -34,11 +36,11 @@
 
 #include "assoc_tree.h"
 #include "fair_share.h"
-#include "explain.h"
-#include "explain_format.h"
+#include "cli_io.h"
 #include "fairway-config.h"
 #include "live.h"
 #include "priority_flags.h"
+#include "queue_commands.h"
 #include "snapshot.h"
 #include "sshare_format.h"
 
@@ -48,108 +50,15 @@ extern "C" {
 
 namespace {
 
-using fairway_cli::live_snapshot;
-using fairway_cli::LiveRequest;
+using namespace fairway_cli;
 
-constexpr int kExitRuntime = 1;
-constexpr int kExitInput = 2;
-
-// Where libslurm (22.05, Debian's build: sysconfdir /etc/slurm) looks for slurm.conf when
-// SLURM_CONF is not set: its default file, then slurmd's copy in configless mode.
-constexpr const char* kSlurmConfFiles[] = {"/etc/slurm/slurm.conf", "/run/slurm/conf/slurm.conf"};
-
-const char* const kCommands[] = {"shares", "snapshot", "explain", "help"};
+const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights", "help"};
 
 // ---------------------------------------------------------------------------------------------
 // Messages
 
-// S in double quotes, with quotes, backslashes and bytes outside printable ASCII escaped.
-std::string quote(std::string_view s) {
-  std::string q = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      q += '\\';
-      q += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      q += hex;
-    } else {
-      q += static_cast<char>(c);
-    }
-  }
-  return q + "\"";
-}
-
-// An argument as typed where it is plain (printable ASCII, no spaces or quotes), else quoted.
-std::string shown(std::string_view s) {
-  const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return c > 0x20 && c < 0x7f && c != '"' && c != '\\';
-  });
-  return plain ? std::string(s) : quote(s);
-}
-
-// One line on stderr: "fairway: MESSAGE".
-void say(std::string_view message) {
-  std::string line(message);
-  std::replace(line.begin(), line.end(), '\n', ' ');
-  std::cerr << "fairway: " << line << "\n";
-}
-
-// A SnapshotError without its "snapshot: " prefix (the CLI's messages name the file instead).
-std::string_view snapshot_message(const std::exception& e) {
-  std::string_view what = e.what();
-  if (what.substr(0, 10) == "snapshot: ") what.remove_prefix(10);
-  return what;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Standard streams
-
-// errno of the first write to standard output that failed (0: none failed).
-int stdout_errno = 0;
-
-void put(std::string_view s) {
-  errno = 0;
-  if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() && stdout_errno == 0)
-    stdout_errno = errno ? errno : EIO;
-}
-
-// As coreutils' close_stdout: flush and close standard output at exit, and make a write that
-// failed (a full disk, a closed descriptor) exit 1 with the reason instead of 0.
-int close_stdout(int rc) {
-  int err = stdout_errno;
-  errno = 0;
-  std::cout.flush();  // what CLI11 printed (std::cout writes through stdout's buffer)
-  if (std::ferror(stdout) && !err) err = errno;
-  errno = 0;
-  if (std::fflush(stdout) != 0 && !err) err = errno;
-  bool failed = err != 0;
-  if (std::ferror(stdout)) failed = true;
-  errno = 0;
-  if (std::fclose(stdout) != 0) {
-    failed = true;
-    if (!err) err = errno;
-  }
-  if (!failed) return rc;
-  say(std::string("write error on standard output") +
-      (err ? ": " + std::string(strerror(err)) : ""));
-  return kExitRuntime;
-}
-
-// A standard descriptor that is closed (fairway >&-) would become the first file fairway opens,
-// and output meant for it would land there. Hold each closed one with /dev/null, opened so that
-// using it fails (EBADF) as it would have.
-void hold_closed_standard_fds() {
-  for (int fd = 0; fd <= 2; ++fd) {
-    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int r = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
-    if (r >= 0 && r != fd) {
-      dup2(r, fd);
-      close(r);
-    }
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Arguments
@@ -224,7 +133,7 @@ std::string unknown_command(std::string_view word) {
   std::string m =
       "unknown command " + (shown(word) == word ? "'" + std::string(word) + "'" : shown(word));
   if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
-  return m + " (the commands are shares, snapshot, explain and help; see 'fairway --help')";
+  return m + " (the commands are shares, snapshot, explain, compare, weights and help; see 'fairway --help')";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,40 +183,6 @@ int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
 
 // ---------------------------------------------------------------------------------------------
 // fairway snapshot
-
-// Why PATH cannot be read as a configuration file ("" if it can).
-std::string unreadable(const char* path) {
-  const int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return strerror(errno);
-  struct stat st {};
-  const bool dir = fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
-  close(fd);
-  return dir ? strerror(EISDIR) : "";
-}
-
-// libslurm looks for slurm.conf in SLURM_CONF, else in kSlurmConfFiles, else asks slurmctld
-// (SLURM_CONF_SERVER, or DNS SRV records) and, failing that, logs several lines and exits
-// through fatal(). Checked first, so that a missing configuration is one line that says which
-// file was looked for and how to name another. "" where libslurm can go on.
-std::string slurm_conf_problem() {
-  static const std::string how = "set SLURM_CONF to the path of the cluster's slurm.conf";
-  if (const char* env = std::getenv("SLURM_CONF")) {
-    const std::string why = unreadable(env);
-    if (why.empty()) return "";
-    return "cannot read the Slurm configuration " + quote(env) + " (named by SLURM_CONF): " + why +
-           "; " + how;
-  }
-  for (const char* path : kSlurmConfFiles) {
-    struct stat st {};
-    if (stat(path, &st) != 0) continue;
-    const std::string why = unreadable(path);
-    if (why.empty()) return "";
-    return "cannot read the Slurm configuration " + quote(path) + ": " + why + "; " + how;
-  }
-  if (std::getenv("SLURM_CONF_SERVER")) return "";  // configless: libslurm asks slurmctld
-  return std::string("no Slurm configuration: SLURM_CONF is not set and ") + kSlurmConfFiles[0] +
-         " does not exist; " + how;
-}
 
 // A file written whole or not at all: the text goes to a temporary file in the same directory,
 // which replaces PATH by rename() once written and flushed, so that a failure (a full disk)
@@ -433,126 +308,6 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name,
 // ---------------------------------------------------------------------------------------------
 // fairway explain
 
-// The snapshot in FILE ("-": standard input), or nullopt after saying why.
-std::optional<fairway::Snapshot> read_input(const std::string& file) {
-  const bool from_stdin = file == "-";
-  const std::string name = from_stdin ? "standard input" : quote(file);
-  try {
-    return from_stdin ? fairway::read_snapshot_fd(STDIN_FILENO, name)
-                      : fairway::read_snapshot_file(file);
-  } catch (const fairway::SnapshotError& e) {
-    say(snapshot_message(e));
-  } catch (const std::bad_alloc&) {
-    say("out of memory reading " + name);
-  }
-  return std::nullopt;
-}
-
-struct ExplainArgs {
-  std::string snapshot;  // "" = live
-  std::string job, account, user;
-  bool json = false, parsable = false;
-};
-
-fairway::FairShareInput fair_share_input(const fairway::Snapshot& s) {
-  return {s.associations, s.algorithm, s.dampening_factor};
-}
-
-// --account A / --user U: the association's fair-share path and the usage that halves its
-// factor.
-int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
-  std::vector<const fairway::AssocRecord*> found;
-  for (const auto& r : snap.associations)
-    if (a.user.empty() ? (r.user.empty() && r.account == a.account)
-                       : (r.user == a.user && (a.account.empty() || r.account == a.account)))
-      found.push_back(&r);
-  const std::string what = a.user.empty() ? "account " + shown(a.account)
-                                          : "user " + shown(a.user) +
-                                                (a.account.empty() ? "" : " in account " +
-                                                                              shown(a.account));
-  if (found.empty()) {
-    say("no association of " + what + " in the snapshot");
-    return kExitInput;
-  }
-  if (found.size() > 1) {
-    std::string accounts;
-    for (const auto* r : found) accounts += (accounts.empty() ? "" : ", ") + r->account;
-    say(what + " has associations in several accounts (" + accounts +
-        "): name one with --account");
-    return kExitInput;
-  }
-  const auto fs = fair_share_input(snap);
-  fairway::Explanation e;
-  e.path = fairway::fair_share_path(fs, found[0]->id);
-  e.halving_usage = fairway::usage_halving_fs_factor(fs, found[0]->id);
-  fairway::PendingJob none;
-  none.id = 0;
-  e.job = &none;
-  const fairway::Queue empty;
-  if (a.json) {
-    put(fairway::format_explain_json(empty, fs, e) + "\n");
-  } else if (a.parsable) {
-    put(fairway::format_explain_parsable(empty, e));
-  } else {
-    std::string text = fairway::format_explain(empty, fs, e);
-    // Only the fair-share part applies to an association.
-    const size_t at = text.find("\nFair-share (");
-    put(what + ":" + (at == std::string::npos ? text : text.substr(at)));
-  }
-  return 0;
-}
-
-int cmd_explain(const ExplainArgs& a) {
-  std::optional<fairway::Snapshot> snap;
-  if (!a.snapshot.empty()) {
-    snap = read_input(a.snapshot);
-    if (!snap) return kExitInput;
-  } else {
-    if (const std::string why = slurm_conf_problem(); !why.empty()) {
-      say(why);
-      return kExitRuntime;
-    }
-    slurm_init(nullptr);
-    std::string why;
-    snap = live_snapshot(LiveRequest{}, why);
-    if (!snap) {
-      say(why);
-      return kExitRuntime;
-    }
-  }
-  if (a.job.empty()) return explain_association(*snap, a);
-  if (!snap->queue) {
-    say(quote(a.snapshot) + " is a version 1 snapshot: it holds no jobs (take one with 'fairway "
-        "snapshot')");
-    return kExitInput;
-  }
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long id = std::strtoul(a.job.c_str(), &end, 10);
-  if (a.job.empty() || *end || errno || id == 0 || id > UINT32_MAX || a.job[0] == '-' ||
-      a.job[0] == '+') {
-    say("JOBID " + shown(a.job) + " is not a job id (a number)");
-    return kExitInput;
-  }
-  const fairway::Queue& q = *snap->queue;
-  if (!q.job(static_cast<uint32_t>(id))) {
-    say("job " + std::to_string(id) + " is not pending" +
-        (a.snapshot.empty() ? " (or not visible to you: PrivateData)" : " in the snapshot"));
-    return kExitInput;
-  }
-  const auto fs = fair_share_input(*snap);
-  try {
-    const auto e = fairway::explain_job(q, fs, static_cast<uint32_t>(id));
-    put(a.json       ? fairway::format_explain_json(q, fs, e) + "\n"
-        : a.parsable ? fairway::format_explain_parsable(q, e)
-                     : fairway::format_explain(q, fs, e));
-  } catch (const std::exception& e) {
-    say(std::string("cannot explain job ") + std::to_string(id) + ": " + e.what());
-    return kExitInput;
-  }
-  return 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 int run(int argc, char** argv) {
@@ -605,13 +360,33 @@ int run(int argc, char** argv) {
   explain->add_flag("--json", ex.json, "one JSON object");
   explain->add_flag("-P,--parsable", ex.parsable, "'|'-separated rows, as sshare -P");
 
+  CompareArgs cmp;
+  auto* compare = app.add_subcommand("compare", "why one pending job is ahead of another");
+  compare->add_option("JOB1", cmp.job_a, "a pending job")->required();
+  compare->add_option("JOB2", cmp.job_b, "another pending job")->required();
+  compare->add_option("--snapshot", cmp.snapshot,
+                      "read this snapshot (version 2) instead of the live cluster")
+      ->type_name("FILE");
+  compare->add_flag("--json", cmp.json, "one JSON object");
+  compare->add_flag("-P,--parsable", cmp.parsable, "'|'-separated rows, as sshare -P");
+
+  WeightsArgs wt;
+  auto* weights = app.add_subcommand(
+      "weights", "which priority factor decides the order of the pending queue, per partition");
+  weights->add_option("--snapshot", wt.snapshot,
+                      "read this snapshot (version 2) instead of the live cluster")
+      ->type_name("FILE");
+  weights->add_flag("--json", wt.json, "one JSON array, one object per partition");
+  weights->add_flag("-P,--parsable", wt.parsable, "'|'-separated rows, as sshare -P");
+
   auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
-  help->add_option("COMMAND", topic, "shares, snapshot, explain or help");
+  help->add_option("COMMAND", topic, "shares, snapshot, explain, compare, weights or help");
 
   // Commands are checked here: CLI11 would answer an unknown word with "A subcommand is
   // required".
   if (argc < 2) {
-    say("a command is required: shares, snapshot, explain or help (see 'fairway --help')");
+    say("a command is required: shares, snapshot, explain, compare, weights or help (see "
+        "'fairway --help')");
     return kExitInput;
   }
   if (argv[1][0] != '-' && !is_command(argv[1])) {
@@ -655,6 +430,20 @@ int run(int argc, char** argv) {
       return kExitInput;
     }
     return cmd_explain(ex);
+  }
+  if (*compare) {
+    if (cmp.json && cmp.parsable) {
+      say("compare: --json and --parsable exclude each other");
+      return kExitInput;
+    }
+    return cmd_compare(cmp);
+  }
+  if (*weights) {
+    if (wt.json && wt.parsable) {
+      say("weights: --json and --parsable exclude each other");
+      return kExitInput;
+    }
+    return cmd_weights(wt);
   }
   bool bad = false;
   if (*shares) {

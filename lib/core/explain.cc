@@ -11,12 +11,9 @@
 namespace fairway {
 namespace {
 
-// The tree and its fair-share values, after `change` edited the records' direct usage.
-struct Computed {
-  AssocTree tree;
-  FairShareResult result;
-};
+using Computed = FairShareState;
 
+// The tree and its fair-share values, after `change` edited the records' direct usage.
 Computed compute(const FairShareInput& fs,
                  const std::function<void(std::vector<AssocRecord>&)>& change = {}) {
   std::vector<AssocRecord> records = fs.associations;
@@ -72,6 +69,8 @@ double measured_factor(const Computed& c, uint32_t id) {
 }
 
 }  // namespace
+
+FairShareState fair_share_state(const FairShareInput& fs) { return compute(fs); }
 
 std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t assoc_id) {
   std::vector<FairShareLevel> path;

@@ -21,6 +21,14 @@ struct FairShareInput {
   double dampening_factor = 1;
 };
 
+// The tree built from a FairShareInput (direct usage accumulated up the tree) and its
+// fair-share values. Throws TreeError for a malformed tree.
+struct FairShareState {
+  AssocTree tree;
+  FairShareResult result;
+};
+FairShareState fair_share_state(const FairShareInput& fs);
+
 // One level of the path from the root to an association.
 struct FairShareLevel {
   std::string account, user;  // user empty for an account

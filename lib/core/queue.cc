@@ -36,7 +36,7 @@ double FactorRow::part(Factor f) const {
       return sum;
     }
     case Factor::kSite: return static_cast<double>(site);
-    case Factor::kNice: return -static_cast<double>(nice);
+    case Factor::kNice: return nice ? -static_cast<double>(nice) : 0.0;  // never -0
   }
   return 0;
 }

@@ -1,6 +1,8 @@
 // `fairway explain` in words (see explain_format.h).
 #include "explain_format.h"
 
+#include "words.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -16,78 +18,10 @@ namespace {
 
 using nlohmann::json;
 
-std::string ordinal(size_t n) {
-  const char* suffix = "th";
-  if (n % 100 < 11 || n % 100 > 13) {
-    if (n % 10 == 1) suffix = "st";
-    if (n % 10 == 2) suffix = "nd";
-    if (n % 10 == 3) suffix = "rd";
-  }
-  return fmt::format("{}{}", n, suffix);
-}
-
-std::string shown(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
-  return fmt::format("{:.2f}", v);
-}
-
-const char* algorithm_words(Algorithm a) {
-  switch (a) {
-    case Algorithm::kFairTree: return "Fair Tree";
-    case Algorithm::kClassic: return "classic fair-share";
-    case Algorithm::kDepthOblivious: return "depth-oblivious fair-share";
-  }
-  return "?";
-}
-
-std::string factor_words(Factor f) {
-  switch (f) {
-    case Factor::kAge: return "age";
-    case Factor::kAssoc: return "association priority";
-    case Factor::kFairshare: return "fair-share";
-    case Factor::kJobSize: return "job size";
-    case Factor::kPartition: return "partition priority";
-    case Factor::kQos: return "QOS priority";
-    case Factor::kTres: return "TRES";
-    case Factor::kSite: return "site factor";
-    case Factor::kNice: return "nice";
-  }
-  return "?";
-}
-
-double row_sum(const FactorRow& r) {
-  double sum = 0;
-  for (Factor f : kFactors) sum += r.part(f);
-  return sum;
-}
-
-std::string separated_by(const Separation& s) {
-  switch (s.by) {
-    case Separation::By::kTier: return "tier";
-    case Separation::By::kSubmitTime: return "submit_time";
-    case Separation::By::kJobId: return "job_id";
-    case Separation::By::kPriority: return s.admin ? "admin" : factor_name(s.factor);
-  }
-  return "?";
-}
 
 std::string name_of(const FairShareLevel& l) { return l.user.empty() ? l.account : l.user; }
 
 }  // namespace
-
-std::string duration_words(double seconds) {
-  if (seconds < 0) return "never";
-  const auto s = static_cast<uint64_t>(std::llround(seconds));
-  if (s < 60) return fmt::format("{} s", s);
-  if (s < 3600) return fmt::format("{} min", s / 60);
-  if (s < 86400) {
-    const uint64_t m = (s % 3600) / 60;
-    return m ? fmt::format("{} h {} min", s / 3600, m) : fmt::format("{} h", s / 3600);
-  }
-  const uint64_t d = s / 86400, h = (s % 86400) / 3600;
-  const std::string days = fmt::format("{} day{}", d, d == 1 ? "" : "s");
-  return h ? fmt::format("{} {} h", days, h) : days;
-}
 
 std::string format_explain(const Queue& q, const FairShareInput& fs, const Explanation& e) {
   const PendingJob& j = *e.job;
@@ -111,7 +45,7 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
       if (r.part(f) != 0) parts.emplace_back(factor_words(f), r.part(f));
     if (parts.empty()) out += "  (no factor: every weight is 0 or every factor is 0)\n";
     for (const auto& [name, v] : parts)
-      out += fmt::format("  {:<22}{:>14}  {:>6.1f}%\n", name, shown(v),
+      out += fmt::format("  {:<22}{:>14}  {:>6.1f}%\n", name, number_words(v),
                          total > 0 ? 100.0 * v / total : 0.0);
   }
   for (const QueuePlace& p : e.places) {
@@ -146,7 +80,7 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
     }
     out += fmt::format(" ({} more).\nWhat separates them most: {} ({} more for job {}).\n",
                        ar ? ar->priority - p.priority : 0, factor_words(p.separation.factor),
-                       shown(p.separation.difference), a->id);
+                       number_words(p.separation.difference), a->id);
     out += "What would change that:\n";
     const PrioritySettings& s = q.settings;
     if (p.age_passes > 0)
@@ -198,7 +132,7 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
       out += fmt::format(
           "Usage that would halve it: {} more raw usage charged to {} (about {:.1f} CPU-hours "
           "at a billing of 1 per CPU).\n",
-          shown(std::round(static_cast<double>(*e.halving_usage))), name_of(e.path.back()),
+          number_words(std::round(static_cast<double>(*e.halving_usage))), name_of(e.path.back()),
           static_cast<double>(*e.halving_usage) / 3600.0);
   }
   return out;

@@ -7,11 +7,9 @@
 
 #include "explain.h"
 #include "queue.h"
+#include "words.h"
 
 namespace fairway {
-
-// A duration in words: "45 s", "12 min", "3 h 20 min", "2 days 4 h".
-std::string duration_words(double seconds);
 
 // The explanation as text for people.
 std::string format_explain(const Queue& q, const FairShareInput& fs, const Explanation& e);

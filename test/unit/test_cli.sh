@@ -156,11 +156,11 @@ expect "shares - with standard input closed" 2 '^fairway: cannot read standard i
 # The live snapshot to standard output needs slurmctld: test/integration/test_cli_snapshot.sh.
 
 # 5b. Commands: unknown ones named, near misses suggested, help printed.
-expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain and help; see 'fairway --help'\)$" "$cli" foo
+expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights and help; see 'fairway --help'\)$" "$cli" foo
 expect "a typo of shares" 2 "^fairway: unknown command 'share'; did you mean 'shares'\?$" "$cli" share
 expect "a typo of snapshot" 2 "^fairway: unknown command 'snpashot'; did you mean 'snapshot'\?$" "$cli" snpashot
 expect "the start of snapshot" 2 "^fairway: unknown command 'snap'; did you mean 'snapshot'\?$" "$cli" snap
-expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain or help \(see 'fairway --help'\)$" "$cli"
+expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights or help \(see 'fairway --help'\)$" "$cli"
 # explain offline: a version 1 snapshot holds no jobs; a job id is a number; one of JOBID or
 # --account/--user.
 expect "explain of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
@@ -170,6 +170,44 @@ expect "explain of a job id that is no number" 2 "^fairway: JOBID 12x is not a j
 expect "explain of a job not in the snapshot" 2 "^fairway: job 9 is not pending in the snapshot$" \
   "$cli" explain --snapshot "$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json" 9
 expect "explain without a job or an association" 2 "^fairway: explain needs a JOBID" "$cli" explain
+# compare and weights offline: the same inputs, the same one-line errors.
+v2=$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json
+expect "compare of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
+  "$cli" compare --snapshot "$fixture" 1 2
+expect "compare of a job not in the snapshot" 2 "^fairway: job 9 is not pending in the snapshot$" \
+  "$cli" compare --snapshot "$v2" 1 9
+expect "compare of a job with itself" 2 "^fairway: compare needs two different jobs$" \
+  "$cli" compare --snapshot "$v2" 1 1
+expect "compare with one job" 2 "^fairway: .*JOB2.*\(see 'fairway compare --help'\)$" \
+  "$cli" compare --snapshot "$v2" 1
+expect "weights of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
+  "$cli" weights --snapshot "$fixture"
+expect "weights --json -P" 2 "^fairway: weights: --json and --parsable exclude each other$" \
+  "$cli" weights --json -P --snapshot "$v2"
+# compare: job 1 (b) is ahead of job 2 (a) by fair-share, and Fair Tree parts them below the
+# root at accounts b and a; the JSON says the same.
+if out=$("$cli" compare --snapshot "$v2" 2 1) &&
+   printf '%s\n' "$out" | grep -q '^In partition p, job 1 is ahead (1st and 2nd of 2): priority 11000 against 6000\.$' &&
+   printf '%s\n' "$out" | grep -q 'What puts job 1 ahead most: fair-share (5000 more than job 2)' &&
+   printf '%s\n' "$out" | grep -q 'part below the root\. There$' &&
+   json=$("$cli" compare --json --snapshot "$v2" 2 1) &&
+   python3 -c 'import json,sys; d=json.loads(sys.argv[1]); f=d["fair_share"]
+assert d["places"][0]["first"] == 1 and d["places"][0]["separated_by"] == "fairshare", d
+assert f["ancestor"] == "root" and f["side_a"]["account"] == "a" and f["side_b"]["account"] == "b", f
+assert f["a_ranks_first"] is False' "$json"; then
+  ok
+else
+  ko "compare --snapshot v2_queue.json 2 1: $out"
+fi
+# weights: fair-share decides the one pair; age is the same for both jobs; -P says so.
+if out=$("$cli" weights -P --snapshot "$v2") &&
+   printf '%s\n' "$out" | grep -qx 'p|2|1|fairshare|1|1.0000|10000|5000|10000|1|decides' &&
+   printf '%s\n' "$out" | grep -qx 'p|2|1|age|0|0.0000|1000|0|0|0|constant' &&
+   "$cli" weights --snapshot "$v2" | grep -q '^  fair-share decides 100% of this partition.s order\.'; then
+  ok
+else
+  ko "weights -P --snapshot v2_queue.json: $out"
+fi
 expect "help for an unknown command" 2 "^fairway: unknown command 'foo' " "$cli" help foo
 expect "an unknown option" 2 "^fairway: .*--jsno.* \(see 'fairway shares --help'\)$" "$cli" shares --jsno "$fixture"
 if "$cli" help >"$tmp/help.out" 2>"$tmp/help.err" && [ ! -s "$tmp/help.err" ] &&

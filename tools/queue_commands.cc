@@ -1,0 +1,199 @@
+// The commands that read the pending queue: explain, compare and weights (see
+// queue_commands.h).
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include "queue_commands.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli_io.h"
+#include "compare.h"
+#include "compare_format.h"
+#include "explain.h"
+#include "explain_format.h"
+#include "live.h"
+#include "snapshot.h"
+#include "weights.h"
+#include "weights_format.h"
+
+extern "C" {
+#include "slurm_api.h"
+}
+
+namespace fairway_cli {
+namespace {
+
+
+// The snapshot in FILE, or the live cluster's (version 2) when FILE is empty; nullopt after
+// saying why, with rc set.
+std::optional<fairway::Snapshot> load_snapshot(const std::string& file, int& rc) {
+  std::optional<fairway::Snapshot> snap;
+  if (!file.empty()) {
+    snap = read_input(file);
+    if (!snap) rc = kExitInput;
+    return snap;
+  }
+  if (const std::string why = slurm_conf_problem(); !why.empty()) {
+    say(why);
+    rc = kExitRuntime;
+    return std::nullopt;
+  }
+  slurm_init(nullptr);
+  std::string why;
+  snap = live_snapshot(LiveRequest{}, why);
+  if (!snap) {
+    say(why);
+    rc = kExitRuntime;
+  }
+  return snap;
+}
+
+// Whether the snapshot holds the queue (version 2); says why not.
+bool has_queue(const fairway::Snapshot& snap, const std::string& file) {
+  if (snap.queue) return true;
+  say(quote(file) + " is a version 1 snapshot: it holds no jobs (take one with 'fairway "
+      "snapshot')");
+  return false;
+}
+
+// TEXT as the id of a job pending in the queue; nullopt after saying why.
+std::optional<uint32_t> pending_job_id(const fairway::Queue& q, const std::string& text,
+                                       const std::string& file) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long id = std::strtoul(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || id == 0 || id > UINT32_MAX || text[0] == '-' ||
+      text[0] == '+') {
+    say("JOBID " + shown(text) + " is not a job id (a number)");
+    return std::nullopt;
+  }
+  if (!q.job(static_cast<uint32_t>(id))) {
+    say("job " + std::to_string(id) + " is not pending" +
+        (file.empty() ? " (or not visible to you: PrivateData)" : " in the snapshot"));
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(id);
+}
+
+fairway::FairShareInput fair_share_input(const fairway::Snapshot& s) {
+  return {s.associations, s.algorithm, s.dampening_factor};
+}
+
+// --account A / --user U: the association's fair-share path and the usage that halves its
+// factor.
+int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
+  std::vector<const fairway::AssocRecord*> found;
+  for (const auto& r : snap.associations)
+    if (a.user.empty() ? (r.user.empty() && r.account == a.account)
+                       : (r.user == a.user && (a.account.empty() || r.account == a.account)))
+      found.push_back(&r);
+  const std::string what = a.user.empty() ? "account " + shown(a.account)
+                                          : "user " + shown(a.user) +
+                                                (a.account.empty() ? "" : " in account " +
+                                                                              shown(a.account));
+  if (found.empty()) {
+    say("no association of " + what + " in the snapshot");
+    return kExitInput;
+  }
+  if (found.size() > 1) {
+    std::string accounts;
+    for (const auto* r : found) accounts += (accounts.empty() ? "" : ", ") + r->account;
+    say(what + " has associations in several accounts (" + accounts +
+        "): name one with --account");
+    return kExitInput;
+  }
+  const auto fs = fair_share_input(snap);
+  fairway::Explanation e;
+  e.path = fairway::fair_share_path(fs, found[0]->id);
+  e.halving_usage = fairway::usage_halving_fs_factor(fs, found[0]->id);
+  fairway::PendingJob none;
+  none.id = 0;
+  e.job = &none;
+  const fairway::Queue empty;
+  if (a.json) {
+    put(fairway::format_explain_json(empty, fs, e) + "\n");
+  } else if (a.parsable) {
+    put(fairway::format_explain_parsable(empty, e));
+  } else {
+    std::string text = fairway::format_explain(empty, fs, e);
+    // Only the fair-share part applies to an association.
+    const size_t at = text.find("\nFair-share (");
+    put(what + ":" + (at == std::string::npos ? text : text.substr(at)));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cmd_explain(const ExplainArgs& a) {
+  int rc = 0;
+  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc);
+  if (!snap) return rc;
+  if (a.job.empty()) return explain_association(*snap, a);
+  if (!has_queue(*snap, a.snapshot)) return kExitInput;
+  const auto id = pending_job_id(*snap->queue, a.job, a.snapshot);
+  if (!id) return kExitInput;
+  const fairway::Queue& q = *snap->queue;
+  const auto fs = fair_share_input(*snap);
+  try {
+    const auto e = fairway::explain_job(q, fs, *id);
+    put(a.json       ? fairway::format_explain_json(q, fs, e) + "\n"
+        : a.parsable ? fairway::format_explain_parsable(q, e)
+                     : fairway::format_explain(q, fs, e));
+  } catch (const std::exception& e) {
+    say(std::string("cannot explain job ") + std::to_string(*id) + ": " + e.what());
+    return kExitInput;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// fairway compare
+
+int cmd_compare(const CompareArgs& a) {
+  int rc = 0;
+  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc);
+  if (!snap) return rc;
+  if (!has_queue(*snap, a.snapshot)) return kExitInput;
+  const fairway::Queue& q = *snap->queue;
+  const auto ja = pending_job_id(q, a.job_a, a.snapshot);
+  if (!ja) return kExitInput;
+  const auto jb = pending_job_id(q, a.job_b, a.snapshot);
+  if (!jb) return kExitInput;
+  if (*ja == *jb) {
+    say("compare needs two different jobs");
+    return kExitInput;
+  }
+  try {
+    const auto c = fairway::compare_jobs(q, fair_share_input(*snap), *ja, *jb);
+    put(a.json       ? fairway::format_compare_json(c) + "\n"
+        : a.parsable ? fairway::format_compare_parsable(c)
+                     : fairway::format_compare(c));
+  } catch (const std::exception& e) {
+    say("cannot compare jobs " + std::to_string(*ja) + " and " + std::to_string(*jb) + ": " +
+        e.what());
+    return kExitInput;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// fairway weights
+
+int cmd_weights(const WeightsArgs& a) {
+  int rc = 0;
+  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc);
+  if (!snap) return rc;
+  if (!has_queue(*snap, a.snapshot)) return kExitInput;
+  const auto d = fairway::queue_decisions(*snap->queue);
+  put(a.json       ? fairway::format_weights_json(d) + "\n"
+      : a.parsable ? fairway::format_weights_parsable(d)
+                   : fairway::format_weights(d));
+  return 0;
+}
+
+}  // namespace fairway_cli

@@ -1,0 +1,34 @@
+// queue_commands.h - the fairway commands that read the pending queue, live (through
+// libslurm's public API, so that slurmctld applies PrivateData) or from a version 2 snapshot:
+//   explain JOBID | --account A | --user U   why a job has its place; an association's path
+//   compare JOB1 JOB2                        why one job is ahead of the other
+//   weights                                  which factor decides the order of the queue
+// Each returns the exit status (cli_io.h) after printing text, -P rows or JSON.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <string>
+
+namespace fairway_cli {
+
+struct ExplainArgs {
+  std::string snapshot;  // "" = live
+  std::string job, account, user;
+  bool json = false, parsable = false;
+};
+int cmd_explain(const ExplainArgs& a);
+
+struct CompareArgs {
+  std::string snapshot;  // "" = live
+  std::string job_a, job_b;
+  bool json = false, parsable = false;
+};
+int cmd_compare(const CompareArgs& a);
+
+struct WeightsArgs {
+  std::string snapshot;  // "" = live
+  bool json = false, parsable = false;
+};
+int cmd_weights(const WeightsArgs& a);
+
+}  // namespace fairway_cli
