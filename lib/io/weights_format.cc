@@ -65,14 +65,14 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
                        out.empty() ? "" : "\n", d.partition, d.tier, d.jobs,
                        d.jobs == 1 ? "" : "s", d.pairs, d.pairs == 1 ? "" : "s");
     if (d.pairs == 0) continue;
-    out += fmt::format("  {:<22}{:>12}{:>8}{:>14}{:>14}{:>14}  {}\n", "decided by", "pairs",
-                       "share", "weight", "min", "max", "note");
+    out += fmt::format("  {:<28}{:>7}{:>8}{:>14}{:>14}{:>14}\n", "decided by", "pairs", "share",
+                       "weight", "min", "max");
     for (const FactorUse& u : d.factors) {
       if (u.verdict == V::kUnused) continue;
-      out += fmt::format("  {:<22}{:>12}{:>7.1f}%{:>14}{:>14}{:>14}  {}\n", factor_words(u.factor),
+      out += fmt::format("  {:<28}{:>7}{:>7.1f}%{:>14}{:>14}{:>14}\n", factor_words(u.factor),
                          u.decides, 100 * share(u.decides, d.pairs),
                          u.weight > 0 ? number_words(u.weight) : "-", number_words(u.min),
-                         number_words(u.max), verdict_words(d, u));
+                         number_words(u.max));
     }
     const std::pair<const char*, size_t> others[] = {
         {"equal priority: submit time", d.by_submit_time},
@@ -81,7 +81,10 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
         {"PriorityTier", d.by_tier}};
     for (const auto& [what, n] : others)
       if (n)
-        out += fmt::format("  {:<22}{:>12}{:>7.1f}%\n", what, n, 100 * share(n, d.pairs));
+        out += fmt::format("  {:<28}{:>7}{:>7.1f}%\n", what, n, 100 * share(n, d.pairs));
+    for (const FactorUse& u : d.factors)
+      if (const std::string note = verdict_words(d, u); !note.empty())
+        out += fmt::format("  {}: {}.\n", factor_words(u.factor), note);
     // The one sentence an administrator acts on.
     const FactorUse* top = nullptr;
     for (const FactorUse& u : d.factors)

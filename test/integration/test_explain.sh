@@ -6,6 +6,9 @@
 # earlier submission, then lower job id: squeue --sort=-p,V,i of that partition); the job
 # it names as directly ahead is the one before it there.  The same answers come from a
 # version 2 snapshot of the cluster (`fairway snapshot`, then `explain --snapshot`).
+# fairway compare of each job with the one before it names that one ahead, at the same places
+# and priorities, separated by what explain says; fairway weights tallies the same
+# separations over the partition's neighbour pairs.
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -51,7 +54,8 @@ n=$(echo "$jobs" | wc -w)
 assert_ne "pending jobs weighed" 0 "$n"
 log "$n pending jobs; scheduling order: $(tr '\n' ' ' <"$dir/order")"
 
-bad_factors="" bad_place="" bad_ahead="" bad_offline="" bad_prio=""
+bad_factors="" bad_place="" bad_ahead="" bad_offline="" bad_prio="" bad_compare=""
+declare -A separated=()
 prev=""
 while read -r j; do
 	"$cli" explain -P "$j" >"$dir/$j.P" 2>"$dir/$j.err" || { bad_factors+=" $j(exit)"; continue; }
@@ -61,7 +65,7 @@ while read -r j; do
 		in_f { v[$2 "," $1] = $3; parts[$2] = 1 }
 		END { for (p in parts) printf "%s|%s|%.0f|%.0f|%.0f|%.0f|%.0f|%.0f\n", j, p,
 			v[p ",age"], v[p ",fairshare"], v[p ",jobsize"], v[p ",partition"], v[p ",qos"],
-			-v[p ",nice"] }' "$dir/$j.P" >"$dir/$j.factors"
+			0 - v[p ",nice"] }' "$dir/$j.P" >"$dir/$j.factors"
 	awk -F'|' -v j="$j" '$1 == j { print $1 "|" $2 "|" $4 "|" $5 "|" $6 "|" $7 "|" $8 "|" $9 }' \
 		"$dir/sprio" >"$dir/$j.sprio"
 	cmp -s "$dir/$j.factors" "$dir/$j.sprio" || bad_factors+=" $j"
@@ -73,6 +77,27 @@ while read -r j; do
 	[ "$pos" = "$want" ] || bad_place+=" $j($pos!=$want)"
 	ahead=$(echo "$row" | cut -d'|' -f6)
 	[ "$ahead" = "$prev" ] || bad_ahead+=" $j($ahead!=$prev)"
+	if [ -n "$prev" ]; then
+		sep=$(echo "$row" | cut -d'|' -f7)
+		separated[$sep]=$(( ${separated[$sep]:-0} + 1 ))
+		# compare: the job before it is ahead, at the places of the order, with squeue's
+		# priorities, separated as explain says.
+		"$cli" compare --json "$j" "$prev" >"$dir/$j.cmp" 2>&1 || true
+		python3 - "$dir/$j.cmp" "$prev" "$pos" "$prio" "$(squeue -h -j "$prev" -o %Q)" "$sep" <<-'PY' || bad_compare+=" $j"
+			import json, sys
+			c = json.load(open(sys.argv[1]))
+			prev, pos, prio, prev_prio, sep = sys.argv[2:]
+			p = [x for x in c["places"] if x["partition"] == "hold"][0]
+			assert p["first"] == int(prev), p
+			assert p["position_a"] == int(pos) and p["position_b"] == int(pos) - 1, p
+			assert p["priority_a"] == int(prio) and p["priority_b"] == int(prev_prio), p
+			assert p["separated_by"] == sep, (p["separated_by"], sep)
+			f = c["fair_share"]
+			if not f["same_association"]:
+			    assert f["ancestor"], f
+			    assert (f["fs_factor_a"] >= f["fs_factor_b"]) if f["a_ranks_first"] else (f["fs_factor_a"] <= f["fs_factor_b"]), f
+		PY
+	fi
 	"$cli" explain -P --snapshot "$dir/snap.json" "$j" >"$dir/$j.offline" 2>&1 || true
 	cmp -s "$dir/$j.P" "$dir/$j.offline" || bad_offline+=" $j"
 	prev=$j
@@ -82,6 +107,25 @@ assert_eq "explain's priority = squeue's, every pending job" "" "$bad_prio"
 assert_eq "explain's place = the scheduler's order (squeue --sort=-p,V,i)" "" "$bad_place"
 assert_eq "explain's job directly ahead = the one before it in that order" "" "$bad_ahead"
 assert_eq "explain of the snapshot = explain of the live cluster" "" "$bad_offline"
+assert_eq "compare of each job with the one before it agrees with the order and explain" "" "$bad_compare"
+
+# weights: the hold partition's neighbour pairs, tallied by what separates them, are the ones
+# explain named job by job.
+"$cli" weights -P >"$dir/weights.P"
+want_tally="" got_tally=""
+for k in $(printf '%s\n' "${!separated[@]}" | sort); do want_tally+="$k=${separated[$k]} "; done
+got_tally=$(awk -F'|' '$1 == "hold" && $5 > 0 { print $4 "=" $5 }' "$dir/weights.P" | sort | tr '\n' ' ')
+assert_eq "weights' decisions = explain's separations, partition hold" "$want_tally" "$got_tally"
+assert_eq "weights counts the hold partition's jobs" "$(wc -l <"$dir/order")" \
+	"$(awk -F'|' '$1 == "hold" { print $2; exit }' "$dir/weights.P")"
+"$cli" weights >"$dir/weights.txt"
+log "fairway weights:"
+sed 's/^/    /' "$dir/weights.txt"
+assert_match "weights says which factor decides" "decides [0-9]+% of this partition's order" "$(cat "$dir/weights.txt")"
+cmp_out=$("$cli" compare "$(tail -n 1 "$dir/order")" "$(head -n 1 "$dir/order")" 2>&1 || true)
+log "fairway compare $(tail -n 1 "$dir/order") $(head -n 1 "$dir/order"):"
+echo "$cmp_out" | sed 's/^/    /'
+assert_match "compare says which job is ahead" "In partition hold, job $(head -n 1 "$dir/order") is ahead" "$cmp_out"
 
 last=$(tail -n 1 "$dir/order")
 "$cli" explain "$last" >"$dir/last.txt" 2>&1 || true
