@@ -52,7 +52,8 @@ namespace {
 
 using namespace fairway_cli;
 
-const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights", "help"};
+const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights", "whatif",
+                                 "help"};
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -133,7 +134,7 @@ std::string unknown_command(std::string_view word) {
   std::string m =
       "unknown command " + (shown(word) == word ? "'" + std::string(word) + "'" : shown(word));
   if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
-  return m + " (the commands are shares, snapshot, explain, compare, weights and help; see 'fairway --help')";
+  return m + " (the commands are shares, snapshot, explain, compare, weights, whatif and help; see 'fairway --help')";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -379,14 +380,40 @@ int run(int argc, char** argv) {
   weights->add_flag("--json", wt.json, "one JSON array, one object per partition");
   weights->add_flag("-P,--parsable", wt.parsable, "'|'-separated rows, as sshare -P");
 
+  WhatIfArgs wi;
+  auto* whatif = app.add_subcommand(
+      "whatif", "every pending job's priority again under other weights, shares, usage, "
+                "PriorityMaxAge or algorithm: who moves, and whose fair-share changes");
+  whatif->add_option("SNAPSHOT", wi.snapshot,
+                     "a version 2 snapshot (default: the live cluster)");
+  whatif->add_option("--weight", wi.weights,
+                     "NAME=V: PriorityWeightNAME (age, assoc, fairshare, jobsize, partition, qos) "
+                     "or a TRES's PriorityWeightTRES (CPU, Mem, GRES/gpu) set to V")
+      ->type_name("NAME=V");
+  whatif->add_option("--shares", wi.shares,
+                     "ACCOUNT[:USER]=N: that association's Fairshare set to N (or 'parent')")
+      ->type_name("A[:U]=N");
+  whatif->add_option("--usage", wi.usage,
+                     "ACCOUNT[:USER]=N: that association's raw usage set to N (an account's "
+                     "subtree scaled to it)")
+      ->type_name("A[:U]=N");
+  whatif->add_option("--max-age", wi.max_age,
+                     "PriorityMaxAge, as slurm.conf takes it (minutes, or [D-]HH:MM[:SS])")
+      ->type_name("TIME");
+  whatif->add_option("--algorithm", wi.algorithm, "the fair-share algorithm")->check(algo_check);
+  whatif->add_option("--top", wi.top, "movers and associations listed (default 10)")
+      ->type_name("N");
+  whatif->add_flag("--json", wi.json, "one JSON object: every job and changed association");
+  whatif->add_flag("-P,--parsable", wi.parsable, "'|'-separated rows, as sshare -P");
+
   auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
-  help->add_option("COMMAND", topic, "shares, snapshot, explain, compare, weights or help");
+  help->add_option("COMMAND", topic, "shares, snapshot, explain, compare, weights, whatif or help");
 
   // Commands are checked here: CLI11 would answer an unknown word with "A subcommand is
   // required".
   if (argc < 2) {
-    say("a command is required: shares, snapshot, explain, compare, weights or help (see "
-        "'fairway --help')");
+    say("a command is required: shares, snapshot, explain, compare, weights, whatif or help "
+        "(see 'fairway --help')");
     return kExitInput;
   }
   if (argv[1][0] != '-' && !is_command(argv[1])) {
@@ -444,6 +471,13 @@ int run(int argc, char** argv) {
       return kExitInput;
     }
     return cmd_weights(wt);
+  }
+  if (*whatif) {
+    if (wi.json && wi.parsable) {
+      say("whatif: --json and --parsable exclude each other");
+      return kExitInput;
+    }
+    return cmd_whatif(wi);
   }
   bool bad = false;
   if (*shares) {

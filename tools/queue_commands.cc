@@ -4,6 +4,7 @@
 #include "queue_commands.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -19,6 +20,8 @@
 #include "snapshot.h"
 #include "weights.h"
 #include "weights_format.h"
+#include "whatif.h"
+#include "whatif_format.h"
 
 extern "C" {
 #include "slurm_api.h"
@@ -193,6 +196,152 @@ int cmd_weights(const WeightsArgs& a) {
   put(a.json       ? fairway::format_weights_json(d) + "\n"
       : a.parsable ? fairway::format_weights_parsable(d)
                    : fairway::format_weights(d));
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// fairway whatif
+
+namespace {
+
+// "ACCOUNT[:USER]=VALUE" split; false if there is no '=' or no account.
+bool split_assignment(const std::string& text, std::string& account, std::string& user,
+                      std::string& value) {
+  const size_t eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  const std::string who = text.substr(0, eq);
+  value = text.substr(eq + 1);
+  const size_t colon = who.find(':');
+  account = who.substr(0, colon);
+  user = colon == std::string::npos ? "" : who.substr(colon + 1);
+  return !account.empty() && (colon == std::string::npos || !user.empty());
+}
+
+// A number of decimal digits (and at most one '.'), as typed; nullopt otherwise.
+std::optional<double> plain_number(const std::string& text) {
+  if (text.empty() || text.size() > 40) return std::nullopt;
+  size_t dots = 0;
+  for (char c : text) {
+    if (c == '.') ++dots;
+    else if (c < '0' || c > '9') return std::nullopt;
+  }
+  if (dots > 1 || text == ".") return std::nullopt;
+  return std::strtod(text.c_str(), nullptr);
+}
+
+// PriorityMaxAge as slurm.conf takes it: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS,
+// DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS; in seconds.
+std::optional<uint32_t> parse_max_age(const std::string& text) {
+  std::vector<uint64_t> f;
+  uint64_t days = 0;
+  bool has_days = false;
+  std::string rest = text;
+  if (const size_t dash = text.find('-'); dash != std::string::npos) {
+    const auto d = plain_number(text.substr(0, dash));
+    if (!d || *d != std::floor(*d)) return std::nullopt;
+    days = static_cast<uint64_t>(*d);
+    has_days = true;
+    rest = text.substr(dash + 1);
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t colon = rest.find(':', start);
+    const auto v = plain_number(rest.substr(start, colon - start));
+    if (!v || *v != std::floor(*v) || *v > 1e9) return std::nullopt;
+    f.push_back(static_cast<uint64_t>(*v));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  uint64_t seconds = 0;
+  if (has_days) {
+    if (f.size() > 3) return std::nullopt;
+    seconds = days * 86400 + f[0] * 3600 + (f.size() > 1 ? f[1] * 60 : 0) +
+              (f.size() > 2 ? f[2] : 0);
+  } else if (f.size() == 1) {
+    seconds = f[0] * 60;
+  } else if (f.size() == 2) {
+    seconds = f[0] * 60 + f[1];
+  } else if (f.size() == 3) {
+    seconds = f[0] * 3600 + f[1] * 60 + f[2];
+  } else {
+    return std::nullopt;
+  }
+  if (seconds > UINT32_MAX) return std::nullopt;
+  return static_cast<uint32_t>(seconds);
+}
+
+// The change the arguments ask for; nullopt after saying what is wrong.
+std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
+  fairway::WhatIfChange c;
+  for (const std::string& w : a.weights) {
+    const size_t eq = w.find('=');
+    const auto v = eq == std::string::npos ? std::nullopt : plain_number(w.substr(eq + 1));
+    if (eq == std::string::npos || eq == 0 || !v) {
+      say("--weight " + shown(w) + ": expected NAME=VALUE (age, assoc, fairshare, jobsize, "
+          "partition, qos or a TRES name such as CPU or GRES/gpu; VALUE a number, 0 or more)");
+      return std::nullopt;
+    }
+    c.weights.emplace_back(w.substr(0, eq), *v);
+  }
+  for (const std::string& t : a.shares) {
+    fairway::WhatIfChange::Shares sh;
+    std::string value;
+    const bool ok = split_assignment(t, sh.account, sh.user, value);
+    const auto v = plain_number(value);
+    sh.parent = value == "parent";
+    if (!ok || (!sh.parent && (!v || *v != std::floor(*v) || *v < 1 || *v >= 2147483647))) {
+      say("--shares " + shown(t) + ": expected ACCOUNT[:USER]=N (N a whole number from 1, or "
+          "'parent')");
+      return std::nullopt;
+    }
+    if (v) sh.shares = static_cast<uint32_t>(*v);
+    c.shares.push_back(sh);
+  }
+  for (const std::string& t : a.usage) {
+    fairway::WhatIfChange::Usage u;
+    std::string value;
+    const bool ok = split_assignment(t, u.account, u.user, value);
+    const auto v = plain_number(value);
+    if (!ok || !v) {
+      say("--usage " + shown(t) + ": expected ACCOUNT[:USER]=N (N the raw usage, as sshare's "
+          "RawUsage, 0 or more)");
+      return std::nullopt;
+    }
+    u.usage = *v;
+    c.usage.push_back(u);
+  }
+  if (!a.max_age.empty()) {
+    c.max_age = parse_max_age(a.max_age);
+    if (!c.max_age) {
+      say("--max-age " + shown(a.max_age) + ": expected a time as slurm.conf's PriorityMaxAge "
+          "takes it (minutes, or [DAYS-]HOURS:MINUTES[:SECONDS])");
+      return std::nullopt;
+    }
+  }
+  if (a.algorithm == "fair_tree") c.algorithm = fairway::Algorithm::kFairTree;
+  if (a.algorithm == "classic") c.algorithm = fairway::Algorithm::kClassic;
+  if (a.algorithm == "depth_oblivious") c.algorithm = fairway::Algorithm::kDepthOblivious;
+  return c;
+}
+
+}  // namespace
+
+int cmd_whatif(const WhatIfArgs& a) {
+  const auto change = parse_change(a);
+  if (!change) return kExitInput;
+  int rc = 0;
+  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc);
+  if (!snap) return rc;
+  if (!has_queue(*snap, a.snapshot)) return kExitInput;
+  try {
+    const auto w = fairway::what_if(*snap->queue, fair_share_input(*snap), *change);
+    put(a.json       ? fairway::format_whatif_json(w) + "\n"
+        : a.parsable ? fairway::format_whatif_parsable(w)
+                     : fairway::format_whatif(w, a.top));
+  } catch (const std::exception& e) {
+    say(std::string("whatif: ") + e.what());
+    return kExitInput;
+  }
   return 0;
 }
 

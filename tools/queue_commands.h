@@ -3,11 +3,14 @@
 //   explain JOBID | --account A | --user U   why a job has its place; an association's path
 //   compare JOB1 JOB2                        why one job is ahead of the other
 //   weights                                  which factor decides the order of the queue
+//   whatif [SNAPSHOT] --weight/--shares/...  who moves under other settings
 // Each returns the exit status (cli_io.h) after printing text, -P rows or JSON.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace fairway_cli {
 
@@ -30,5 +33,14 @@ struct WeightsArgs {
   bool json = false, parsable = false;
 };
 int cmd_weights(const WeightsArgs& a);
+
+struct WhatIfArgs {
+  std::string snapshot;  // "" = live
+  std::vector<std::string> weights, shares, usage;  // NAME=V, ACCOUNT[:USER]=N as typed
+  std::string max_age, algorithm;                    // "" = unchanged
+  size_t top = 10;
+  bool json = false, parsable = false;
+};
+int cmd_whatif(const WhatIfArgs& a);
 
 }  // namespace fairway_cli

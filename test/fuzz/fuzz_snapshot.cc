@@ -19,6 +19,11 @@
 
 #include "explain.h"
 #include "explain_format.h"
+#include "compare.h"
+#include "compare_format.h"
+#include "weights.h"
+#include "weights_format.h"
+#include "whatif.h"
 #include "fair_share.h"
 #include "fuzz_common.h"
 #include "snapshot.h"
@@ -107,6 +112,19 @@ void exercise(const fairway::Snapshot& s) {
                                             /*allow_exceptions=*/false);
       FUZZ_CHECK(js.is_object());
     }
+    // compare of the first two, weights of the whole queue, and whatif without a change,
+    // which moves no job and changes no priority.
+    if (s.queue->jobs.size() >= 2 && s.queue->jobs[0].id != s.queue->jobs[1].id) {
+      const auto c = fairway::compare_jobs(*s.queue, fs, s.queue->jobs[0].id, s.queue->jobs[1].id);
+      FUZZ_CHECK(!fairway::format_compare(c).empty());
+    }
+    FUZZ_CHECK(!fairway::format_weights(fairway::queue_decisions(*s.queue)).empty());
+    const auto w = fairway::what_if(*s.queue, fs, fairway::WhatIfChange{});
+    for (const auto& p : w.partitions) {
+      FUZZ_CHECK(p.moved == 0);
+      for (const auto& m : p.jobs_by_move) FUZZ_CHECK(m.priority_before == m.priority_after);
+    }
+    FUZZ_CHECK(w.associations.empty());
   }
 
   // What `fairway snapshot` would write from a live tree must be readable again.

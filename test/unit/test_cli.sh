@@ -156,11 +156,11 @@ expect "shares - with standard input closed" 2 '^fairway: cannot read standard i
 # The live snapshot to standard output needs slurmctld: test/integration/test_cli_snapshot.sh.
 
 # 5b. Commands: unknown ones named, near misses suggested, help printed.
-expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights and help; see 'fairway --help'\)$" "$cli" foo
+expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif and help; see 'fairway --help'\)$" "$cli" foo
 expect "a typo of shares" 2 "^fairway: unknown command 'share'; did you mean 'shares'\?$" "$cli" share
 expect "a typo of snapshot" 2 "^fairway: unknown command 'snpashot'; did you mean 'snapshot'\?$" "$cli" snpashot
 expect "the start of snapshot" 2 "^fairway: unknown command 'snap'; did you mean 'snapshot'\?$" "$cli" snap
-expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights or help \(see 'fairway --help'\)$" "$cli"
+expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif or help \(see 'fairway --help'\)$" "$cli"
 # explain offline: a version 1 snapshot holds no jobs; a job id is a number; one of JOBID or
 # --account/--user.
 expect "explain of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
@@ -198,6 +198,32 @@ assert f["a_ranks_first"] is False' "$json"; then
   ok
 else
   ko "compare --snapshot v2_queue.json 2 1: $out"
+fi
+# whatif: bad changes are one line each; no change moves no job; a change of weight does.
+expect "whatif --weight without a value" 2 "^fairway: --weight fairshare: expected NAME=VALUE" \
+  "$cli" whatif "$v2" --weight fairshare
+expect "whatif --weight of an unknown TRES" 2 "^fairway: whatif: unknown weight nosuch: neither age, .* nor a TRES of the snapshot" \
+  "$cli" whatif "$v2" --weight nosuch=5
+expect "whatif --shares 0" 2 "^fairway: --shares a=0: expected ACCOUNT\[:USER\]=N" \
+  "$cli" whatif "$v2" --shares a=0
+expect "whatif --shares of no association" 2 "^fairway: whatif: no association of account zz in the snapshot$" \
+  "$cli" whatif "$v2" --shares zz=3
+expect "whatif --usage of no user" 2 "^fairway: whatif: no association of user zz in account a in the snapshot$" \
+  "$cli" whatif "$v2" --usage a:zz=3
+expect "whatif --max-age nonsense" 2 "^fairway: --max-age 1-2-3: expected a time" \
+  "$cli" whatif "$v2" --max-age 1-2-3
+expect "whatif --weight assoc (0 in the snapshot)" 2 "^fairway: whatif: the snapshot holds no association factors" \
+  "$cli" whatif "$v2" --weight assoc=10
+if out=$("$cli" whatif -P "$v2") &&
+   printf '%s\n' "$out" | grep -qx 'p|1|u21|b|11000|11000|1|1' &&
+   printf '%s\n' "$out" | grep -qx 'p|2|u11|a|6000|6000|2|2' &&
+   out2=$("$cli" whatif -P "$v2" --usage b:u21=1000) &&
+   printf '%s\n' "$out2" | grep -qx 'p|2|u11|a|6000|11000|2|1' &&
+   printf '%s\n' "$out2" | grep -qx 'b|u21|1|0.5' &&
+   "$cli" whatif "$v2" --max-age 30 --weight partition=2000 | grep -q '^Partition p: 0 of 2 pending jobs change place'; then
+  ok
+else
+  ko "whatif -P v2_queue.json: $out / $out2"
 fi
 # weights: fair-share decides the one pair; age is the same for both jobs; -P says so.
 if out=$("$cli" weights -P --snapshot "$v2") &&

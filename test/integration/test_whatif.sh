@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2317  # (helper functions are called through wait_for)
+# fairway whatif predicts what slurmctld does: a version 2 snapshot of a live cluster under
+# priority/fairway, a prediction from it with other weights (PriorityWeightFairshare and
+# PriorityWeightJobSize) and other shares (an account's Fairshare), then the same change
+# made on the cluster (slurm.conf and `scontrol reconfigure`, `sacctmgr modify account`) and,
+# after the first calculation period that follows, every pending job's priority in squeue
+# equal to the predicted one, and the predicted order the scheduler's.  Under the frozen
+# settings of test_parity.sh (no decay, age weight 0, pending jobs in a DOWN partition),
+# nothing else moves between the two moments.  A prediction without change moves no job.
+# Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
+set -euo pipefail
+# shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+cli=${FAIRWAY_BUILD_DIR:-}/tools/fairway
+[ -x "$cli" ] || { fail "fairway CLI" "FAIRWAY_BUILD_DIR must hold a build with tools/fairway"; finish; }
+
+tb_start_fairway_no_decay <<<"$FROZEN_PRIORITY_CONF"
+conf=$TB_DIR/etc/slurm.conf
+state=$TB_DIR/spool/ctld/priority_last_decay_ran
+
+submit fw_u1 bloggs.prj -n8 -t 2 --wrap 'sleep 5' >/dev/null
+submit fw_u3 chem.theory -n16 -t 2 --wrap 'sleep 6' >/dev/null
+submit fw_u6 chem.lab -N2 -n5 -t 2 --wrap 'sleep 4' >/dev/null
+usage_jobs_finished
+submit_per_example_account -p hold -n1 -t 5
+submit_per_example_account -p hold -n6 -t 5
+period_ended_after() { [ "$(stat -c %Y "$state" 2>/dev/null || echo 0)" -gt "$1" ]; }
+t=$(date +%s)
+wait_for 90 period_ended_after "$t" || fail "a period ran" "state file $(stat -c %y "$state" 2>&1)"
+sleep 2
+
+dir=$TB_DIR/whatif
+mkdir -p "$dir"
+check "fairway snapshot (version 2)" "$cli" snapshot -o "$dir/snap.json"
+squeue -h -t PD -p hold -o '%i %Q' | sort -n >"$dir/before"
+n=$(wc -l <"$dir/before")
+assert_ne "pending jobs" 0 "$n"
+
+# No change: no job moves, and every priority stays.
+"$cli" whatif -P "$dir/snap.json" >"$dir/none.P"
+assert_eq "whatif without a change: no job changes place" "" \
+	"$(awk -F'|' 'NF == 8 && $7 != $8 && $1 != "Partition"' "$dir/none.P")"
+assert_eq "whatif without a change: no priority changes" "" \
+	"$(awk -F'|' 'NF == 8 && $5 != $6 && $1 != "Partition"' "$dir/none.P")"
+
+# The prediction.
+change=(--weight fairshare=30000 --weight jobsize=200000 --shares bloggs=5)
+"$cli" whatif -P "$dir/snap.json" "${change[@]}" >"$dir/predicted.P"
+awk -F'|' '$1 == "hold" { print $2, $6 }' "$dir/predicted.P" | sort -n >"$dir/predicted"
+awk -F'|' '$1 == "hold" { print $8, $2 }' "$dir/predicted.P" | sort -n | awk '{ print $2 }' \
+	>"$dir/predicted_order"
+assert_eq "the prediction covers every pending job" "$n" "$(wc -l <"$dir/predicted")"
+assert_ne "the prediction changes priorities" "$(cat "$dir/before")" "$(cat "$dir/predicted")"
+assert_ne "the prediction moves jobs" 0 \
+	"$(awk -F'|' 'NF == 8 && $1 == "hold" && $7 != $8' "$dir/predicted.P" | wc -l)"
+assert_ne "the prediction changes fair-share factors" 0 \
+	"$(awk -F'|' 'NF == 4 && $1 != "Account"' "$dir/predicted.P" | wc -l)"
+"$cli" whatif "$dir/snap.json" "${change[@]}" >"$dir/predicted.txt"
+log "fairway whatif ${change[*]}:"
+sed 's/^/    /' "$dir/predicted.txt"
+
+# The same change on the cluster.
+sed -i 's/^PriorityWeightFairshare=.*/PriorityWeightFairshare=30000/; s/^PriorityWeightJobSize=.*/PriorityWeightJobSize=200000/' "$conf"
+check "scontrol reconfigure" scontrol reconfigure
+check "sacctmgr modify account bloggs set fairshare=5" \
+	sacctmgr -i modify account where name=bloggs cluster="$CLUSTER" set fairshare=5
+sleep 2	# slurmdbd's update reaches slurmctld
+t=$(date +%s)
+if wait_for 90 period_ended_after "$t"; then pass "a period ran after the change"; else fail "a period ran after the change" "state file $(stat -c %y "$state")"; fi
+sleep 1
+squeue -h -t PD -p hold -o '%i %Q' | sort -n >"$dir/after"
+if diff -u "$dir/predicted" "$dir/after" >"$dir/diff"; then
+	pass "every pending job's priority after the change = whatif's prediction ($n jobs)"
+else
+	fail "every pending job's priority after the change = whatif's prediction" "$(head -c 1500 "$dir/diff")"
+fi
+squeue -h -t PD -p hold --sort=-p,V,i -o '%i' >"$dir/order"
+assert_eq "the scheduler's order after the change = whatif's" "$(cat "$dir/predicted_order")" \
+	"$(cat "$dir/order")"
+finish
