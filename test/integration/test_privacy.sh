@@ -2,9 +2,13 @@
 # shellcheck disable=SC2317  # (helper functions are called through wait_for)
 # sprio under PrivateData=jobs: a user sees only their own jobs' priority factors, an
 # operator (root) sees all -- under priority/fairway exactly what priority/multifactor
-# shows, checked with two unix users on a live cluster.
+# shows, checked with two unix users on a live cluster.  The fairway command, which reads
+# the queue through the same RPCs, shows a user what sprio shows them: explain of their own
+# job answers, explain or compare of another user's job says it is not pending or not
+# visible (sprio -j shows that user nothing either), weights counts only their jobs.
 #
-# Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required).
+# Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required);
+# FAIRWAY_BUILD_DIR (its tools/fairway) for the fairway command's part.
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +43,36 @@ capture() { # label
 	assert_eq "$1: fw_u6 (no jobs) sees none" "" "$(sprio_as fw_u6)"
 }
 capture "priority/fairway"
+
+cli=${FAIRWAY_BUILD_DIR:-}/tools/fairway
+if [ -x "$cli" ]; then
+	as() { # user command... -> its output and exit status
+		runuser -u "$1" -- env SLURM_CONF="$SLURM_CONF" "${@:2}"
+	}
+	set +e
+	out=$(as fw_u1 "$cli" explain -P "$j1" 2>&1); rc=$?
+	set -e
+	assert_eq "fw_u1: explain of fw_u1's job answers" 0 "$rc"
+	assert_match "... with its factors" "^Factor\|Partition\|Weighted\|Share" "$out"
+	set +e
+	out=$(as fw_u1 "$cli" explain "$j3" 2>&1); rc=$?
+	set -e
+	assert_eq "fw_u1: explain of fw_u3's job exits 2" 2 "$rc"
+	assert_eq "... saying it is not pending or not visible" \
+		"fairway: job $j3 is not pending (or not visible to you: PrivateData)" "$out"
+	assert_match "... as sprio -j finds no such job for fw_u1" "^Unable to find jobs" \
+		"$(as fw_u1 sprio -h -j "$j3" -o '%i' 2>&1)"
+	set +e
+	out=$(as fw_u1 "$cli" compare "$j1" "$j3" 2>&1); rc=$?
+	set -e
+	assert_eq "fw_u1: compare with fw_u3's job exits 2" 2 "$rc"
+	assert_eq "fw_u1: weights counts fw_u1's 2 jobs" 2 \
+		"$(as fw_u1 "$cli" weights -P | awk -F'|' '$1 == "hold" { print $2; exit }')"
+	assert_eq "root: weights counts all 3 jobs" 3 \
+		"$("$cli" weights -P | awk -F'|' '$1 == "hold" { print $2; exit }')"
+else
+	fail "fairway command under PrivateData=jobs" "FAIRWAY_BUILD_DIR must hold a build with tools/fairway"
+fi
 "$TESTBED" restart-ctld "$TB_DIR" --priority-type priority/multifactor >/dev/null
 wait_for 30 listed || true
 capture "priority/multifactor (reference)"
