@@ -24,26 +24,6 @@ Computed compute(const FairShareInput& fs,
   return c;
 }
 
-// Ids of the subtree of `root_id` (itself included).
-std::vector<bool> in_subtree(const std::vector<AssocRecord>& records, uint32_t root_id) {
-  std::unordered_map<uint32_t, size_t> index;
-  for (size_t i = 0; i < records.size(); ++i) index[records[i].id] = i;
-  std::vector<bool> in(records.size(), false);
-  for (size_t i = 0; i < records.size(); ++i) {
-    size_t at = i;
-    for (size_t steps = 0; steps <= records.size(); ++steps) {
-      if (records[at].id == root_id) {
-        in[i] = true;
-        break;
-      }
-      auto p = index.find(records[at].parent_id);
-      if (!records[at].parent_id || p == index.end()) break;
-      at = p->second;
-    }
-  }
-  return in;
-}
-
 double fs_of(const Computed& c, uint32_t id) {
   const uint32_t i = c.tree.find(id);
   return i == kNoIndex ? 0 : c.result.fs_factor[i];
@@ -71,6 +51,26 @@ double measured_factor(const Computed& c, uint32_t id) {
 }  // namespace
 
 FairShareState fair_share_state(const FairShareInput& fs) { return compute(fs); }
+
+std::vector<bool> in_subtree(const std::vector<AssocRecord>& records, uint32_t root_id) {
+  std::unordered_map<uint32_t, size_t> index;
+  for (size_t i = 0; i < records.size(); ++i) index[records[i].id] = i;
+  std::vector<bool> in(records.size(), false);
+  for (size_t i = 0; i < records.size(); ++i) {
+    size_t at = i;
+    for (size_t steps = 0; steps <= records.size(); ++steps) {
+      if (records[at].id == root_id) {
+        in[i] = true;
+        break;
+      }
+      auto p = index.find(records[at].parent_id);
+      if (!records[at].parent_id || p == index.end()) break;
+      at = p->second;
+    }
+  }
+  return in;
+}
+
 
 std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t assoc_id) {
   std::vector<FairShareLevel> path;

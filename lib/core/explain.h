@@ -66,6 +66,10 @@ struct Explanation {
 // a malformed tree.
 Explanation explain_job(const Queue& q, const FairShareInput& fs, uint32_t job_id);
 
+// Which records lie in the subtree of the association `root_id` (itself included), by
+// following parent ids; a loop or a missing parent ends a walk outside it.
+std::vector<bool> in_subtree(const std::vector<AssocRecord>& records, uint32_t root_id);
+
 // The path from the root to the association with this id (empty if unknown).
 std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t assoc_id);
 

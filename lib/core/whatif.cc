@@ -148,21 +148,7 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       continue;
     }
     // An account: its subtree's usage scaled so that its total is the new value.
-    std::unordered_map<uint32_t, size_t> index;
-    for (size_t i = 0; i < recs.size(); ++i) index[recs[i].id] = i;
-    std::vector<bool> in(recs.size(), false);
-    for (size_t i = 0; i < recs.size(); ++i) {
-      size_t k = i;
-      for (size_t steps = 0; steps <= recs.size(); ++steps) {
-        if (k == at) {
-          in[i] = true;
-          break;
-        }
-        const auto p = index.find(recs[k].parent_id);
-        if (!recs[k].parent_id || p == index.end()) break;
-        k = p->second;
-      }
-    }
+    const std::vector<bool> in = in_subtree(recs, recs[at].id);
     long double total = 0;
     for (size_t i = 0; i < recs.size(); ++i)
       if (in[i]) total += recs[i].usage_raw;

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "explain.h"
 #include "queue.h"
+#include "queue_fixtures.h"
 #include "weights.h"
 
 namespace fairway {
@@ -208,26 +209,10 @@ TEST(CompareFairShare, TheDecidingSidesOrderTheFactorsOnRandomTrees) {
   EXPECT_GT(strict, 1000u);
 }
 
-FactorRow row(const std::string& part, uint32_t prio, double age, double fs) {
-  FactorRow r;
-  r.partition = part;
-  r.priority = prio;
-  r.age = age;
-  r.fairshare = fs;
-  return r;
-}
+using test::pending_job;
 
-PendingJob job(uint32_t id, uint32_t assoc, time_t submit, std::vector<FactorRow> rows) {
-  PendingJob j;
-  j.id = id;
-  j.assoc_id = assoc;
-  j.user = "u" + std::to_string(assoc);
-  j.account = "a";
-  for (const auto& r : rows) j.partitions.push_back(r.partition);
-  j.submit_time = submit;
-  j.priority = rows.empty() ? 0 : rows[0].priority;
-  j.rows = std::move(rows);
-  return j;
+FactorRow row(const std::string& part, uint32_t prio, double age, double fs) {
+  return test::factor_row(part, prio, age, fs);
 }
 
 Queue base_queue() {
@@ -242,9 +227,9 @@ Queue base_queue() {
 
 TEST(CompareJobs, FactorByFactorInEachCommonPartition) {
   Queue q = base_queue();
-  q.jobs.push_back(job(1, 11, 100, {row("p", 3500, 500, 3000), row("q", 3500, 500, 3000)}));
-  q.jobs.push_back(job(2, 21, 50, {row("p", 5900, 900, 5000)}));
-  q.jobs.push_back(job(3, 12, 60, {row("q", 100, 100, 0)}));
+  q.jobs.push_back(pending_job(1, 11, 100, {row("p", 3500, 500, 3000), row("q", 3500, 500, 3000)}));
+  q.jobs.push_back(pending_job(2, 21, 50, {row("p", 5900, 900, 5000)}));
+  q.jobs.push_back(pending_job(3, 12, 60, {row("q", 100, 100, 0)}));
   const auto c = compare_jobs(q, two_accounts(), 1, 2);
   ASSERT_EQ(c.places.size(), 1u);  // only p is common
   EXPECT_EQ(c.places[0].partition, "p");
@@ -265,7 +250,7 @@ TEST(CompareJobs, FactorByFactorInEachCommonPartition) {
 TEST(Weights, OneFactorDecidesEveryPair) {
   Queue q = base_queue();
   for (uint32_t i = 1; i <= 6; ++i)
-    q.jobs.push_back(job(i, 11, 100, {row("p", 1000 + 500 * i, 1000, 500 * i)}));
+    q.jobs.push_back(pending_job(i, 11, 100, {row("p", 1000 + 500 * i, 1000, 500 * i)}));
   const auto d = queue_decisions(q);
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].partition, "p");
@@ -287,7 +272,7 @@ TEST(Weights, AFactorDrownedByAWeightOrdersOfMagnitudeAbove) {
   q.settings.weight_fairshare = 100000000;
   for (uint32_t i = 1; i <= 5; ++i)
     q.jobs.push_back(
-        job(i, 11, 100, {row("p", 0, 10.0 * i, 1e7 * (6 - i))}));  // older jobs: less fair-share
+        pending_job(i, 11, 100, {row("p", 0, 10.0 * i, 1e7 * (6 - i))}));  // older jobs: less fair-share
   for (auto& j : q.jobs) j.rows[0].priority = static_cast<uint32_t>(j.rows[0].age + j.rows[0].fairshare);
   const auto d = queue_decisions(q);
   ASSERT_EQ(d.size(), 1u);
@@ -300,10 +285,10 @@ TEST(Weights, AFactorDrownedByAWeightOrdersOfMagnitudeAbove) {
 
 TEST(Weights, EqualPrioritiesGoBySubmitTimeThenJobId) {
   Queue q = base_queue();
-  q.jobs.push_back(job(1, 11, 100, {row("p", 500, 500, 0)}));
-  q.jobs.push_back(job(2, 11, 90, {row("p", 500, 500, 0)}));
-  q.jobs.push_back(job(3, 11, 90, {row("p", 500, 500, 0)}));
-  PendingJob admin = job(4, 11, 80, {row("p", 9000, 0, 0)});
+  q.jobs.push_back(pending_job(1, 11, 100, {row("p", 500, 500, 0)}));
+  q.jobs.push_back(pending_job(2, 11, 90, {row("p", 500, 500, 0)}));
+  q.jobs.push_back(pending_job(3, 11, 90, {row("p", 500, 500, 0)}));
+  PendingJob admin = pending_job(4, 11, 80, {row("p", 9000, 0, 0)});
   admin.rows[0].admin = true;
   admin.admin_priority = true;
   q.jobs.push_back(admin);

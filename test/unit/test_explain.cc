@@ -8,32 +8,18 @@
 #include "error.h"
 #include "explain.h"
 #include "queue.h"
+#include "queue_fixtures.h"
 #include "snapshot.h"
 
 namespace fairway {
 namespace {
 
 FactorRow row(const std::string& part, uint32_t prio, double age, double fs, double js = 0) {
-  FactorRow r;
-  r.partition = part;
-  r.priority = prio;
-  r.age = age;
-  r.fairshare = fs;
-  r.job_size = js;
-  return r;
+  return test::factor_row(part, prio, age, fs, js);
 }
 
 PendingJob job(uint32_t id, uint32_t assoc, time_t submit, FactorRow r) {
-  PendingJob j;
-  j.id = id;
-  j.assoc_id = assoc;
-  j.user = "u" + std::to_string(assoc);
-  j.account = "a";
-  j.partitions = {r.partition};
-  j.submit_time = submit;
-  j.priority = r.priority;
-  j.rows = {std::move(r)};
-  return j;
+  return test::pending_job(id, assoc, submit, {std::move(r)});
 }
 
 Queue queue() {

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "explain.h"
 #include "queue.h"
+#include "queue_fixtures.h"
 #include "whatif.h"
 
 namespace fairway {
@@ -22,27 +23,14 @@ FairShareInput two_accounts() {
   return fs;
 }
 
+// A row whose priority is the sum of its parts.
 FactorRow row(const std::string& part, double age, double fs, double js) {
-  FactorRow r;
-  r.partition = part;
-  r.age = age;
-  r.fairshare = fs;
-  r.job_size = js;
-  r.priority = static_cast<uint32_t>(age + fs + js);
-  return r;
+  return test::factor_row(part, static_cast<uint32_t>(age + fs + js), age, fs, js);
 }
 
 PendingJob job(uint32_t id, uint32_t assoc, time_t submit, std::vector<FactorRow> rows) {
-  PendingJob j;
-  j.id = id;
-  j.assoc_id = assoc;
-  j.user = assoc == 11 ? "u11" : "u21";
+  PendingJob j = test::pending_job(id, assoc, submit, std::move(rows));
   j.account = assoc == 11 ? "a" : "b";
-  for (const auto& r : rows) j.partitions.push_back(r.partition);
-  j.submit_time = submit;
-  j.accrue_time = submit;
-  j.priority = rows[0].priority;
-  j.rows = std::move(rows);
   return j;
 }
 
