@@ -401,6 +401,10 @@ int run(int argc, char** argv) {
                      "PriorityMaxAge, as slurm.conf takes it (minutes, or [D-]HH:MM[:SS])")
       ->type_name("TIME");
   whatif->add_option("--algorithm", wi.algorithm, "the fair-share algorithm")->check(algo_check);
+  whatif->add_option("--flags", wi.flags,
+                     "PriorityFlags, the whole new list as slurm.conf takes it (or NONE); "
+                     "NO_NORMAL_PART, NO_NORMAL_QOS, NO_FAIR_TREE and DEPTH_OBLIVIOUS can change")
+      ->type_name("LIST");
   whatif->add_option("--top", wi.top, "movers and associations listed (default 10)")
       ->type_name("N");
   whatif->add_flag("--json", wi.json, "one JSON object: every job and changed association");

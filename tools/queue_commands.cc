@@ -3,6 +3,7 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "queue_commands.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -317,6 +318,28 @@ std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
           "takes it (minutes, or [DAYS-]HOURS:MINUTES[:SECONDS])");
       return std::nullopt;
     }
+  }
+  if (!a.flags.empty()) {
+    uint32_t bits = 0;
+    std::string list = a.flags;
+    for (char& ch : list) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (list != "NONE") {
+      size_t start = 0;
+      while (true) {
+        const size_t comma = list.find(',', start);
+        const std::string name = list.substr(start, comma - start);
+        const uint32_t bit = fairway::priority_flag_bit(name);
+        if (!bit && name != "FAIR_TREE") {
+          say("--flags " + shown(a.flags) + ": unknown PriorityFlag " + shown(name) +
+              " (a comma-separated list as slurm.conf's PriorityFlags, or NONE)");
+          return std::nullopt;
+        }
+        bits |= bit;
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+    c.flags = bits;
   }
   if (a.algorithm == "fair_tree") c.algorithm = fairway::Algorithm::kFairTree;
   if (a.algorithm == "classic") c.algorithm = fairway::Algorithm::kClassic;

@@ -130,9 +130,28 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
     if (!found) s.weight_tres.emplace_back(name, value);
   }
   if (change.max_age) s.max_age = *change.max_age;
+  uint32_t flags_changed = 0;
+  if (change.flags) {
+    flags_changed = s0.flags ^ *change.flags;
+    constexpr uint32_t kRecomputable = kNoNormalPart | kNoNormalQos | kNoFairTree | kDepthOblivious;
+    for (uint32_t bit : kPriorityFlagBits)
+      if ((flags_changed & bit) && !(kRecomputable & bit))
+        invalid(std::string("PriorityFlags ") + priority_flag_name(bit) +
+                ": its effect cannot be computed from a snapshot (only NO_NORMAL_PART, "
+                "NO_NORMAL_QOS, NO_FAIR_TREE and DEPTH_OBLIVIOUS can be changed)");
+    s.flags = *change.flags;
+  }
 
   FairShareInput fs2 = fs;
-  if (change.algorithm) fs2.algorithm = *change.algorithm;
+  if (change.algorithm) {
+    fs2.algorithm = *change.algorithm;
+  } else if (flags_changed & (kNoFairTree | kDepthOblivious)) {
+    // As slurmctld reads PriorityFlags: DEPTH_OBLIVIOUS, else NO_FAIR_TREE (classic), else
+    // Fair Tree.
+    fs2.algorithm = (s.flags & kDepthOblivious) ? Algorithm::kDepthOblivious
+                    : (s.flags & kNoFairTree)   ? Algorithm::kClassic
+                                                : Algorithm::kFairTree;
+  }
   for (const auto& c : change.shares) {
     AssocRecord& r = fs2.associations[find_assoc(fs2.associations, c.account, c.user)];
     r.shares_parent = c.parent;
@@ -159,7 +178,8 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       recs[at].usage_raw = c.usage;
     }
   }
-  const bool fs_changed = !change.shares.empty() || !change.usage.empty() || change.algorithm;
+  const bool fs_changed = !change.shares.empty() || !change.usage.empty() ||
+                          fs2.algorithm != fs.algorithm;
   const auto f_before = factors_by_id(fs);
   const auto f_after = fs_changed ? factors_by_id(fs2) : f_before;
 
@@ -211,12 +231,14 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       r.job_size = need(reweigh(old.job_size, s0.weight_job_size, s.weight_job_size), "job-size",
                         "PriorityWeightJobSize");
       std::optional<double> part_n;
-      if (s0.weight_partition == 0 && s.weight_partition > 0) part_n = part_norm(r.partition);
+      if ((s0.weight_partition == 0 && s.weight_partition > 0) || (flags_changed & kNoNormalPart))
+        part_n = part_norm(r.partition);
       r.partition_factor = need(
           reweigh(old.partition_factor, s0.weight_partition, s.weight_partition, part_n),
           "partition", "PriorityWeightPartition");
       std::optional<double> qos_n;
-      if (s0.weight_qos == 0 && s.weight_qos > 0) qos_n = qos_norm(j.qos);
+      if ((s0.weight_qos == 0 && s.weight_qos > 0) || (flags_changed & kNoNormalQos))
+        qos_n = qos_norm(j.qos);
       r.qos = need(reweigh(old.qos, s0.weight_qos, s.weight_qos, qos_n), "QOS",
                    "PriorityWeightQOS");
       for (const auto& [name, value] : tres_changes) {

@@ -42,8 +42,14 @@ struct WhatIfChange {
   std::vector<Usage> usage;
   std::optional<uint32_t> max_age;      // PriorityMaxAge, seconds
   std::optional<Algorithm> algorithm;  // the fair-share algorithm
+  // PriorityFlags, the whole new set (slurm_values.h bits). Of the flags that change a
+  // number, NO_NORMAL_PART and NO_NORMAL_QOS are recomputed from the snapshot's partitions
+  // and QOS, NO_FAIR_TREE and DEPTH_OBLIVIOUS change the algorithm (unless `algorithm` is
+  // given); changing any other is refused, as the snapshot does not hold what it needs.
+  std::optional<uint32_t> flags;
   bool empty() const {
-    return weights.empty() && shares.empty() && usage.empty() && !max_age && !algorithm;
+    return weights.empty() && shares.empty() && usage.empty() && !max_age && !algorithm &&
+           !flags;
   }
 };
 

@@ -9,20 +9,6 @@
 namespace fairway::json_fields {
 namespace {
 
-struct FlagName {
-  uint32_t bit;
-  const char* name;
-};
-// scontrol show config's names of the PriorityFlags that change a number.
-constexpr FlagName kFlagNames[] = {
-    {kAccrueAlways, "ACCRUE_ALWAYS"},    {kSmallRelativeToTime, "SMALL_RELATIVE_TO_TIME"},
-    {kCalculateRunning, "CALCULATE_RUNNING"}, {kDepthOblivious, "DEPTH_OBLIVIOUS"},
-    {kNoFairTree, "NO_FAIR_TREE"},       {kIncrOnly, "INCR_ONLY"},
-    {kMaxTres, "MAX_TRES"},              {kNoNormalAssoc, "NO_NORMAL_ASSOC"},
-    {kNoNormalPart, "NO_NORMAL_PART"},   {kNoNormalQos, "NO_NORMAL_QOS"},
-    {kNoNormalTres, "NO_NORMAL_TRES"},
-};
-
 std::string at(const std::string& where, const char* key) {
   return fmt::format("{}: \"{}\"", where, key);
 }
@@ -70,13 +56,9 @@ PrioritySettings parse_settings(const json& p) {
   for (size_t i = 0; i < flags.size(); ++i) {
     const std::string what = fmt::format("{}: \"flags\"[{}]", where, i);
     const std::string name = get_name(flags[i], what);
-    bool known = false;
-    for (const auto& f : kFlagNames)
-      if (name == f.name) {
-        s.flags |= f.bit;
-        known = true;
-      }
-    if (!known) error(fmt::format("{}: unknown PriorityFlag {}", what, json_fields::quoted(name)));
+    const uint32_t bit = priority_flag_bit(name);
+    s.flags |= bit;
+    if (!bit) error(fmt::format("{}: unknown PriorityFlag {}", what, json_fields::quoted(name)));
   }
   s.max_age = get_u32(p, "max_age", where);
   s.favor_small = get_bool(require(p, "favor_small", where), at(where, "favor_small"));
@@ -234,8 +216,9 @@ std::string write_queue_keys(const Snapshot& s) {
   const Queue& q = *s.queue;
   const PrioritySettings& p = q.settings;
   std::string flags;
-  for (const auto& f : kFlagNames)
-    if (p.flags & f.bit) flags += fmt::format("{}\"{}\"", flags.empty() ? "" : ", ", f.name);
+  for (uint32_t bit : kPriorityFlagBits)
+    if (p.flags & bit)
+      flags += fmt::format("{}\"{}\"", flags.empty() ? "" : ", ", priority_flag_name(bit));
   std::string out = fmt::format(
       ",\n \"slurm_release\": {}, \"taken_at\": {},\n \"cluster\": {{\"cpus\": {}, \"nodes\": {}}},"
       "\n \"priority\": {{\"weights\": {{\"age\": {}, \"assoc\": {}, \"fairshare\": {}, "

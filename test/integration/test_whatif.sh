@@ -2,7 +2,8 @@
 # shellcheck disable=SC2317  # (helper functions are called through wait_for)
 # fairway whatif predicts what slurmctld does: a version 2 snapshot of a live cluster under
 # priority/fairway, a prediction from it with other weights (PriorityWeightFairshare and
-# PriorityWeightJobSize) and other shares (an account's Fairshare), then the same change
+# PriorityWeightJobSize), other shares (an account's Fairshare) and PriorityFlags
+# (NO_NORMAL_PART: the partition factor is PriorityJobFactor itself), then the same change
 # made on the cluster (slurm.conf and `scontrol reconfigure`, `sacctmgr modify account`) and,
 # after the first calculation period that follows, every pending job's priority in squeue
 # equal to the predicted one, and the predicted order the scheduler's.  Under the frozen
@@ -46,7 +47,7 @@ assert_eq "whatif without a change: no priority changes" "" \
 	"$(awk -F'|' 'NF == 8 && $5 != $6 && $1 != "Partition"' "$dir/none.P")"
 
 # The prediction.
-change=(--weight fairshare=30000 --weight jobsize=200000 --shares bloggs=5)
+change=(--weight fairshare=30000 --weight jobsize=200000 --shares bloggs=5 --flags NO_NORMAL_PART)
 "$cli" whatif -P "$dir/snap.json" "${change[@]}" >"$dir/predicted.P"
 awk -F'|' '$1 == "hold" { print $2, $6 }' "$dir/predicted.P" | sort -n >"$dir/predicted"
 awk -F'|' '$1 == "hold" { print $8, $2 }' "$dir/predicted.P" | sort -n | awk '{ print $2 }' \
@@ -63,6 +64,8 @@ sed 's/^/    /' "$dir/predicted.txt"
 
 # The same change on the cluster.
 sed -i 's/^PriorityWeightFairshare=.*/PriorityWeightFairshare=30000/; s/^PriorityWeightJobSize=.*/PriorityWeightJobSize=200000/' "$conf"
+assert_eq "slurm.conf sets no PriorityFlags yet" "" "$(grep -i '^PriorityFlags=' "$conf" || true)"
+echo 'PriorityFlags=NO_NORMAL_PART' >>"$conf"
 check "scontrol reconfigure" scontrol reconfigure
 check "sacctmgr modify account bloggs set fairshare=5" \
 	sacctmgr -i modify account where name=bloggs cluster="$CLUSTER" set fairshare=5

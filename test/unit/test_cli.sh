@@ -212,6 +212,10 @@ expect "whatif --usage of no user" 2 "^fairway: whatif: no association of user z
   "$cli" whatif "$v2" --usage a:zz=3
 expect "whatif --max-age nonsense" 2 "^fairway: --max-age 1-2-3: expected a time" \
   "$cli" whatif "$v2" --max-age 1-2-3
+expect "whatif --flags with an unknown flag" 2 "^fairway: --flags NO_SUCH: unknown PriorityFlag NO_SUCH" \
+  "$cli" whatif "$v2" --flags NO_SUCH
+expect "whatif --flags dropping ACCRUE_ALWAYS" 2 "^fairway: whatif: PriorityFlags ACCRUE_ALWAYS: its effect cannot be computed from a snapshot" \
+  "$cli" whatif "$v2" --flags NONE
 expect "whatif --weight assoc (0 in the snapshot)" 2 "^fairway: whatif: the snapshot holds no association factors" \
   "$cli" whatif "$v2" --weight assoc=10
 if out=$("$cli" whatif -P "$v2") &&

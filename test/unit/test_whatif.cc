@@ -9,6 +9,7 @@
 #include "explain.h"
 #include "queue.h"
 #include "queue_fixtures.h"
+#include "slurm_values.h"
 #include "whatif.h"
 
 namespace fairway {
@@ -136,6 +137,28 @@ TEST(WhatIf, RefusesWhatTheSnapshotCannotTell) {
   c.weights.clear();
   c.shares = {{"nosuch", "", 5, false}};
   EXPECT_THROW((void)what_if(queue(), two_accounts(), c), Error);
+}
+
+TEST(WhatIf, FlagsNoNormalPartAndAlgorithm) {
+  Queue q = queue();
+  q.settings.weight_partition = 100;
+  q.partitions = {{"p", 2, 1, 64, 4}, {"big", 4, 1, 64, 4}};  // p's normalized factor 0.5
+  for (auto& j : q.jobs) {
+    j.rows[0].partition_factor = 50;
+    j.rows[0].priority += 50;
+  }
+  WhatIfChange c;
+  c.flags = kNoNormalPart;  // the partition factor is PriorityJobFactor itself: 2 x 100
+  auto w = what_if(q, two_accounts(), c);
+  EXPECT_EQ(move_of(w, 1).priority_after, 10400u);
+  EXPECT_EQ(w.after.settings.flags, static_cast<uint32_t>(kNoNormalPart));
+  EXPECT_TRUE(w.associations.empty());
+  c.flags = kNoFairTree;  // classic fair-share: every factor changes
+  w = what_if(q, two_accounts(), c);
+  EXPECT_FALSE(w.associations.empty());
+  EXPECT_NE(move_of(w, 1).priority_after, move_of(w, 1).priority_before);
+  c.flags = kAccrueAlways;  // not computable from a snapshot
+  EXPECT_THROW((void)what_if(q, two_accounts(), c), Error);
 }
 
 TEST(WhatIf, AJobWithTwoRowsInOnePartitionKeepsBoth) {
