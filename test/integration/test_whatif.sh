@@ -8,7 +8,8 @@
 # after the first calculation period that follows, every pending job's priority in squeue
 # equal to the predicted one, and the predicted order the scheduler's.  Under the frozen
 # settings of test_parity.sh (no decay, age weight 0, pending jobs in a DOWN partition),
-# nothing else moves between the two moments.  A prediction without change moves no job.
+# nothing else moves between the two moments.  A prediction without change moves no job
+# and gives every job the priority squeue shows.
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -45,6 +46,8 @@ assert_eq "whatif without a change: no job changes place" "" \
 	"$(awk -F'|' 'NF == 8 && $7 != $8 && $1 != "Partition"' "$dir/none.P")"
 assert_eq "whatif without a change: no priority changes" "" \
 	"$(awk -F'|' 'NF == 8 && $5 != $6 && $1 != "Partition"' "$dir/none.P")"
+assert_eq "whatif of the snapshot file without a change = squeue's priorities" \
+	"$(cat "$dir/before")" "$(awk -F'|' '$1 == "hold" { print $2, $6 }' "$dir/none.P" | sort -n)"
 
 # The prediction.
 change=(--weight fairshare=30000 --weight jobsize=200000 --shares bloggs=5 --flags NO_NORMAL_PART)
