@@ -231,7 +231,8 @@ std::optional<double> plain_number(const std::string& text) {
 }
 
 // PriorityMaxAge as slurm.conf takes it: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS,
-// DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS; in seconds.
+// DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS; in seconds, rounded up to whole
+// minutes as Slurm keeps it.
 std::optional<uint32_t> parse_max_age(const std::string& text) {
   std::vector<uint64_t> f;
   uint64_t days = 0;
@@ -239,7 +240,7 @@ std::optional<uint32_t> parse_max_age(const std::string& text) {
   std::string rest = text;
   if (const size_t dash = text.find('-'); dash != std::string::npos) {
     const auto d = plain_number(text.substr(0, dash));
-    if (!d || *d != std::floor(*d)) return std::nullopt;
+    if (!d || *d != std::floor(*d) || *d > 49710) return std::nullopt;  // 2^32 s
     days = static_cast<uint64_t>(*d);
     has_days = true;
     rest = text.substr(dash + 1);
@@ -267,6 +268,8 @@ std::optional<uint32_t> parse_max_age(const std::string& text) {
   } else {
     return std::nullopt;
   }
+  // slurm.conf keeps PriorityMaxAge in whole minutes, a part of one counting as one.
+  seconds = (seconds + 59) / 60 * 60;
   if (seconds > UINT32_MAX) return std::nullopt;
   return static_cast<uint32_t>(seconds);
 }

@@ -48,10 +48,11 @@ FairShareSide side(const FairShareState& s, uint32_t i, bool fair_tree) {
   return out;
 }
 
-// The job's place in one partition's order (0 if it is not there).
-size_t position_of(const std::vector<QueueEntry>& queue, const PendingJob* j) {
+// The place of a job's row in one partition's order (0 if it is not there). From Slurm 24.11
+// a job has a row per (partition, QOS) pair, so it can stand in one queue more than once.
+size_t position_of(const std::vector<QueueEntry>& queue, const FactorRow* row) {
   for (size_t i = 0; i < queue.size(); ++i)
-    if (queue[i].job == j) return i + 1;
+    if (queue[i].row == row) return i + 1;
   return 0;
 }
 
@@ -105,7 +106,12 @@ Comparison compare_jobs(const Queue& q, const FairShareInput& fs, uint32_t job_a
   c.b = q.job(job_b);
   if (!c.a) invalid("job " + std::to_string(job_a) + " is not pending");
   if (!c.b) invalid("job " + std::to_string(job_b) + " is not pending");
+  // Each partition once: its first row of each job (the pair of rows slurmctld considers
+  // first when a job has several QOS).
+  std::vector<std::string> done;
   for (const FactorRow& ra : c.a->rows) {
+    if (std::find(done.begin(), done.end(), ra.partition) != done.end()) continue;
+    done.push_back(ra.partition);
     const auto rb = std::find_if(c.b->rows.begin(), c.b->rows.end(),
                                  [&](const FactorRow& r) { return r.partition == ra.partition; });
     if (rb == c.b->rows.end()) continue;
@@ -115,8 +121,8 @@ Comparison compare_jobs(const Queue& q, const FairShareInput& fs, uint32_t job_a
     p.row_b = &*rb;
     const auto queue = partition_queue(q, ra.partition);
     p.of = queue.size();
-    p.position_a = position_of(queue, c.a);
-    p.position_b = position_of(queue, c.b);
+    p.position_a = position_of(queue, p.row_a);
+    p.position_b = position_of(queue, p.row_b);
     const PartitionInfo* info = q.partition(ra.partition);
     const uint32_t tier = info ? info->priority_tier : 0;
     const QueueEntry ea{c.a, p.row_a, tier}, eb{c.b, p.row_b, tier};

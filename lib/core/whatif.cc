@@ -193,13 +193,15 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
     if (s.flags & kNoNormalPart) return p->priority_job_factor;
     return max_part ? static_cast<double>(p->priority_job_factor) / max_part : 0.0;
   };
-  auto qos_norm = [&](const std::string& name) -> double {
+  // nullopt for a QOS the snapshot does not list (no QOS, or several): then the part is
+  // scaled.
+  auto qos_norm = [&](const std::string& name) -> std::optional<double> {
     for (const auto& x : q.qos)
       if (x.name == name) {
         if (s.flags & kNoNormalQos) return x.priority;
         return max_qos ? static_cast<double>(x.priority) / max_qos : 0.0;
       }
-    return 0;
+    return std::nullopt;
   };
 
   auto need = [](std::optional<double> v, const char* factor, const char* weight) {
@@ -217,12 +219,16 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       if (change.max_age || (s0.weight_age == 0 && s.weight_age > 0)) {
         const double waited =
             j.accrue_time ? std::max(0.0, std::difftime(q.taken_at, j.accrue_time)) : 0.0;
-        age_n = s.max_age ? std::min(1.0, waited / s.max_age) : 0.0;
+        // As multifactor: PriorityMaxAge 0 makes every accruing job's age factor 1.
+        age_n = !j.accrue_time ? 0.0 : s.max_age ? std::min(1.0, waited / s.max_age) : 1.0;
       }
       r.age = need(reweigh(old.age, s0.weight_age, s.weight_age, age_n), "age",
                    "PriorityWeightAge");
       std::optional<double> fs_n;
-      if (after_fs != f_after.end() && (fs_changed || s0.weight_fairshare == 0))
+      // The factor itself where the tree tells it, rather than part / weight, which can lose
+      // the last bit.
+      if (after_fs != f_after.end() &&
+          (fs_changed || s0.weight_fairshare != s.weight_fairshare))
         fs_n = after_fs->second;
       r.fairshare = need(reweigh(old.fairshare, s0.weight_fairshare, s.weight_fairshare, fs_n),
                          "fair-share", "PriorityWeightFairshare");
@@ -231,14 +237,13 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       r.job_size = need(reweigh(old.job_size, s0.weight_job_size, s.weight_job_size), "job-size",
                         "PriorityWeightJobSize");
       std::optional<double> part_n;
-      if ((s0.weight_partition == 0 && s.weight_partition > 0) || (flags_changed & kNoNormalPart))
+      if (s0.weight_partition != s.weight_partition || (flags_changed & kNoNormalPart))
         part_n = part_norm(r.partition);
       r.partition_factor = need(
           reweigh(old.partition_factor, s0.weight_partition, s.weight_partition, part_n),
           "partition", "PriorityWeightPartition");
       std::optional<double> qos_n;
-      if ((s0.weight_qos == 0 && s.weight_qos > 0) || (flags_changed & kNoNormalQos))
-        qos_n = qos_norm(j.qos);
+      if (s0.weight_qos != s.weight_qos || (flags_changed & kNoNormalQos)) qos_n = qos_norm(j.qos);
       r.qos = need(reweigh(old.qos, s0.weight_qos, s.weight_qos, qos_n), "QOS",
                    "PriorityWeightQOS");
       for (const auto& [name, value] : tres_changes) {
@@ -258,17 +263,20 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       if (same) continue;
       double tres = 0;
       for (const auto& t : r.tres) tres += t.second;
-      const double site_nice = static_cast<double>(r.site) - static_cast<double>(r.nice);
+      // The site factor added to the sum, then nice subtracted (job_factors.cc's order).
+      const double site = static_cast<double>(r.site), nice = static_cast<double>(r.nice);
       double p;
       if (j.rows.size() == 1) {  // job_priority(): one sum, in multifactor's order
         p = r.age + r.assoc + r.fairshare + r.job_size + r.partition_factor + r.qos + tres;
-        p += site_nice;
+        p = p + site - nice;
       } else {  // job_priority_in_partition(): the partition term first
         p = r.partition_factor;
-        p += r.age + r.assoc + r.fairshare + r.job_size + r.qos + tres + site_nice;
+        p += r.age + r.assoc + r.fairshare + r.job_size + r.qos + tres + site - nice;
       }
       const uint32_t before_priority = r.priority;
       r.priority = truncate_priority(p);
+      // PriorityFlags=INCR_ONLY: a priority never goes down.
+      if ((s.flags & kIncrOnly) && r.priority < before_priority) r.priority = before_priority;
       if (j.priority == before_priority) j.priority = r.priority;
     }
   }

@@ -3,14 +3,16 @@
 // again, and who moves (the answer of `fairway whatif`, as numbers; the words are
 // lib/io/whatif_format's).
 //
-// How a priority is computed again: each of a job's sprio factors, divided by the weight it was
-// taken with, is that factor's normalized value; times the new weight it is the new weighted
-// factor. Fair-share is computed from the association tree with the changes applied (every
-// job's, once anything of fair-share changes); age from the job's accrue time and the snapshot's
-// time once PriorityMaxAge changes. A factor whose weight was 0 when the snapshot was taken is
-// known from the snapshot for age, fair-share, partition and QOS only; for the association,
-// job-size and TRES factors such a change is refused. The parts are added in multifactor's
-// order (job_factors.h), the site factor added and nice subtracted, and the sum truncated.
+// How a priority is computed again: a factor whose weight or inputs change is its normalized
+// value times the new weight. That value is computed from the snapshot where it can be:
+// fair-share from the association tree with the changes applied, partition and QOS from the
+// snapshot's partitions and QOS, age from the job's accrue time and the snapshot's time once
+// PriorityMaxAge changes; otherwise it is the sprio factor divided by the weight it was taken
+// with. A factor whose weight and inputs stay keeps its sprio value. A factor whose weight
+// was 0 when the snapshot was taken is known from the snapshot for age, fair-share, partition
+// and QOS only; for the association, job-size and TRES factors such a change is refused. The parts are added in multifactor's
+// order (job_factors.h), the site factor added and nice subtracted, and the sum truncated;
+// with PriorityFlags=INCR_ONLY a priority does not go down.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
@@ -74,6 +76,12 @@ struct AssocChange {
 };
 
 struct WhatIf {
+  WhatIf() = default;
+  WhatIf(const WhatIf&) = delete;  // its moves point into its own `after`
+  WhatIf& operator=(const WhatIf&) = delete;
+  WhatIf(WhatIf&&) = default;
+  WhatIf& operator=(WhatIf&&) = default;
+
   Queue after;  // the queue with the new settings, factors and priorities
   std::vector<PartitionMoves> partitions;
   std::vector<AssocChange> associations;  // those whose factor changes, largest change first

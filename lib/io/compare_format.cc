@@ -21,6 +21,13 @@ std::string job_words(const PendingJob& j) {
   return fmt::format("job {} (user {}, account {})", j.id, j.user, j.account);
 }
 
+// A job's priority, or why it has none.
+std::string state_words(const PendingJob& j) {
+  if (j.held) return "held";
+  if (j.rows.empty()) return "not weighed yet";
+  return "priority " + std::to_string(j.priority);
+}
+
 std::string side_name(const FairShareSide& s) {
   return s.user.empty() ? "account " + s.account : "user " + s.user;
 }
@@ -92,13 +99,15 @@ std::string fair_share_words(const Comparison& c) {
   const FairShareSide& down = d.a_ranks_first ? b : a;
   out += fmt::format(
       "the two jobs' paths from the root part below {}. There {} (Level FS {}, {} of {}) "
-      "ranks before {} (Level FS {}, {} of {}), so every user under {} gets a higher "
+      "ranks before {} (Level FS {}, {} of {}), so every user under {} gets a{} "
       "fair-share factor than every user under {}",
       d.ancestor == "root" ? "the root" : "account " + d.ancestor, side_name(up),
       level_fs_words(up.level_fs), ordinal(up.rank), up.siblings, side_name(down),
       level_fs_words(down.level_fs), ordinal(down.rank), down.siblings, side_name(up),
-      side_name(down));
-  out += d.tied ? " (their Level FS is equal: the tie goes to the one listed first)" : "";
+      d.tied ? "t least as high a" : " higher", side_name(down));
+  out += d.tied ? " (their Level FS is equal: the one listed first goes first, and tied users "
+                  "share a rank)"
+                : "";
   out += fmt::format(": job {}'s factor is {:.6f}, job {}'s {:.6f}.\n", c.a->id, d.fs_factor_a, c.b->id,
                      d.fs_factor_b);
   return out;
@@ -125,8 +134,7 @@ std::string format_compare(const Comparison& c) {
     out += fmt::format(
         "\nThey wait in no partition together (job {}: {}; job {}: {}): neither is ahead of "
         "the other.\n",
-        c.a->id, c.a->rows.empty() ? "held" : "priority " + std::to_string(c.a->priority), c.b->id,
-        c.b->rows.empty() ? "held" : "priority " + std::to_string(c.b->priority));
+        c.a->id, state_words(*c.a), c.b->id, state_words(*c.b));
   for (const PairPlace& p : c.places) out += "\n" + place_words(c, p);
   return wrap(out + fair_share_words(c));
 }

@@ -37,7 +37,8 @@ std::string verdict_words(const PartitionDecisions& d, const FactorUse& u) {
                                return number_words((o.max - o.min) / (u.max - u.min));
                            return std::string("?");
                          }());
-    case V::kNeverDecides: return "varies, but never decides a pair";
+    case V::kNeverDecides:
+      return "varies, but is never the largest difference between two neighbours";
     case V::kUnused: return "";
   }
   return "";
@@ -95,7 +96,7 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
     for (const FactorUse& u : d.factors)
       if (u.verdict == V::kDrowned || u.verdict == V::kSaturated ||
           (u.verdict == V::kNeverDecides && u.weight > 0))
-        out += fmt::format(" {} ({}) has no say.", factor_words(u.factor),
+        out += fmt::format(" {} ({}) decides no pair.", factor_words(u.factor),
                            u.verdict == V::kDrowned     ? "drowned"
                            : u.verdict == V::kSaturated ? "saturated"
                                                         : "never decides");

@@ -212,6 +212,8 @@ expect "whatif --usage of no user" 2 "^fairway: whatif: no association of user z
   "$cli" whatif "$v2" --usage a:zz=3
 expect "whatif --max-age nonsense" 2 "^fairway: --max-age 1-2-3: expected a time" \
   "$cli" whatif "$v2" --max-age 1-2-3
+expect "whatif --max-age of more days than 32 bits of seconds hold" 2 "^fairway: --max-age 99999999999999999999-0: expected a time" \
+  "$cli" whatif "$v2" --max-age 99999999999999999999-0
 expect "whatif --flags with an unknown flag" 2 "^fairway: --flags NO_SUCH: unknown PriorityFlag NO_SUCH" \
   "$cli" whatif "$v2" --flags NO_SUCH
 expect "whatif --flags dropping ACCRUE_ALWAYS" 2 "^fairway: whatif: PriorityFlags ACCRUE_ALWAYS: its effect cannot be computed from a snapshot" \

@@ -247,6 +247,19 @@ TEST(CompareJobs, FactorByFactorInEachCommonPartition) {
   EXPECT_THROW((void)compare_jobs(q, two_accounts(), 1, 99), Error);
 }
 
+TEST(CompareJobs, TwoRowsInOnePartitionArePlacedByTheirOwnRow) {
+  // From Slurm 24.11 a job with two QOS has two rows in a partition: the first is compared.
+  Queue q = base_queue();
+  q.jobs.push_back(pending_job(1, 11, 100, {row("p", 11000, 0, 11000), row("p", 3000, 0, 3000)}));
+  q.jobs.push_back(pending_job(2, 21, 50, {row("p", 6000, 0, 6000)}));
+  const auto c = compare_jobs(q, two_accounts(), 1, 2);
+  ASSERT_EQ(c.places.size(), 1u);
+  EXPECT_TRUE(c.places[0].a_first);
+  EXPECT_EQ(c.places[0].position_a, 1u);
+  EXPECT_EQ(c.places[0].position_b, 2u);
+  EXPECT_EQ(c.places[0].of, 3u);
+}
+
 TEST(Weights, OneFactorDecidesEveryPair) {
   Queue q = base_queue();
   for (uint32_t i = 1; i <= 6; ++i)

@@ -161,6 +161,42 @@ TEST(WhatIf, FlagsNoNormalPartAndAlgorithm) {
   EXPECT_THROW((void)what_if(q, two_accounts(), c), Error);
 }
 
+TEST(WhatIf, IncrOnlyKeepsTheHigherPriority) {
+  Queue q = queue();
+  q.settings.flags = kIncrOnly;
+  WhatIfChange c;
+  c.weights = {{"fairshare", 0}};
+  const auto w = what_if(q, two_accounts(), c);
+  EXPECT_EQ(w.partitions[0].moved, 0u);
+  EXPECT_EQ(move_of(w, 1).priority_after, 10200u);
+  c.weights = {{"fairshare", 20000}};  // up: followed
+  EXPECT_EQ(move_of(what_if(q, two_accounts(), c), 1).priority_after, 20200u);
+}
+
+TEST(WhatIf, MaxAgeZeroGivesEveryAccruingJobTheWholeAgeWeight) {
+  WhatIfChange c;
+  c.max_age = 0;
+  const auto w = what_if(queue(), two_accounts(), c);
+  EXPECT_EQ(move_of(w, 1).priority_after, 11100u);  // 1000 + 10000 + 100
+}
+
+TEST(WhatIf, PartitionWeightUsesTheNormalizedFactorExactly) {
+  // 1/3 x 3000 is 1000 for Slurm; 100/3 / 100 x 3000 would truncate to 999.
+  Queue q = queue();
+  q.settings.weight_partition = 100;
+  q.settings.weight_fairshare = 0;
+  q.settings.weight_age = 0;
+  q.settings.weight_job_size = 0;
+  q.partitions = {{"p", 1, 1, 64, 4}, {"big", 3, 1, 64, 4}};
+  for (auto& j : q.jobs) {
+    j.rows[0] = test::factor_row("p", 33, 0, 0);
+    j.rows[0].partition_factor = 100.0 / 3;
+  }
+  WhatIfChange c;
+  c.weights = {{"partition", 3000}};
+  EXPECT_EQ(move_of(what_if(q, two_accounts(), c), 1).priority_after, 1000u);
+}
+
 TEST(WhatIf, AJobWithTwoRowsInOnePartitionKeepsBoth) {
   // From Slurm 24.11 a job with two QOS has two rows in one partition.
   Queue q = queue();
