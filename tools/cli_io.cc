@@ -142,8 +142,8 @@ std::string slurm_conf_problem() {
          " does not exist; " + how;
 }
 
-// The snapshot in FILE ("-": standard input), or nullopt after saying why.
-std::optional<fairway::Snapshot> read_input(const std::string& file) {
+// The snapshot in FILE ("-": standard input), or nullopt after saying why, with rc set.
+std::optional<fairway::Snapshot> read_input(const std::string& file, int& rc) {
   const bool from_stdin = file == "-";
   const std::string name = from_stdin ? "standard input" : quote(file);
   try {
@@ -151,8 +151,10 @@ std::optional<fairway::Snapshot> read_input(const std::string& file) {
                       : fairway::read_snapshot_file(file);
   } catch (const fairway::SnapshotError& e) {
     say(snapshot_message(e));
+    rc = kExitInput;
   } catch (const std::bad_alloc&) {
     say("out of memory reading " + name);
+    rc = kExitRuntime;
   }
   return std::nullopt;
 }

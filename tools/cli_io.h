@@ -37,7 +37,8 @@ void hold_closed_standard_fds();
 // Why libslurm could not find a readable slurm.conf, in one line ("" where it can go on).
 std::string slurm_conf_problem();
 
-// The snapshot in FILE ("-": standard input), or nullopt after saying why.
-std::optional<fairway::Snapshot> read_input(const std::string& file);
+// The snapshot in FILE ("-": standard input), or nullopt after saying why, with rc set:
+// kExitInput for a file that cannot be read or is no snapshot, kExitRuntime out of memory.
+std::optional<fairway::Snapshot> read_input(const std::string& file, int& rc);
 
 }  // namespace fairway_cli

@@ -151,19 +151,11 @@ constexpr fairway::SiblingOrder kSiblingOrder =
 
 int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
                std::optional<uint16_t> dampening) {
-  const bool from_stdin = file == "-";
-  const std::string name = from_stdin ? "standard input" : quote(file);
-  fairway::Snapshot snap;
-  try {
-    snap = from_stdin ? fairway::read_snapshot_fd(STDIN_FILENO, name)
-                      : fairway::read_snapshot_file(file);
-  } catch (const fairway::SnapshotError& e) {
-    say(snapshot_message(e));
-    return kExitInput;
-  } catch (const std::bad_alloc&) {
-    say("out of memory reading " + name);
-    return kExitRuntime;
-  }
+  const std::string name = file == "-" ? "standard input" : quote(file);
+  int rc = 0;
+  std::optional<fairway::Snapshot> input = read_input(file, rc);
+  if (!input) return rc;
+  fairway::Snapshot& snap = *input;
   if (!algo_name.empty()) snap.algorithm = *parse_algorithm(algo_name);
   if (dampening) snap.dampening_factor = *dampening;
   try {

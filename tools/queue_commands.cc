@@ -35,12 +35,7 @@ namespace {
 // The snapshot in FILE, or the live cluster's (version 2) when FILE is empty; nullopt after
 // saying why, with rc set.
 std::optional<fairway::Snapshot> load_snapshot(const std::string& file, int& rc) {
-  std::optional<fairway::Snapshot> snap;
-  if (!file.empty()) {
-    snap = read_input(file);
-    if (!snap) rc = kExitInput;
-    return snap;
-  }
+  if (!file.empty()) return read_input(file, rc);
   if (const std::string why = slurm_conf_problem(); !why.empty()) {
     say(why);
     rc = kExitRuntime;
@@ -48,7 +43,7 @@ std::optional<fairway::Snapshot> load_snapshot(const std::string& file, int& rc)
   }
   slurm_init(nullptr);
   std::string why;
-  snap = live_snapshot(LiveRequest{}, why);
+  std::optional<fairway::Snapshot> snap = live_snapshot(LiveRequest{}, why);
   if (!snap) {
     say(why);
     rc = kExitRuntime;
