@@ -33,6 +33,7 @@ typedef struct {
 	double damp;			/* FairShareDampeningFactor, >= 1 */
 	uint32_t slurm_flags;		/* slurm_conf.priority_flags */
 	bool fair_share;		/* false without slurmdbd: no fair-share */
+	char *metrics_dir;		/* PriorityParameters fairway_metrics_dir, or NULL */
 } fw_cfg_t;
 
 /* (Re)read slurm.conf's Priority* settings and publish them. */
@@ -77,6 +78,10 @@ typedef struct {
 	pthread_mutex_t journal_lock;
 	uint32_t *ended_ids;
 	size_t ended_n;
+	/* The period being run (publish.c): when it began, how long it has
+	 * held the job write lock so far. */
+	struct timespec period_begin, job_lock_taken;
+	double job_lock_seconds;
 } fw_state_t;
 
 /* ---- job_weigh.c: one job's priority ---- */
@@ -176,6 +181,28 @@ extern void fw_charge_and_weigh_all(fw_state_t *st, const fw_cfg_t *cfg,
 				    time_t now);
 extern void fw_calc_thread_start(fw_state_t *st);
 extern void fw_calc_thread_stop(fw_state_t *st);
+
+/* ---- publish.c: metrics and the per-period snapshot (fairway_metrics_dir) ---- */
+/* Start a period: rows are noted from here on when cfg publishes. */
+extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg);
+/* slurmctld's job write lock, timed for the metrics. */
+extern void fw_job_write_lock(fw_state_t *st);
+extern void fw_job_write_unlock(fw_state_t *st);
+/* Note a job the period weighed, when the calling thread notes rows: its
+ * nparts partitions in priority_array order (none: its only one) with their
+ * priorities (prio: nqos entries per partition, the highest counts; NULL: the
+ * job's priority), its QOS and submit time.  Job write lock. */
+extern void fw_publish_note(const job_record_t *job_ptr,
+			    part_record_t *const *parts, int nparts,
+			    const uint32_t *prio, int nqos, uint32_t priority);
+/* The weighing helper thread's rows: lane 1 on, -1 off. */
+extern void fw_publish_lane(int lane);
+/* Copy the partitions' names.  Job write lock (with the partition read lock). */
+extern void fw_publish_partitions(void);
+/* End of a period: copy the associations and QOS under assoc_mgr's read locks,
+ * then write the files outside every lock.  Logs a failure once per episode. */
+extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg);
+extern void fw_publish_free(void);
 
 /* ---- sprio_factors.c: sprio's rows ---- */
 /* What sprio asked for (22.05; later releases filter in sprio): jobs,

@@ -226,6 +226,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 0)) {
 		_clear_prio_factors(job_ptr);
+		fw_publish_note(job_ptr, NULL, 0, NULL, 0, job_ptr->priority);
 		return job_ptr->priority;
 	}
 	if (!job_ptr->details) {
@@ -328,6 +329,8 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			      plugin_type, job_ptr, parts[i / qc.n]->name);
 		prio_array[i] = slots[i].priority;
 	}
+	fw_publish_note(job_ptr, parts, nparts, n ? prio_array : NULL, qc.n,
+			r.priority);
 	if (parts != parts_buf)
 		xfree(parts);
 	if (slots != slots_buf)

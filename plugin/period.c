@@ -46,11 +46,9 @@ static int _foreach_weigh(void *x, void *arg)
 static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 {
 	struct pass pass = { st, now, cfg };
-	slurmctld_lock_t job_write_lock =
-		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
 	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
 
-	lock_slurmctld(job_write_lock);
+	fw_job_write_lock(st);
 	if (job_list) {
 		assoc_mgr_lock(&assoc_read);
 		if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) {
@@ -62,7 +60,8 @@ static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		}
 		assoc_mgr_unlock(&assoc_read);
 	}
-	unlock_slurmctld(job_write_lock);
+	fw_publish_partitions();
+	fw_job_write_unlock(st);
 }
 
 static double _ms(struct timespec a, struct timespec b)
@@ -80,14 +79,11 @@ static double _ms(struct timespec a, struct timespec b)
 static void _period_without_fair_share(fw_state_t *st, const fw_cfg_t *cfg,
 				       time_t now)
 {
-	slurmctld_lock_t job_write_lock =
-		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
-
 	if (st->site_factor && st->last_ran &&
 	    (difftime(now, st->last_ran) > 0)) {
-		lock_slurmctld(job_write_lock);
+		fw_job_write_lock(st);
 		site_factor_g_update();
-		unlock_slurmctld(job_write_lock);
+		fw_job_write_unlock(st);
 	}
 	_weigh_all_jobs(st, cfg, now);
 	st->last_ran = now;
@@ -102,15 +98,15 @@ static void _period_without_fair_share(fw_state_t *st, const fw_cfg_t *cfg,
  */
 extern int fw_period(fw_state_t *st, time_t now)
 {
-	slurmctld_lock_t job_write_lock =
-		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
 	const fw_cfg_t *cfg = fw_cfg_get();
 	bool fair_tree = (cfg->algo == FAIRWAY_ALGO_FAIR_TREE);
 	double decay;
 	int rc = SLURM_SUCCESS;
 
+	fw_publish_begin(st, cfg);
 	if (!st->fair_share) {
 		_period_without_fair_share(st, cfg, now);
+		fw_publish_end(st, cfg);
 		fw_cfg_put(cfg);
 		return rc;
 	}
@@ -130,14 +126,15 @@ extern int fw_period(fw_state_t *st, time_t now)
 
 		__atomic_load(&st->decay_factor, &decay, __ATOMIC_RELAXED);
 		fw_usage_decay(st, fairway_period_decay(decay, run_delta));
-		lock_slurmctld(job_write_lock);
+		fw_job_write_lock(st);
 		if (st->site_factor)
 			site_factor_g_update();
 		if (!fair_tree)
 			fw_charge_and_weigh_all(st, cfg, now);
 		if (!fair_tree)
 			st->charged_to = now;
-		unlock_slurmctld(job_write_lock);
+		fw_publish_partitions();
+		fw_job_write_unlock(st);
 	}
 
 	if (fair_tree) {
@@ -154,7 +151,7 @@ extern int fw_period(fw_state_t *st, time_t now)
 						.qos = READ_LOCK };
 		struct timespec t0, t1, t2, t3;
 
-		lock_slurmctld(job_write_lock);
+		fw_job_write_lock(st);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (job_list) {
 			assoc_mgr_lock(&fw_charge_locks);
@@ -175,7 +172,8 @@ extern int fw_period(fw_state_t *st, time_t now)
 		log_flag(PRIO, "%s: period %ld: job list walk (charging, collecting) %.3f ms, fair-share %.3f ms, weighing %zu jobs %.3f ms",
 			 plugin_type, (long) now, _ms(t0, t1), _ms(t1, t2),
 			 c.n, _ms(t2, t3));
-		unlock_slurmctld(job_write_lock);
+		fw_publish_partitions();
+		fw_job_write_unlock(st);
 	}
 
 	if (FW_CLASSIC_STORES_FS_FACTOR && !fair_tree && st->fair_share)
@@ -185,13 +183,14 @@ extern int fw_period(fw_state_t *st, time_t now)
 	 * job ends charge from here on.  Written only by periods (st->calc_lock
 	 * held), so reading it here needs no job lock. */
 	if (st->charged_to != now) {
-		lock_slurmctld(job_write_lock);
+		fw_job_write_lock(st);
 		st->charged_to = now;
-		unlock_slurmctld(job_write_lock);
+		fw_job_write_unlock(st);
 	}
 	st->last_ran = now;
 	fw_usage_save(st, now);
 	fw_decay_state_write(st);
+	fw_publish_end(st, cfg);
 	fw_cfg_put(cfg);
 	return rc;
 }

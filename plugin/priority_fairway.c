@@ -180,6 +180,7 @@ extern int fini(void)
 	fw_weigh_pass_free();
 	fw_settings_clear();
 	fw_assoc_sync_free();
+	fw_publish_free();
 	fw_journal_close(st);
 	/* A later init (the plugin reloaded) starts from the state file again. */
 	slurm_mutex_lock(&st->calc_lock);

@@ -43,6 +43,7 @@ extern void fw_cfg_put(const fw_cfg_t *cfg)
 	slurm_mutex_unlock(&g_cfg_lock);
 	if (last) {
 		xfree(c->tres);
+		xfree(c->metrics_dir);
 		xfree(c);
 	}
 }
@@ -64,6 +65,28 @@ static void _cfg_publish(fw_cfg_t *c)
 extern void fw_settings_clear(void)
 {
 	_cfg_publish(NULL);
+}
+
+static void _say_option(const char *message, void *arg)
+{
+	error("%s: %s", plugin_type, message);
+}
+
+/* Fairway's own options in PriorityParameters; a bad one is logged and
+ * ignored (never a failed start). */
+static void _options_read(fw_cfg_t *c)
+{
+	fairway_options_t o;
+	fairway_error_t err = fairway_options_parse(slurm_conf.priority_params,
+						    &o, _say_option, NULL);
+
+	if (err != FAIRWAY_OK) {
+		error("%s: PriorityParameters not read: %s: %s", plugin_type,
+		      fairway_strerror(err), fairway_last_error());
+		return;
+	}
+	if (o.metrics_dir[0])
+		c->metrics_dir = xstrdup(o.metrics_dir);
 }
 
 /* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;
@@ -101,6 +124,7 @@ extern void fw_settings_read(bool fair_share)
 		w->age = 0;
 		w->fairshare = 0;
 	}
+	_options_read(c);
 
 	log_flag(PRIO, "%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
 		 plugin_type, w->age, w->assoc, w->fairshare, w->job_size,

@@ -124,7 +124,9 @@ static void *_helper_main(void *arg)
 		end = g_helper.end;
 		slurm_mutex_unlock(&g_helper_lock);
 
+		fw_publish_lane(1);
 		changed = _weigh_range(cfg, now, begin, end);
+		fw_publish_lane(-1);
 
 		slurm_mutex_lock(&g_helper_lock);
 		g_helper.changed = changed;

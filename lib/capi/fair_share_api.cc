@@ -11,6 +11,7 @@
 
 #include "api_guard.h"
 #include "assoc_tree.h"
+#include "capi_types.h"
 #include "fair_share.h"
 #include "fairway.h"
 
@@ -20,23 +21,7 @@ struct fairway_fair_share {
   bool computed = false;
 };
 
-namespace {
-
-// Takes the raw value: a C caller may pass any int, and loading an out-of-range value as the
-// C++ enum type is undefined (UBSan -fsanitize=enum).
-fairway::Algorithm to_algorithm(int algo) {
-  switch (algo) {
-    case FAIRWAY_ALGO_FAIR_TREE:
-      return fairway::Algorithm::kFairTree;
-    case FAIRWAY_ALGO_CLASSIC:
-      return fairway::Algorithm::kClassic;
-    case FAIRWAY_ALGO_DEPTH_OBLIVIOUS:
-      return fairway::Algorithm::kDepthOblivious;
-  }
-  fairway::invalid("unknown fair-share algorithm " + std::to_string(algo));
-}
-
-}  // namespace
+using fairway::to_algorithm;
 
 extern "C" {
 
@@ -46,18 +31,7 @@ fairway_error_t fairway_fair_share_new(const fairway_assoc_t* assocs, size_t cou
     if (!out) fairway::invalid("fairway_fair_share_new: NULL out");
     *out = nullptr;
     if (!assocs && count) fairway::invalid("fairway_fair_share_new: NULL associations");
-    std::vector<fairway::AssocRecord> records(count);
-    for (size_t i = 0; i < count; i++) {
-      const fairway_assoc_t& a = assocs[i];
-      fairway::AssocRecord& r = records[i];
-      r.id = a.id;
-      r.parent_id = a.parent_id;
-      r.account = a.account ? a.account : "";
-      r.user = a.user ? a.user : "";
-      r.shares_parent = a.shares_parent != 0;
-      r.shares_raw = a.shares_raw;
-      r.usage_raw = a.usage_raw;
-    }
+    std::vector<fairway::AssocRecord> records = fairway::to_records(assocs, count);
     auto fs = std::make_unique<fairway_fair_share>(
         fairway_fair_share{fairway::AssocTree::build(std::move(records)), {}, false});
     fs->result.resize(fs->tree.size());

@@ -506,6 +506,74 @@ fairway_error_t fairway_journal_read(const char* path, fairway_journal_entry_t**
 /* Free what fairway_journal_read returned and set *entries to NULL.  Errors: none. */
 void fairway_journal_destroy(fairway_journal_entry_t** entries);
 
+/* ------------------------------------------------------------------------- */
+/* Fairway's options in PriorityParameters                                   */
+/* ------------------------------------------------------------------------- */
+
+typedef struct fairway_options {
+  char metrics_dir[4096]; /* fairway_metrics_dir; "": off */
+} fairway_options_t;
+
+/* Called once per unknown or malformed option with a line naming it. */
+typedef void (*fairway_message_fn)(const char* message, void* arg);
+
+/*
+ * Parse slurm.conf's PriorityParameters (NULL: none) into *out.  Bad options are
+ * reported through say (may be NULL) and ignored; the others apply.
+ * Errors: FAIRWAY_EINVAL (NULL out), FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_options_parse(const char* text, fairway_options_t* out,
+                                      fairway_message_fn say, void* arg);
+
+/* ------------------------------------------------------------------------- */
+/* What a period publishes: metrics and the per-period snapshot              */
+/* ------------------------------------------------------------------------- */
+
+/* One pending job in one of its partitions (the plugin notes one per partition). */
+typedef struct fairway_pending_row {
+  uint32_t partition;   /* index into fairway_publication_t.partitions */
+  uint32_t qos;         /* index into .qos; UINT32_MAX: none */
+  uint32_t priority;    /* the job's priority in that partition */
+  int first;            /* the job's first row (counts it once for its QOS) */
+  int64_t submit_time;  /* Unix time */
+} fairway_pending_row_t;
+
+typedef struct fairway_publication {
+  const char* directory;     /* where the files go (must exist) */
+  const char* slurm_release; /* "24.11.5" */
+  int lineage_order;         /* sshare's row order of Slurm 23.11 and later */
+  fairway_algorithm_t algo;
+  double dampening;          /* FairShareDampeningFactor */
+  /* The associations as assoc_mgr lists them (that order decides Fair Tree's ties). */
+  const fairway_assoc_t* assocs;
+  size_t assoc_count;
+  const char* const* partitions;
+  size_t partition_count;
+  const char* const* qos;
+  size_t qos_count;
+  const fairway_pending_row_t* rows;
+  size_t row_count;
+  int64_t period_end;      /* Unix time */
+  double period_seconds;   /* wall time of the period */
+  double job_lock_seconds; /* slurmctld's job write lock held by the period */
+  uint64_t jobs_weighed;
+} fairway_publication_t;
+
+/*
+ * Compute the fair-share values of the associations (as the period does, outside
+ * slurmctld's locks) and replace two files in p->directory, each whole or not at all
+ * (NAME.new renamed over NAME; not flushed to disk: the next period writes them again):
+ *   fairway.prom  the Prometheus text exposition for node_exporter's textfile collector
+ *                 (doc/metrics.md), mode 0644;
+ *   fairway.json  the association tree as a snapshot file that `fairway shares` reads,
+ *                 mode 0600.
+ * Errors: FAIRWAY_EINVAL (NULL p or directory, NULL array with a count, bad algo),
+ *         FAIRWAY_ETREE (the associations do not form a tree), FAIRWAY_EIO (a file could
+ *         not be written: fairway_last_error() names it and the reason; the files of the
+ *         last period stay), FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
+ */
+fairway_error_t fairway_publish(const fairway_publication_t* p);
+
 #ifdef __cplusplus
 }
 #endif

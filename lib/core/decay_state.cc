@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "atomic_file.h"
 #include "error.h"
 
 namespace fairway {
@@ -101,45 +102,8 @@ std::optional<DecayState> read_decay_state(const std::string& path, time_t now) 
 }
 
 void write_decay_state(const std::string& path, const DecayState& s) {
-  const std::string tmp = path + ".new", old = path + ".old";
-  const std::string data = encode_decay_state(s);
-  {
-    Fd f(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600));
-    if (f.fd < 0) io_error("cannot create", tmp);
-    size_t done = 0;
-    while (done < data.size()) {
-      const ssize_t n = ::write(f.fd, data.data() + done, data.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        const int e = errno;
-        ::unlink(tmp.c_str());
-        errno = e;
-        io_error("cannot write", tmp);
-      }
-      done += static_cast<size_t>(n);
-    }
-    if (::fsync(f.fd) != 0) {
-      const int e = errno;
-      ::unlink(tmp.c_str());
-      errno = e;
-      io_error("cannot fsync", tmp);
-    }
-  }
-  // Keep the previous state as .old (as multifactor does), then replace atomically.
-  ::unlink(old.c_str());
-  if (::link(path.c_str(), old.c_str()) != 0 && errno != ENOENT) {
-    // Not fatal: the rename below is still atomic.
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    errno = e;
-    io_error("cannot rename into", path);
-  }
-  const std::string dir =
-      path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
-  Fd d(::open(dir.empty() ? "/" : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (d.fd >= 0) ::fsync(d.fd);
+  // The previous state is kept as .old, as multifactor does.
+  write_file_atomically(path, encode_decay_state(s), {.mode = 0600, .durable = true, .keep_old = true});
 }
 
 }  // namespace fairway

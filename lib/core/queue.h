@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "priority_flag_names.h"
+
 namespace fairway {
 
 // The Priority* settings of slurm.conf (what `scontrol show config` prints).
@@ -25,13 +27,6 @@ struct PrioritySettings {
   uint32_t decay_half_life = 0;                              // PriorityDecayHalfLife, seconds
   uint32_t calc_period = 0;                                  // PriorityCalcPeriod, seconds
 };
-
-// scontrol show config's name of a PriorityFlag bit (slurm_values.h) that changes a number,
-// and the bit of such a name; nullptr and 0 for anything else.
-const char* priority_flag_name(uint32_t bit);
-uint32_t priority_flag_bit(std::string_view name);
-// Every such bit, in scontrol's order.
-extern const uint32_t kPriorityFlagBits[11];
 
 struct PartitionInfo {
   std::string name;

@@ -15,6 +15,7 @@
 #include <limits>
 #include <string>
 
+#include "atomic_file.h"
 #include "error.h"
 
 namespace fairway {
@@ -190,37 +191,7 @@ std::optional<UsageSnapshot> read_usage_file(const std::string& path) {
 }
 
 void write_usage_file(const std::string& path, const UsageSnapshot& s) {
-  const std::string tmp = path + ".new";
-  const std::string data = format_usage(s);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) io_error("cannot create", tmp);
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      errno = e;
-      io_error("cannot write", tmp);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    const int e = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    errno = e;
-    io_error("cannot fsync", tmp);
-  }
-  ::close(fd);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    errno = e;
-    io_error("cannot rename into", path);
-  }
+  write_file_atomically(path, format_usage(s));
 }
 
 std::string format_journal_line(const JournalEntry& e) {

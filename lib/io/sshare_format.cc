@@ -15,7 +15,6 @@
 namespace fairway {
 namespace {
 
-constexpr uint32_t kInfinite = 0xFFFFFFFF;
 constexpr uint64_t kNoVal64 = 0xFFFFFFFFFFFFFFFE;
 constexpr uint64_t kInfinite64 = 0xFFFFFFFFFFFFFFFF;
 
@@ -36,23 +35,16 @@ std::optional<uint64_t> raw_usage(long double u) {
   return v;
 }
 
-struct Row {
-  std::string account_column;  // indented
-  std::string account, user;
-  bool parent_shares;
-  std::optional<uint32_t> raw_shares;  // nullopt: empty, unless parent_shares
-  std::optional<double> norm_shares, norm_usage, effective_usage, fairshare, level_fs;
-  std::optional<uint64_t> raw_usage;
-};
+}  // namespace
 
-std::vector<Row> make_rows(const AssocTree& t, const FairShareResult& r, Algorithm algo,
-                           const SshareOptions& opt) {
+std::vector<SshareRow> sshare_rows(const AssocTree& t, const FairShareResult& r, Algorithm algo,
+                                   const SshareOptions& opt) {
   if (r.shares_norm.size() != t.size() || r.usage_norm.size() != t.size() ||
       r.usage_efctv.size() != t.size() || r.level_fs.size() != t.size() ||
       r.fs_factor.size() != t.size())
     throw std::invalid_argument("fair-share result does not match the tree");
   const bool fair_tree = algo == Algorithm::kFairTree;
-  std::vector<Row> rows;
+  std::vector<SshareRow> rows;
   rows.reserve(t.size());
 
   // slurmdb_tree_name_get(): account names seen so far -> (first, last) indentation.
@@ -61,7 +53,8 @@ std::vector<Row> make_rows(const AssocTree& t, const FairShareResult& r, Algorit
   for (uint32_t i : hierarchical_order(t, opt.sibling_order)) {
     const bool user = t.is_user(i);
     const bool is_root = i == t.root();
-    Row row{};
+    SshareRow row{};
+    row.index = i;
     row.account = t.account(i);
     row.user = t.user(i);
     const std::string& account = row.account;
@@ -111,6 +104,8 @@ std::vector<Row> make_rows(const AssocTree& t, const FairShareResult& r, Algorit
   return rows;
 }
 
+namespace {
+
 std::string num(const std::optional<double>& v) { return v ? fmt::format("{:f}", *v) : ""; }
 
 }  // namespace
@@ -138,7 +133,7 @@ std::string format_sshare(const AssocTree& t, const FairShareResult& r, Algorith
     h.push_back("TRESRunMins");
     line(h);
   }
-  for (const Row& row : make_rows(t, r, algo, opt)) {
+  for (const SshareRow& row : sshare_rows(t, r, algo, opt)) {
     std::vector<std::string> f;
     f.reserve(11);
     f.push_back(row.account_column);
@@ -168,7 +163,7 @@ std::string format_sshare_json(const AssocTree& t, const FairShareResult& r, Alg
     return *v;
   };
   json arr = json::array();
-  for (const Row& row : make_rows(t, r, algo, opt)) {
+  for (const SshareRow& row : sshare_rows(t, r, algo, opt)) {
     json o;
     o["account"] = row.account;
     o["user"] = row.user.empty() ? json(nullptr) : json(row.user);

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,22 @@ struct SshareOptions {
   std::vector<std::string> tres_names = {"cpu",     "mem",     "energy", "node",
                                          "billing", "fs/disk", "vmem",   "pages"};
 };
+
+// One row as sshare receives it from slurmctld: nullopt where sshare prints nothing.
+struct SshareRow {
+  uint32_t index = 0;          // the association's index in the tree
+  std::string account_column;  // indented
+  std::string account, user;
+  bool parent_shares = false;
+  std::optional<uint32_t> raw_shares;  // nullopt: empty, unless parent_shares
+  std::optional<double> norm_shares, norm_usage, effective_usage, fairshare, level_fs;
+  std::optional<uint64_t> raw_usage;
+};
+
+// The rows in sshare's order.  Throws std::invalid_argument when the result does not match the
+// tree.
+std::vector<SshareRow> sshare_rows(const AssocTree& tree, const FairShareResult& result,
+                                   Algorithm algorithm, const SshareOptions& options = {});
 
 // The header line and one line per association, each ending in '\n'.
 std::string format_sshare(const AssocTree& tree, const FairShareResult& result, Algorithm algorithm,

@@ -1,0 +1,73 @@
+// atomic_file.cc - see atomic_file.h.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include "atomic_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "error.h"
+
+namespace fairway {
+namespace {
+
+[[noreturn]] void io_error(const std::string& what, const std::string& path, int err) {
+  throw Error(Errc::kIo, what + " " + path + ": " + std::strerror(err));
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, std::string_view data, const AtomicWrite& how) {
+  const std::string tmp = path + ".new";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, how.mode);
+  if (fd < 0) io_error("cannot create", tmp, errno);
+  auto fail = [&](const char* what) {
+    const int e = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    io_error(what, tmp, e);
+  };
+  if (::fchmod(fd, how.mode) != 0) fail("cannot set the mode of");
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("cannot write");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (how.durable && ::fsync(fd) != 0) fail("cannot fsync");
+  if (::close(fd) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    io_error("cannot write", tmp, e);
+  }
+  if (how.keep_old) {
+    const std::string old = path + ".old";
+    ::unlink(old.c_str());
+    if (::link(path.c_str(), old.c_str()) != 0) {
+      // Not fatal (no file yet, a file system without hard links): the rename is still atomic.
+    }
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    io_error("cannot rename into", path, e);
+  }
+  if (how.durable) {
+    const size_t slash = path.rfind('/');
+    const std::string dir =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    const int d = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d >= 0) {
+      (void)::fsync(d);
+      ::close(d);
+    }
+  }
+}
+
+}  // namespace fairway

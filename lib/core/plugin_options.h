@@ -1,0 +1,26 @@
+// plugin_options.h - Fairway's own settings, read from slurm.conf's PriorityParameters (which
+// slurmctld hands to the priority plugin untouched): comma-separated NAME=VALUE options named
+// fairway_*.  A bad option never stops slurmctld: each unknown or malformed one yields one
+// message naming it and is ignored, the others still apply.  doc/priority_fairway.8 lists them.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fairway {
+
+struct PluginOptions {
+  // fairway_metrics_dir: where each period writes fairway.prom and fairway.json; empty: off.
+  std::string metrics_dir;
+};
+
+// Longest accepted path (PATH_MAX less room for the file names written there).
+inline constexpr size_t kMaxOptionPath = 4000;
+
+// Parses TEXT (NULL-free; empty or all blanks: the defaults).  Appends one message per problem
+// to `problems`, each naming the option ("PriorityParameters: ...").
+PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::string>& problems);
+
+}  // namespace fairway

@@ -1,0 +1,180 @@
+// metrics_format.cc - see metrics_format.h.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include "metrics_format.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#ifndef FMT_HEADER_ONLY
+#define FMT_HEADER_ONLY
+#endif
+#include <fmt/format.h>
+
+#include "sshare_format.h"
+
+namespace fairway {
+
+std::string escape_label_value(std::string_view v) {
+  std::string out;
+  out.reserve(v.size());
+  for (char c : v) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string metric_value(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  return fmt::format("{}", v);
+}
+
+namespace {
+
+void family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
+  fmt::format_to(std::back_inserter(out), "# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+}
+
+void sample(std::string& out, std::string_view name, std::string_view labels, double v) {
+  out += name;
+  if (!labels.empty()) {
+    out += '{';
+    out += labels;
+    out += '}';
+  }
+  out += ' ';
+  out += metric_value(v);
+  out += '\n';
+}
+
+std::string label(std::string_view key, std::string_view value) {
+  return fmt::format("{}=\"{}\"", key, escape_label_value(value));
+}
+
+// Entitled share: the product of the shares of each level down the path, a Fairshare=parent
+// association taking its parent's (the tree's classic normalized shares).  Delivered share: the
+// association's raw usage over the root's.  Their ratio: 1 is served as entitled, below 1 less.
+// NaN when neither has anything, +Inf for usage without shares.
+double delivered_over_entitled(const AssocTree& t, uint32_t i) {
+  const long double root = t.usage_raw(t.root());
+  const double delivered = root > 0 ? static_cast<double>(t.usage_raw(i) / root) : 0.0;
+  const double entitled = t.shares_norm_classic(i);
+  if (entitled <= 0) return delivered > 0 ? INFINITY : NAN;
+  return delivered / entitled;
+}
+
+void pending_families(std::string& out, std::string_view what, std::string_view key,
+                      const std::vector<std::string>& names,
+                      const std::vector<PendingFigures>& figures) {
+  const std::string jobs = fmt::format("fairway_{}_pending_jobs", what);
+  const std::string prio = fmt::format("fairway_{}_pending_priority", what);
+  const std::string oldest = fmt::format("fairway_{}_oldest_pending_seconds", what);
+  std::vector<std::string> labels;
+  for (const std::string& n : names) labels.push_back(label(key, n));
+  family(out, jobs, "gauge", fmt::format("Pending jobs Fairway weighed in the period, per {}.", what == "qos" ? "QOS" : what));
+  for (size_t i = 0; i < names.size() && i < figures.size(); i++)
+    sample(out, jobs, labels[i], static_cast<double>(figures[i].jobs));
+  family(out, prio, "summary",
+         fmt::format("Priorities of the pending jobs per {} (quantiles by nearest rank).", what == "qos" ? "QOS" : what));
+  for (size_t i = 0; i < names.size() && i < figures.size(); i++) {
+    const PendingFigures& f = figures[i];
+    for (size_t k = 0; k < kPriorityQuantiles.size(); k++)
+      sample(out, prio, labels[i] + "," + label("quantile", metric_value(kPriorityQuantiles[k])),
+             f.jobs ? static_cast<double>(f.quantiles[k]) : NAN);
+    sample(out, prio + "_sum", labels[i], f.priority_sum);
+    sample(out, prio + "_count", labels[i], static_cast<double>(f.jobs));
+  }
+  family(out, oldest, "gauge",
+         fmt::format("Seconds since the submission of the oldest pending job, per {}.", what == "qos" ? "QOS" : what));
+  for (size_t i = 0; i < names.size() && i < figures.size(); i++)
+    sample(out, oldest, labels[i], static_cast<double>(figures[i].oldest_wait));
+}
+
+}  // namespace
+
+std::string format_metrics(const MetricsInput& in) {
+  if (!in.tree || !in.result) throw std::invalid_argument("metrics: no association tree");
+  const AssocTree& t = *in.tree;
+  SshareOptions opt;
+  opt.dampening_factor = in.dampening_factor;
+  opt.sibling_order = in.sibling_order;
+  const std::vector<SshareRow> rows = sshare_rows(t, *in.result, in.algorithm, opt);
+
+  std::string out;
+  out.reserve(512 + rows.size() * 7 * 110);
+  family(out, "fairway_info", "gauge", "Fairway's version, the Slurm release and the fair-share algorithm (always 1).");
+  sample(out, "fairway_info",
+         label("version", in.version) + "," + label("slurm_release", in.slurm_release) + "," +
+             label("algorithm", algorithm_name(in.algorithm)),
+         1);
+
+  std::vector<std::string> labels;
+  labels.reserve(rows.size());
+  for (const SshareRow& r : rows) {
+    const uint32_t i = r.index;
+    const std::string parent = i == t.root() ? std::string() : std::string(t.account(t.parent(i)));
+    labels.push_back(label("id", std::to_string(t.id(i))) + "," + label("account", r.account) + "," +
+                     label("user", r.user) + "," + label("parent", parent));
+  }
+  struct Column {
+    const char* name;
+    const char* help;
+    std::optional<double> SshareRow::*value;
+  };
+  const Column columns[] = {
+      {"fairway_association_shares_normalized",
+       "Normalized shares (sshare NormShares): Fair Tree within the parent, classic down the path.",
+       &SshareRow::norm_shares},
+      {"fairway_association_usage_normalized", "Normalized usage (sshare NormUsage).",
+       &SshareRow::norm_usage},
+      {"fairway_association_usage_effective", "Effective usage (sshare EffectvUsage).",
+       &SshareRow::effective_usage},
+      {"fairway_association_level_fs", "Fair Tree's Level FS (sshare LevelFS); +Inf without usage.",
+       &SshareRow::level_fs},
+      {"fairway_association_fairshare_factor", "Fair-share factor (sshare FairShare), 0 to 1.",
+       &SshareRow::fairshare},
+  };
+  family(out, "fairway_association_shares_raw", "gauge", "Raw shares (sshare RawShares); no sample for Fairshare=parent.");
+  for (size_t k = 0; k < rows.size(); k++)
+    if (rows[k].raw_shares) sample(out, "fairway_association_shares_raw", labels[k], *rows[k].raw_shares);
+  family(out, "fairway_association_usage_raw", "gauge",
+         "Raw usage, decayed billing-TRES-seconds (sshare RawUsage, unrounded).");
+  for (size_t k = 0; k < rows.size(); k++)
+    sample(out, "fairway_association_usage_raw", labels[k], static_cast<double>(t.usage_raw(rows[k].index)));
+  for (const Column& c : columns) {
+    family(out, c.name, "gauge", c.help);
+    for (size_t k = 0; k < rows.size(); k++)
+      if (rows[k].*c.value) sample(out, c.name, labels[k], *(rows[k].*c.value));
+  }
+  family(out, "fairway_association_delivered_entitled_ratio", "gauge",
+         "Share of all usage this association received over the share of the cluster its shares "
+         "entitle it to (1: as entitled, below 1: less).");
+  for (size_t k = 0; k < rows.size(); k++)
+    sample(out, "fairway_association_delivered_entitled_ratio", labels[k],
+           delivered_over_entitled(t, rows[k].index));
+
+  pending_families(out, "partition", "partition", in.partitions, in.pending.partitions);
+  pending_families(out, "qos", "qos", in.qos, in.pending.qos);
+
+  family(out, "fairway_associations", "gauge", "Associations in the tree.");
+  sample(out, "fairway_associations", "", static_cast<double>(t.size()));
+  family(out, "fairway_period_end_timestamp_seconds", "gauge", "When the last period ended (Unix time).");
+  sample(out, "fairway_period_end_timestamp_seconds", "", static_cast<double>(in.period_end));
+  family(out, "fairway_period_duration_seconds", "gauge", "Wall time of the last period.");
+  sample(out, "fairway_period_duration_seconds", "", in.period_seconds);
+  family(out, "fairway_period_job_lock_seconds", "gauge",
+         "Time the last period held slurmctld's job write lock.");
+  sample(out, "fairway_period_job_lock_seconds", "", in.job_lock_seconds);
+  family(out, "fairway_period_jobs_weighed", "gauge", "Pending jobs the last period weighed.");
+  sample(out, "fairway_period_jobs_weighed", "", static_cast<double>(in.jobs_weighed));
+  return out;
+}
+
+}  // namespace fairway

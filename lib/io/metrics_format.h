@@ -1,0 +1,51 @@
+// metrics_format.h - one period of Fairway as a Prometheus text exposition (format 0.0.4), for
+// node_exporter's textfile collector: every association's fair-share values (the ones sshare
+// shows, from the same rows as `fairway shares`), the pending queue per partition and QOS, and
+// the period itself.  doc/metrics.md lists the metrics.
+//
+// Conventions: names are fairway_<what>[_<unit>] in snake case, seconds for durations and ages;
+// each family has one # HELP and one # TYPE line; label values escape backslash, double quote
+// and newline; +Inf, -Inf and NaN are written as the format spells them.  A value sshare prints
+// empty (the root's normalized usage, Level FS outside Fair Tree, ...) has no sample.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assoc_tree.h"
+#include "fair_share.h"
+#include "pending_stats.h"
+
+namespace fairway {
+
+struct MetricsInput {
+  const AssocTree* tree = nullptr;
+  const FairShareResult* result = nullptr;
+  Algorithm algorithm = Algorithm::kFairTree;
+  double dampening_factor = 1;
+  SiblingOrder sibling_order = SiblingOrder::kUsersThenName;
+  std::string version;        // Fairway's
+  std::string slurm_release;  // "24.11.5"
+  // The pending queue.
+  std::vector<std::string> partitions, qos;
+  PendingStats pending;  // indexed like partitions and qos
+  // The period.
+  int64_t period_end = 0;        // Unix time
+  double period_seconds = 0;     // wall time of the whole period
+  double job_lock_seconds = 0;   // slurmctld's job write lock held by the period
+  uint64_t jobs_weighed = 0;
+};
+
+// The exposition text, ending in '\n'.  Throws std::invalid_argument when tree or result is
+// missing or they do not match.
+std::string format_metrics(const MetricsInput& in);
+
+// A label value with backslash, double quote and newline escaped.
+std::string escape_label_value(std::string_view v);
+// A sample value: shortest exact decimal, or +Inf, -Inf, NaN.
+std::string metric_value(double v);
+
+}  // namespace fairway

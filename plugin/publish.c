@@ -1,0 +1,349 @@
+/*****************************************************************************\
+ *  publish.c - what a period publishes for the tools sites already run
+ *  (PriorityParameters=fairway_metrics_dir=DIR): a Prometheus text file for
+ *  node_exporter's textfile collector and the association tree as a snapshot
+ *  file for the fairway command (fairway_publish, lib/capi/fairway.h).
+ *
+ *  Under slurmctld's locks only copies are made: while jobs are weighed, one
+ *  row per pending job and partition (a few words, into a buffer per weighing
+ *  thread); the partitions' names under the job lock; at the end of the
+ *  period the associations and QOS under assoc_mgr's read locks.  Fair-share
+ *  is computed again from the copy and the files are written after every
+ *  lock is released, so that the job write lock is held no longer than the
+ *  weighing itself (bench/side-by-side measures it with and without).
+ *
+ *  A failure (an unwritable or missing directory, a full disk) is logged once
+ *  when it starts and once when it ends; priorities never depend on it.
+ *
+ *  Copyright (C) 2026 The Fairway authors.
+ *  SPDX-License-Identifier: GPL-2.0-or-later
+\*****************************************************************************/
+
+#include <string.h>
+
+#include "fairway_plugin.h"
+
+/* One row as noted under the job lock: the partition by address (matched to
+ * the names copied under the same lock), the QOS by id. */
+typedef struct {
+	const void *part;
+	uint32_t qos_id;	/* 0: none */
+	uint32_t priority;
+	int64_t submit;
+	bool first;
+} note_t;
+
+typedef struct {
+	note_t *v;
+	size_t n, cap;
+	uint64_t jobs;
+} lane_t;
+
+/* Lane 0: the calculation thread; lane 1: the weighing helper.  Only the
+ * calculation thread touches g_lanes outside a weighing pass. */
+static lane_t g_lanes[2];
+static bool g_noting = false;
+static __thread lane_t *t_lane = NULL;
+
+/* The partitions of the period, copied under the job lock. */
+static struct {
+	const void **ptr;
+	char **name;
+	size_t n;
+} g_parts;
+
+static char *g_last_failure = NULL;	/* the failure logged last, or NULL */
+
+static double _seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+extern void fw_job_write_lock(fw_state_t *st)
+{
+	slurmctld_lock_t job_write_lock =
+		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+
+	lock_slurmctld(job_write_lock);
+	clock_gettime(CLOCK_MONOTONIC, &st->job_lock_taken);
+}
+
+extern void fw_job_write_unlock(fw_state_t *st)
+{
+	slurmctld_lock_t job_write_lock =
+		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+
+	st->job_lock_seconds += _seconds_since(&st->job_lock_taken);
+	unlock_slurmctld(job_write_lock);
+}
+
+static void _parts_clear(void)
+{
+	for (size_t i = 0; i < g_parts.n; i++)
+		xfree(g_parts.name[i]);
+	xfree(g_parts.name);
+	xfree(g_parts.ptr);
+	g_parts.n = 0;
+}
+
+extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
+{
+	clock_gettime(CLOCK_MONOTONIC, &st->period_begin);
+	st->job_lock_seconds = 0;
+	g_noting = (cfg->metrics_dir != NULL);
+	for (int i = 0; i < 2; i++)
+		g_lanes[i].n = g_lanes[i].jobs = 0;
+	t_lane = g_noting ? &g_lanes[0] : NULL;
+	_parts_clear();
+}
+
+extern void fw_publish_lane(int lane)
+{
+	t_lane = (g_noting && (lane == 1)) ? &g_lanes[1] : NULL;
+}
+
+static void _note(lane_t *l, const void *part, uint32_t qos_id, uint32_t prio,
+		  int64_t submit, bool first)
+{
+	if (l->n == l->cap) {	/* grows with the queue, never shrinks */
+		l->cap += l->cap / 4 + 1024;
+		xrecalloc(l->v, l->cap, sizeof(*l->v));
+	}
+	l->v[l->n++] = (note_t) { part, qos_id, prio, submit, first };
+}
+
+extern void fw_publish_note(const job_record_t *job_ptr,
+			    part_record_t *const *parts, int nparts,
+			    const uint32_t *prio, int nqos, uint32_t priority)
+{
+	lane_t *l = t_lane;
+	uint32_t qos_id;
+	int64_t submit;
+
+	if (!l)
+		return;
+	qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
+	submit = job_ptr->details ? (int64_t) job_ptr->details->submit_time :
+		 0;
+	l->jobs++;
+	if (nparts <= 0) {
+		_note(l, job_ptr->part_ptr, qos_id, priority, submit, true);
+		return;
+	}
+	for (int p = 0; p < nparts; p++) {
+		uint32_t best = priority;
+
+		if (prio) {
+			best = prio[p * nqos];
+			for (int q = 1; q < nqos; q++)
+				if (prio[p * nqos + q] > best)
+					best = prio[p * nqos + q];
+		}
+		_note(l, parts[p], qos_id, best, submit, p == 0);
+	}
+}
+
+static int _foreach_part(void *x, void *arg)
+{
+	part_record_t *part = x;
+	size_t *i = arg;
+
+	g_parts.ptr[*i] = part;
+	g_parts.name[*i] = xstrdup(part->name);
+	(*i)++;
+	return 0;
+}
+
+extern void fw_publish_partitions(void)
+{
+	size_t n = 0;
+
+	if (!g_noting || g_parts.n || !part_list)
+		return;
+	n = list_count(part_list);
+	g_parts.ptr = xcalloc(n + 1, sizeof(*g_parts.ptr));
+	g_parts.name = xcalloc(n + 1, sizeof(*g_parts.name));
+	n = 0;
+	list_for_each(part_list, _foreach_part, &n);
+	g_parts.n = n;
+}
+
+/* The association tree and QOS names, copied under assoc_mgr's read locks. */
+typedef struct {
+	fairway_assoc_t *assocs;
+	size_t n;
+	uint32_t *qos_ids;
+	char **qos_names;
+	size_t nqos;
+} copy_t;
+
+static void _copy_free(copy_t *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		char *account = (char *) c->assocs[i].account;
+		char *user = (char *) c->assocs[i].user;
+
+		xfree(account);
+		xfree(user);
+	}
+	xfree(c->assocs);
+	for (size_t i = 0; i < c->nqos; i++)
+		xfree(c->qos_names[i]);
+	xfree(c->qos_names);
+	xfree(c->qos_ids);
+}
+
+static void _copy_locked(copy_t *c)
+{
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_qos_rec_t *qos;
+	list_itr_t *it;
+	size_t cnt;
+
+	if (assoc_mgr_assoc_list && assoc_mgr_root_assoc) {
+		cnt = list_count(assoc_mgr_assoc_list);
+		c->assocs = xcalloc(cnt + 1, sizeof(*c->assocs));
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((assoc = list_next(it)) && (c->n < cnt)) {
+			fairway_assoc_t *a = &c->assocs[c->n];
+
+			if (!assoc->usage)
+				continue;
+			a->id = assoc->id;
+			a->parent_id = (assoc == assoc_mgr_root_assoc) ?
+				0 : assoc->parent_id;
+			a->account = xstrdup(assoc->acct);
+			a->user = xstrdup(assoc->user);
+			a->shares_parent =
+				(assoc->shares_raw == SLURMDB_FS_USE_PARENT);
+			a->shares_raw = a->shares_parent ? 0 : assoc->shares_raw;
+			a->usage_raw = assoc->usage->usage_raw;
+			c->n++;
+		}
+		list_iterator_destroy(it);
+	}
+	if (assoc_mgr_qos_list) {
+		cnt = list_count(assoc_mgr_qos_list);
+		c->qos_ids = xcalloc(cnt + 1, sizeof(*c->qos_ids));
+		c->qos_names = xcalloc(cnt + 1, sizeof(*c->qos_names));
+		it = list_iterator_create(assoc_mgr_qos_list);
+		while ((qos = list_next(it)) && (c->nqos < cnt)) {
+			c->qos_ids[c->nqos] = qos->id;
+			c->qos_names[c->nqos] = xstrdup(qos->name);
+			c->nqos++;
+		}
+		list_iterator_destroy(it);
+	}
+}
+
+static uint32_t _part_index(const void *part)
+{
+	for (size_t i = 0; i < g_parts.n; i++)
+		if (g_parts.ptr[i] == part)
+			return i;
+	return UINT32_MAX;
+}
+
+static uint32_t _qos_index(const copy_t *c, uint32_t id)
+{
+	for (size_t i = 0; id && (i < c->nqos); i++)
+		if (c->qos_ids[i] == id)
+			return i;
+	return UINT32_MAX;
+}
+
+/* Log a failure when it starts or changes, and the recovery. */
+static void _outcome(const char *dir, const char *failure)
+{
+	if (!failure) {
+		if (g_last_failure)
+			info("%s: metrics and snapshot written to %s again",
+			     plugin_type, dir);
+		xfree(g_last_failure);
+		return;
+	}
+	if (g_last_failure && !xstrcmp(g_last_failure, failure))
+		return;
+	error("%s: metrics not published (fairway_metrics_dir=%s): %s; priorities are not affected, retried every period",
+	      plugin_type, dir, failure);
+	xfree(g_last_failure);
+	g_last_failure = xstrdup(failure);
+}
+
+extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
+{
+	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	fairway_publication_t p = { 0 };
+	fairway_pending_row_t *rows = NULL;
+	copy_t c = { 0 };
+	size_t nrows = g_lanes[0].n + g_lanes[1].n, r = 0;
+	fairway_error_t err;
+
+	t_lane = NULL;
+	if (!g_noting || !cfg->metrics_dir)
+		return;
+	g_noting = false;
+
+	assoc_mgr_lock(&read_locks);
+	_copy_locked(&c);
+	assoc_mgr_unlock(&read_locks);
+
+	if (!c.n) {
+		_outcome(cfg->metrics_dir, "no association tree (is slurmdbd reachable?)");
+		_copy_free(&c);
+		return;
+	}
+	rows = xcalloc(nrows + 1, sizeof(*rows));
+	for (int l = 0; l < 2; l++) {
+		for (size_t i = 0; i < g_lanes[l].n; i++) {
+			const note_t *n = &g_lanes[l].v[i];
+			uint32_t part = _part_index(n->part);
+
+			if (part == UINT32_MAX)
+				continue;
+			rows[r].partition = part;
+			rows[r].qos = _qos_index(&c, n->qos_id);
+			rows[r].priority = n->priority;
+			rows[r].first = n->first;
+			rows[r].submit_time = n->submit;
+			r++;
+		}
+	}
+	p.directory = cfg->metrics_dir;
+	p.slurm_release = SLURM_VERSION_STRING;
+	p.lineage_order = FW_SLURM_AT_LEAST(23, 11);
+	p.algo = cfg->algo;
+	p.dampening = cfg->damp;
+	p.assocs = c.assocs;
+	p.assoc_count = c.n;
+	p.partitions = (const char *const *) g_parts.name;
+	p.partition_count = g_parts.n;
+	p.qos = (const char *const *) c.qos_names;
+	p.qos_count = c.nqos;
+	p.rows = rows;
+	p.row_count = r;
+	p.period_end = time(NULL);
+	p.period_seconds = _seconds_since(&st->period_begin);
+	p.job_lock_seconds = st->job_lock_seconds;
+	p.jobs_weighed = g_lanes[0].jobs + g_lanes[1].jobs;
+
+	err = fairway_publish(&p);
+	_outcome(cfg->metrics_dir,
+		 (err == FAIRWAY_OK) ? NULL : fairway_last_error());
+	xfree(rows);
+	_copy_free(&c);
+}
+
+extern void fw_publish_free(void)
+{
+	for (int i = 0; i < 2; i++) {
+		xfree(g_lanes[i].v);
+		g_lanes[i].n = g_lanes[i].cap = 0;
+	}
+	_parts_clear();
+	xfree(g_last_failure);
+	g_noting = false;
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2317  # (helper functions are called through wait_for)
+# The files a period publishes with PriorityParameters=fairway_metrics_dir=DIR, on a live
+# cluster under priority/fairway:
+#   * promtool (Debian's prometheus package) passes fairway.prom; a real node_exporter with
+#     its textfile collector on DIR, scraped over HTTP on loopback, serves it, and every
+#     association's values there equal sshare -a -l -P's (shares, usage, effective usage,
+#     fair-share factor, Level FS);
+#   * the pending-queue figures of the hold partition equal squeue's (count, lowest and
+#     highest priority);
+#   * fairway shares of fairway.json prints what sshare prints;
+#   * the modes are 0644 and 0600; the other options in the same line (not Fairway's, unknown,
+#     malformed) get one log line each and slurmctld runs;
+#   * the directory removed: one log line for the whole episode, priorities unchanged, and the
+#     files come back (with a line saying so) once it is there again.
+# Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
+set -euo pipefail
+# shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
+. "$(dirname "$0")/lib.sh"
+
+require_fairway_plugin
+cli=${FAIRWAY_BUILD_DIR:-}/tools/fairway
+[ -x "$cli" ] || { fail "fairway CLI" "FAIRWAY_BUILD_DIR must hold a build with tools/fairway"; finish; }
+for tool in promtool prometheus-node-exporter; do
+	command -v "$tool" >/dev/null || { fail "$tool" "not installed (scripts/install-deps)"; finish; }
+done
+
+mdir=$(mktemp -d "${TMPDIR:-/tmp}/fw-it-metrics.XXXXXX")
+exporter_pid=""
+cleanup_metrics() {
+	if [ -n "$exporter_pid" ] && alive "$exporter_pid"; then kill "$exporter_pid" 2>/dev/null || true; fi
+	rm -rf "$mdir"
+}
+trap 'cleanup_metrics; _cleanup' EXIT
+
+extra="" && tmpfile extra
+{
+	echo "$FROZEN_PRIORITY_CONF"
+	echo "PriorityParameters=fairway_metrics_dir=$mdir,nodecay,fairway_colour=blue,fairway_metrics_dir"
+} >"$extra"
+tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
+# shellcheck disable=SC1091
+. "$TB_DIR/etc/testbed.env"
+check "example accounts" "$EXAMPLE_ACCOUNTS" "$TB_DIR"
+ctld_log=$TB_DIR/log/slurmctld.log
+state=$TB_DIR/spool/ctld/priority_last_decay_ran
+
+# Usage that makes fair-share differ, then jobs that stay pending (partition hold is DOWN).
+submit fw_u1 bloggs.prj -n8 -t 2 --wrap 'sleep 5' >/dev/null
+submit fw_u3 chem.theory -n16 -t 2 --wrap 'sleep 6' >/dev/null
+usage_jobs_finished
+submit_per_example_account -p hold -n1 -t 5
+submit fw_u4 chem.theory -p hold -n2 -t 5 --nice=300 --wrap 'sleep 1' >/dev/null
+submit fw_u5 chem.lab -p hold -n1 -t 5 -H --wrap 'sleep 1' >/dev/null
+# The next period (PriorityCalcPeriod is a minute) weighs them.
+published() { grep -q '^fairway_partition_pending_jobs{partition="hold"} [1-9]' "$mdir/fairway.prom" 2>/dev/null; }
+if wait_for 90 published; then
+	pass "a period published the pending jobs"
+else
+	fail "a period published the pending jobs" "$(ls -l "$mdir" 2>&1)"
+fi
+sleep 2
+
+# ---- the options line (read at each start) ----
+starts=$(grep -c 'Priority FAIRWAY plugin .* loaded' "$ctld_log")
+assert_eq "one line for a word that is not a Fairway option" "$starts" \
+	"$(grep -c "'nodecay' is not a Fairway option" "$ctld_log" || true)"
+assert_eq "one line for an unknown fairway_ option" "$starts" \
+	"$(grep -c "unknown option 'fairway_colour'" "$ctld_log" || true)"
+assert_eq "one line for fairway_metrics_dir without a value" "$starts" \
+	"$(grep -c "fairway_metrics_dir needs a directory" "$ctld_log" || true)"
+check "slurmctld runs with the bad options" scontrol ping
+
+# ---- the files ----
+assert_eq "fairway.prom is mode 0644" 644 "$(stat -c %a "$mdir/fairway.prom")"
+assert_eq "fairway.json is mode 0600" 600 "$(stat -c %a "$mdir/fairway.json")"
+assert_eq "nothing else in the directory" "fairway.json fairway.prom" "$(cd "$mdir" && echo *)"
+check "promtool check metrics passes fairway.prom" sh -c "promtool check metrics <'$mdir/fairway.prom'"
+
+# ---- node_exporter serves them ----
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+	--collector.textfile --collector.textfile.directory="$mdir" >"$TB_DIR/log/node_exporter.log" 2>&1 &
+exporter_pid=$!
+scrape() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:'"$port"'/metrics", timeout=5).read().decode())' >"$TB_DIR/scrape.txt" 2>/dev/null; }
+wait_for 20 scrape || fail "node_exporter answers on 127.0.0.1:$port" "$(tail -3 "$TB_DIR/log/node_exporter.log")"
+assert_eq "node_exporter read the file without error" 0 \
+	"$(awk '/^node_textfile_scrape_error / { print $2 }' "$TB_DIR/scrape.txt")"
+sshare -a -l -P >"$TB_DIR/sshare.txt"
+# Every association of sshare in the scrape, with sshare's values (printed %f: 6 decimals).
+cmp_out=$(python3 - "$TB_DIR/scrape.txt" "$TB_DIR/sshare.txt" <<'EOF'
+import math, re, sys
+samples = {}
+pat = re.compile(r'^(fairway_association_[a-z_]+)\{(.*)\} (\S+)$')
+for line in open(sys.argv[1]):
+    m = pat.match(line.strip())
+    if not m:
+        continue
+    labels = dict(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2)))
+    key = (labels.get("account", ""), labels.get("user", ""))
+    samples.setdefault(key, {})[m.group(1)] = float(m.group(3))
+rows = [l.rstrip("\n").split("|") for l in open(sys.argv[2])]
+head, rows = rows[0], rows[1:]
+col = {n: i for i, n in enumerate(head)}
+names = {"NormShares": "shares_normalized", "NormUsage": "usage_normalized",
+         "EffectvUsage": "usage_effective", "FairShare": "fairshare_factor", "LevelFS": "level_fs"}
+bad, n = [], 0
+for r in rows:
+    key = (r[col["Account"]].strip(), r[col["User"]])
+    got = samples.get(key)
+    if got is None:
+        bad.append("%s: no samples" % (key,)); continue
+    n += 1
+    for c, m in names.items():
+        if c not in col:
+            continue
+        want, have = r[col[c]], got.get("fairway_association_" + m)
+        if want == "":
+            if have is not None: bad.append("%s %s: sshare empty, metric %s" % (key, c, have))
+            continue
+        if have is None:
+            bad.append("%s %s: no sample" % (key, c)); continue
+        w = float(want)
+        if math.isinf(w) or math.isinf(have):
+            if w != have: bad.append("%s %s: %s != %s" % (key, c, want, have))
+        elif abs(w - have) > 5.1e-7:
+            bad.append("%s %s: sshare %s, metric %.9f" % (key, c, want, have))
+    raw = got.get("fairway_association_usage_raw")
+    if raw is None or int(raw) != int(r[col["RawUsage"]]):
+        bad.append("%s RawUsage: sshare %s, metric %s" % (key, r[col["RawUsage"]], raw))
+    if r[col["RawShares"]] not in ("", "parent"):
+        if got.get("fairway_association_shares_raw") != float(r[col["RawShares"]]):
+            bad.append("%s RawShares: %s != %s" % (key, r[col["RawShares"]], got.get("fairway_association_shares_raw")))
+print("%d associations compared" % n)
+print("\n".join(bad[:10]) if bad else "OK")
+EOF
+)
+log "$cmp_out"
+assert_eq "every association's metrics served by node_exporter = sshare -a -l -P" OK "$(echo "$cmp_out" | tail -n +2)"
+assert_eq "all associations of sshare compared" "$(($(wc -l <"$TB_DIR/sshare.txt") - 1)) associations compared" \
+	"$(echo "$cmp_out" | head -1)"
+
+# ---- the pending queue ----
+squeue -h -t PD -p hold -o '%Q' | awk '$1 > 0' | sort -n >"$TB_DIR/prios"
+metric() { awk -v m="$1" '$1 == m { print $2 }' "$TB_DIR/scrape.txt"; }
+assert_eq "pending jobs of hold = squeue's (held jobs not weighed)" "$(wc -l <"$TB_DIR/prios")" \
+	"$(metric 'fairway_partition_pending_jobs{partition="hold"}')"
+assert_eq "lowest priority in hold = squeue's" "$(head -1 "$TB_DIR/prios")" \
+	"$(metric 'fairway_partition_pending_priority{partition="hold",quantile="0"}')"
+assert_eq "highest priority in hold = squeue's" "$(tail -1 "$TB_DIR/prios")" \
+	"$(metric 'fairway_partition_pending_priority{partition="hold",quantile="1"}')"
+assert_match "the period's job-lock time is published" '^[0-9.e-]+$' "$(metric fairway_period_job_lock_seconds)"
+
+# ---- the snapshot ----
+"$cli" shares "$mdir/fairway.json" | cut -d'|' -f1-9 >"$TB_DIR/replay.txt" || true
+cut -d'|' -f1-9 "$TB_DIR/sshare.txt" >"$TB_DIR/sshare9.txt"
+if cmp -s "$TB_DIR/sshare9.txt" "$TB_DIR/replay.txt"; then
+	pass "fairway shares of fairway.json = live sshare -a -l -P"
+else
+	fail "fairway shares of fairway.json = live sshare -a -l -P" "$(diff "$TB_DIR/sshare9.txt" "$TB_DIR/replay.txt" | head -12; grep -v '"usage": 0.0}' "$mdir/fairway.json" | head -12)"
+fi
+
+# ---- the directory goes away for two periods, then comes back ----
+squeue -h -t PD -o '%i %Q' | sort >"$TB_DIR/prio_before"
+rm -rf "$mdir"
+t=$(stat -c %Y "$state")
+period_ended_after() { [ "$(stat -c %Y "$state" 2>/dev/null || echo 0)" -gt "$1" ]; }
+wait_for 90 period_ended_after "$t" || fail "a period ran without the directory" "state file $(stat -c %y "$state")"
+t=$(stat -c %Y "$state")
+wait_for 90 period_ended_after "$t" || fail "a second period ran without the directory" "state file $(stat -c %y "$state")"
+assert_eq "one log line for two periods without the directory" 1 \
+	"$(grep -c "metrics not published (fairway_metrics_dir=$mdir): cannot create $mdir/fairway.prom.new: No such file or directory" "$ctld_log" || true)"
+check "slurmctld runs without the directory" scontrol ping
+squeue -h -t PD -o '%i %Q' | sort >"$TB_DIR/prio_after"
+if cmp -s "$TB_DIR/prio_before" "$TB_DIR/prio_after"; then
+	pass "priorities unchanged without the directory"
+else
+	fail "priorities unchanged without the directory" "$(diff "$TB_DIR/prio_before" "$TB_DIR/prio_after" | head -5)"
+fi
+mkdir -p "$mdir"
+if wait_for 90 test -s "$mdir/fairway.prom"; then
+	pass "the files come back with the directory"
+else
+	fail "the files come back with the directory" "$(ls -l "$mdir")"
+fi
+if wait_for 5 grep -q "metrics and snapshot written to $mdir again" "$ctld_log"; then
+	pass "a log line says the files are written again"
+else
+	fail "a log line says the files are written again" "$(grep fairway_metrics "$ctld_log" | tail -3)"
+fi
+finish

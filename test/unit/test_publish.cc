@@ -1,0 +1,269 @@
+// What a period publishes: PriorityParameters' options, the pending-queue figures, the
+// Prometheus text (escaping, infinities, one HELP/TYPE per family) and fairway_publish()'s two
+// files (modes, atomic replacement, a snapshot that replays to the same fair-share values).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fairway.h"
+#include "metrics_format.h"
+#include "pending_stats.h"
+#include "plugin_options.h"
+#include "snapshot.h"
+
+namespace fairway {
+namespace {
+
+// ---- PriorityParameters ----
+
+TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
+  std::vector<std::string> problems;
+  const PluginOptions o = parse_priority_parameters(
+      " fairway_metrics_dir=/var/lib/fw/ , other=1,fairway_nope=2,,fairway_metrics_dir", problems);
+  EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
+  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir)");
+  EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
+}
+
+TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
+  std::vector<std::string> problems;
+  PluginOptions o = parse_priority_parameters("fairway_metrics_dir=var/fw", problems);
+  EXPECT_EQ(o.metrics_dir, "");
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "PriorityParameters: fairway_metrics_dir='var/fw' is not an absolute path, ignored");
+  problems.clear();
+  o = parse_priority_parameters("fairway_metrics_dir=/" + std::string(5000, 'a'), problems);
+  EXPECT_EQ(o.metrics_dir, "");
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("of at most 4000 bytes"), std::string::npos);
+  problems.clear();
+  o = parse_priority_parameters("fairway_metrics_dir=/a,fairway_metrics_dir=/b", problems);
+  EXPECT_EQ(o.metrics_dir, "/b");
+  EXPECT_EQ(problems.size(), 1u);
+  problems.clear();
+  o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir)");
+  problems.clear();
+  o = parse_priority_parameters("", problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(o.metrics_dir, "");
+}
+
+TEST(PluginOptions, CApiReportsThroughTheCallback) {
+  fairway_options_t o;
+  std::vector<std::string> said;
+  auto say = [](const char* m, void* arg) { static_cast<std::vector<std::string>*>(arg)->push_back(m); };
+  ASSERT_EQ(fairway_options_parse("fairway_metrics_dir=/x,bad", &o, say, &said), FAIRWAY_OK);
+  EXPECT_STREQ(o.metrics_dir, "/x");
+  EXPECT_EQ(said.size(), 1u);
+  ASSERT_EQ(fairway_options_parse(nullptr, &o, nullptr, nullptr), FAIRWAY_OK);
+  EXPECT_STREQ(o.metrics_dir, "");
+  EXPECT_EQ(fairway_options_parse("x", nullptr, nullptr, nullptr), FAIRWAY_EINVAL);
+}
+
+// ---- the pending queue in figures ----
+
+TEST(PendingStats, NearestRankQuantilesCountsAndOldest) {
+  std::vector<PendingRow> rows;
+  // Partition 0: priorities 1..10, submitted at 100..109; QOS 0 for all but the last.
+  for (uint32_t p = 1; p <= 10; p++) rows.push_back({0, p == 10 ? kNoQos : 0, p, 99 + p, true});
+  // Job 11 in partitions 1 and 0 (its second row does not count for its QOS again).
+  rows.push_back({1, 1, 500, 50, true});
+  rows.push_back({0, 1, 400, 50, false});
+  rows.push_back({7, 9, 1, 1, true});  // indexes out of range: not counted
+  const PendingStats s = pending_stats(rows, 3, 2, 200);
+  const PendingFigures& p0 = s.partitions[0];
+  EXPECT_EQ(p0.jobs, 11u);
+  EXPECT_EQ(p0.priority_sum, 55.0 + 400);
+  // Sorted: 1..10, 400.  q0 -> 1, q.5 -> rank 6 -> 6, q.9 -> rank 10 -> 10, q.99 -> rank 11.
+  EXPECT_EQ(p0.quantiles[0], 1u);
+  EXPECT_EQ(p0.quantiles[1], 6u);
+  EXPECT_EQ(p0.quantiles[2], 10u);
+  EXPECT_EQ(p0.quantiles[3], 400u);
+  EXPECT_EQ(p0.quantiles[4], 400u);
+  EXPECT_EQ(p0.oldest_wait, 150);
+  EXPECT_EQ(s.partitions[1].jobs, 1u);
+  EXPECT_EQ(s.partitions[2].jobs, 0u);
+  EXPECT_EQ(s.partitions[2].oldest_wait, 0);
+  EXPECT_EQ(s.qos[0].jobs, 9u);
+  EXPECT_EQ(s.qos[1].jobs, 1u);
+  EXPECT_EQ(s.qos[1].quantiles[4], 500u);
+  EXPECT_EQ(s.qos[1].oldest_wait, 150);
+}
+
+// ---- the exposition text ----
+
+TEST(MetricsFormat, EscapesLabelsAndSpellsInfinities) {
+  EXPECT_EQ(escape_label_value("a\\b\"c\nd"), "a\\\\b\\\"c\\nd");
+  EXPECT_EQ(metric_value(INFINITY), "+Inf");
+  EXPECT_EQ(metric_value(-INFINITY), "-Inf");
+  EXPECT_EQ(metric_value(NAN), "NaN");
+  EXPECT_EQ(metric_value(0.5), "0.5");
+  EXPECT_EQ(metric_value(0.1), "0.1");
+  EXPECT_EQ(metric_value(1e20), "1e+20");
+}
+
+std::map<std::string, double> samples(const std::string& text) {
+  std::map<std::string, double> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t sp = line.rfind(' ');
+    const std::string v = line.substr(sp + 1);
+    out[line.substr(0, sp)] = v == "+Inf" ? INFINITY : v == "NaN" ? NAN : std::stod(v);
+  }
+  return out;
+}
+
+// root -> a (shares 3, usage 30) -> alice (usage 30); root -> "b\"x" (shares 1, no usage).
+std::vector<AssocRecord> small_tree() {
+  std::vector<AssocRecord> r(4);
+  r[0] = {1, 0, "root", "", false, 1, 30};
+  r[1] = {2, 1, "a", "", false, 3, 30};
+  r[2] = {3, 2, "a", "alice", false, 1, 30};
+  r[3] = {4, 1, "b\"x", "", false, 1, 0};
+  return r;
+}
+
+TEST(MetricsFormat, FairTreeValuesLikeSshareAndOneHelpPerFamily) {
+  const AssocTree t = AssocTree::build(small_tree());
+  FairShareResult res;
+  compute_fair_share(t, Algorithm::kFairTree, 1, res);
+  MetricsInput in;
+  in.tree = &t;
+  in.result = &res;
+  in.version = "9.9";
+  in.slurm_release = "24.11.5";
+  in.partitions = {"debug"};
+  in.qos = {"normal"};
+  in.pending.partitions.resize(1);
+  in.pending.qos.resize(1);
+  in.pending.partitions[0].jobs = 2;
+  in.pending.partitions[0].quantiles = {5, 5, 7, 7, 7};
+  in.pending.partitions[0].priority_sum = 12;
+  in.jobs_weighed = 2;
+  const std::string text = format_metrics(in);
+  const auto s = samples(text);
+  const std::string alice = R"({id="3",account="a",user="alice",parent="a"})";
+  const std::string b = R"({id="4",account="b\"x",user="",parent="root"})";
+  EXPECT_EQ(s.at("fairway_association_shares_normalized" + alice), 1.0);
+  EXPECT_EQ(s.at("fairway_association_usage_raw" + alice), 30.0);
+  EXPECT_EQ(s.at("fairway_association_fairshare_factor" + alice), 1.0);  // the only user
+  // b: no usage, Level FS = shares / 0 = +Inf; entitled 1/4, delivered 0.
+  EXPECT_TRUE(std::isinf(s.at("fairway_association_level_fs" + b)));
+  EXPECT_EQ(s.at("fairway_association_delivered_entitled_ratio" + b), 0.0);
+  // a: all usage (1) over 3/4 of the shares.
+  EXPECT_DOUBLE_EQ(s.at(R"(fairway_association_delivered_entitled_ratio{id="2",account="a",user="",parent="root"})"),
+                   4.0 / 3);
+  // The root: no Level FS and no normalized usage sample (sshare prints them empty).
+  EXPECT_EQ(s.count(R"(fairway_association_level_fs{id="1",account="root",user="",parent=""})"), 0u);
+  EXPECT_EQ(s.at(R"(fairway_partition_pending_priority{partition="debug",quantile="0.5"})"), 5.0);
+  EXPECT_EQ(s.at(R"(fairway_partition_pending_priority_count{partition="debug"})"), 2.0);
+  EXPECT_TRUE(std::isnan(s.at(R"(fairway_qos_pending_priority{qos="normal",quantile="1"})")));
+  EXPECT_EQ(s.at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree"})"), 1.0);
+  // One HELP and one TYPE per family, before its samples.
+  std::istringstream lines(text);
+  std::string line;
+  std::map<std::string, int> help;
+  while (std::getline(lines, line))
+    if (line.rfind("# HELP ", 0) == 0) help[line.substr(7, line.find(' ', 7) - 7)]++;
+  for (const auto& [name, n] : help) EXPECT_EQ(n, 1) << name;
+  EXPECT_EQ(help.size(), 20u);
+}
+
+// ---- fairway_publish ----
+
+class Publish : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/fw-publish-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    std::string cmd = "rm -rf '" + dir_ + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+  }
+  std::string dir_;
+};
+
+TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
+  const char* accounts[] = {"root", "a", "a", "b", "b"};
+  const char* users[] = {nullptr, nullptr, "alice", nullptr, "bob"};
+  fairway_assoc_t a[5];
+  const uint32_t ids[] = {1, 2, 3, 4, 5}, parents[] = {0, 1, 2, 1, 4};
+  const long double usage[] = {136, 100, 100, 36, 36};
+  for (int i = 0; i < 5; i++)
+    a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
+  const char* parts[] = {"debug"};
+  fairway_pending_row_t rows[] = {{0, UINT32_MAX, 10, 1, 100}, {0, UINT32_MAX, 20, 1, 50}};
+  fairway_publication_t p{};
+  p.directory = dir_.c_str();
+  p.slurm_release = "22.05.8";
+  p.algo = FAIRWAY_ALGO_FAIR_TREE;
+  p.dampening = 1;
+  p.assocs = a;
+  p.assoc_count = 5;
+  p.partitions = parts;
+  p.partition_count = 1;
+  p.rows = rows;
+  p.row_count = 2;
+  p.period_end = 150;
+  ASSERT_EQ(fairway_publish(&p), FAIRWAY_OK) << fairway_last_error();
+  struct stat st {};
+  ASSERT_EQ(stat((dir_ + "/fairway.prom").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+  ASSERT_EQ(stat((dir_ + "/fairway.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_NE(access((dir_ + "/fairway.prom.new").c_str(), F_OK), 0);
+  // The snapshot holds each association's own usage; read back, the totals are the tree's.
+  const Snapshot snap = read_snapshot_file(dir_ + "/fairway.json");
+  const AssocTree t = snapshot_tree(snap);
+  ASSERT_EQ(t.size(), 5u);
+  for (uint32_t i = 0; i < 5; i++) EXPECT_EQ(t.usage_raw(i), usage[i]) << t.id(i);
+  std::ifstream prom(dir_ + "/fairway.prom");
+  std::stringstream text;
+  text << prom.rdbuf();
+  const auto s = samples(text.str());
+  EXPECT_EQ(s.at(R"(fairway_partition_oldest_pending_seconds{partition="debug"})"), 100.0);
+  EXPECT_EQ(s.at(R"(fairway_partition_pending_priority{partition="debug",quantile="1"})"), 20.0);
+}
+
+TEST_F(Publish, AMissingDirectoryIsNamedAndTheOldFilesStay) {
+  fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
+  fairway_publication_t p{};
+  const std::string missing = dir_ + "/gone";
+  p.directory = missing.c_str();
+  p.algo = FAIRWAY_ALGO_CLASSIC;
+  p.dampening = 1;
+  p.assocs = &root;
+  p.assoc_count = 1;
+  EXPECT_EQ(fairway_publish(&p), FAIRWAY_EIO);
+  EXPECT_EQ(std::string(fairway_last_error()),
+            "cannot create " + missing + "/fairway.prom.new: No such file or directory");
+  // A loop in the tree is a tree error, and nothing is written.
+  fairway_assoc_t loop[2] = {{1, 2, "x", nullptr, 1, 0, 0}, {2, 1, "y", nullptr, 1, 0, 0}};
+  p.directory = dir_.c_str();
+  p.assocs = loop;
+  p.assoc_count = 2;
+  EXPECT_EQ(fairway_publish(&p), FAIRWAY_ETREE);
+  EXPECT_NE(access((dir_ + "/fairway.prom").c_str(), F_OK), 0);
+  p.assocs = nullptr;
+  EXPECT_EQ(fairway_publish(&p), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_publish(nullptr), FAIRWAY_EINVAL);
+}
+
+}  // namespace
+}  // namespace fairway
