@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,6 +50,27 @@ static void _time_period(void (*fn)(time_t), time_t now, int reps,
 	}
 	*ms = median(t, reps);
 	*lock_ms = median(l, reps);
+}
+
+static off_t _file_size(const char *dir, const char *name)
+{
+	char path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) ? -1 : st.st_size;
+}
+
+static void _remove_published(const char *dir)
+{
+	const char *names[] = { "fairway.prom", "fairway.json" };
+	char path[512];
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		unlink(path);
+	}
+	rmdir(dir);
 }
 
 static void (*g_mf_ftd)(list_t *, time_t);
@@ -290,6 +312,33 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	_time_period(_fw_period, now, reps, &fw_ms, &fw_lock);
 	h_fw = heap_bytes();
 	fw_weighed = jobs_weighed();
+	if (!getenv("FW_BENCH_NO_PUBLISH")) {
+		/* The same periods with PriorityParameters=fairway_metrics_dir:
+		 * what publishing adds to the period and to the job lock. */
+		char dir[] = "/tmp/fw-bench-metrics.XXXXXX", opt[128];
+		char *old = slurm_conf.priority_params;
+		double p_ms, p_lock, n_ms, n_lock, b_ms, b_lock;
+
+		if (mkdtemp(dir)) {
+			snprintf(opt, sizeof(opt), "fairway_metrics_dir=%s", dir);
+			slurm_conf.priority_params = opt;
+			fw.reconfig(false);
+			_time_period(_fw_period, now + 200, reps, &p_ms, &p_lock);
+			slurm_conf.priority_params = old;
+			fw.reconfig(false);
+			/* Without again, after: the baseline is the mean of the
+			 * runs before and after (drift on a busy machine). */
+			_time_period(_fw_period, now + 400, reps, &n_ms, &n_lock);
+			b_ms = (fw_ms + n_ms) / 2;
+			b_lock = (fw_lock + n_lock) / 2;
+			printf("# publishing (fairway_metrics_dir): period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%); fairway.prom %.1f MB, fairway.json %.1f MB\n",
+			       p_ms, b_ms, 100 * (p_ms - b_ms) / b_ms, p_lock,
+			       b_lock, 100 * (p_lock - b_lock) / b_lock,
+			       _file_size(dir, "fairway.prom") / 1e6,
+			       _file_size(dir, "fairway.json") / 1e6);
+			_remove_published(dir);
+		}
+	}
 	if (getenv("FW_BENCH_SPLIT")) {
 		double r_ms, r_lock;
 		_time_period(_fw_recalc_only, now + 100, reps, &r_ms, &r_lock);

@@ -33,11 +33,12 @@ typedef struct {
 	bool first;
 } note_t;
 
+/* A cache line each, so that two weighing threads never write one line. */
 typedef struct {
 	note_t *v;
 	size_t n, cap;
 	uint64_t jobs;
-} lane_t;
+} __attribute__((aligned(64))) lane_t;
 
 /* Lane 0: the calculation thread; lane 1: the weighing helper.  Only the
  * calculation thread touches g_lanes outside a weighing pass. */

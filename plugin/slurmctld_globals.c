@@ -17,6 +17,7 @@
 void *acct_db_conn = NULL;
 uint32_t cluster_cpus = NO_VAL;
 list_t *job_list = NULL;
+list_t *part_list = NULL;
 time_t last_job_update = (time_t) 0;
 time_t last_part_update = (time_t) 0;
 int slurmctld_tres_cnt = 0;

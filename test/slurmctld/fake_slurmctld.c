@@ -35,10 +35,10 @@ __attribute__((weak)) time_t last_job_update = 0;
 __attribute__((weak)) time_t last_part_update = 0;
 __attribute__((weak)) int slurmctld_tres_cnt = 0;
 __attribute__((weak)) uint16_t accounting_enforce = 0;
+/* part_record_t *, owned by the program that fills it */
+__attribute__((weak)) list_t *part_list = NULL;
 /* assoc_mgr_init's running_cache (slurmctld's controller.c) */
 uint16_t running_cache = RUNNING_CACHE_STATE_NOTRUNNING;
-/* part_record_t *, owned by the program that fills it */
-list_t *part_list = NULL;
 
 static fake_ctld_hooks_t g_hooks;
 static bool g_rwlocks;
