@@ -34,6 +34,7 @@ typedef struct {
 	uint32_t slurm_flags;		/* slurm_conf.priority_flags */
 	bool fair_share;		/* false without slurmdbd: no fair-share */
 	char *metrics_dir;		/* PriorityParameters fairway_metrics_dir, or NULL */
+	uint32_t history_days;		/* fairway_history_days, 0: no history */
 } fw_cfg_t;
 
 /* (Re)read slurm.conf's Priority* settings and publish them. */

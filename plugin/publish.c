@@ -1,8 +1,11 @@
 /*****************************************************************************\
- *  publish.c - what a period publishes for the tools sites already run
- *  (PriorityParameters=fairway_metrics_dir=DIR): a Prometheus text file for
+ *  publish.c - what a period publishes for the tools sites already run: with
+ *  PriorityParameters=fairway_metrics_dir=DIR a Prometheus text file for
  *  node_exporter's textfile collector and the association tree as a snapshot
- *  file for the fairway command (fairway_publish, lib/capi/fairway.h).
+ *  file for the fairway command; with fairway_history_days=N one record per
+ *  association in DIR/fairway_history (StateSaveLocation/fairway_history
+ *  without a metrics directory), kept N days (fairway_publish,
+ *  lib/capi/fairway.h).
  *
  *  Under slurmctld's locks only copies are made: while jobs are weighed, one
  *  row per pending job and partition (a few words, into a buffer per weighing
@@ -94,7 +97,7 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 {
 	clock_gettime(CLOCK_MONOTONIC, &st->period_begin);
 	st->job_lock_seconds = 0;
-	g_noting = (cfg->metrics_dir != NULL);
+	g_noting = (cfg->metrics_dir != NULL) || cfg->history_days;
 	for (int i = 0; i < 2; i++)
 		g_lanes[i].n = g_lanes[i].jobs = 0;
 	t_lane = g_noting ? &g_lanes[0] : NULL;
@@ -261,14 +264,14 @@ static void _outcome(const char *dir, const char *failure)
 {
 	if (!failure) {
 		if (g_last_failure)
-			info("%s: metrics and snapshot written to %s again",
+			info("%s: fair-share published to %s again",
 			     plugin_type, dir);
 		xfree(g_last_failure);
 		return;
 	}
 	if (g_last_failure && !xstrcmp(g_last_failure, failure))
 		return;
-	error("%s: metrics not published (fairway_metrics_dir=%s): %s; priorities are not affected, retried every period",
+	error("%s: fair-share not published to %s: %s; priorities are not affected, retried every period",
 	      plugin_type, dir, failure);
 	xfree(g_last_failure);
 	g_last_failure = xstrdup(failure);
@@ -281,10 +284,13 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 	fairway_pending_row_t *rows = NULL;
 	copy_t c = { 0 };
 	size_t nrows = g_lanes[0].n + g_lanes[1].n, r = 0;
+	const char *where = cfg->metrics_dir ? cfg->metrics_dir :
+			    slurm_conf.state_save_location;
+	char *history = NULL;
 	fairway_error_t err;
 
 	t_lane = NULL;
-	if (!g_noting || !cfg->metrics_dir)
+	if (!g_noting || !(cfg->metrics_dir || cfg->history_days))
 		return;
 	g_noting = false;
 
@@ -293,7 +299,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 	assoc_mgr_unlock(&read_locks);
 
 	if (!c.n) {
-		_outcome(cfg->metrics_dir, "no association tree (is slurmdbd reachable?)");
+		_outcome(where, "no association tree (is slurmdbd reachable?)");
 		_copy_free(&c);
 		return;
 	}
@@ -314,6 +320,13 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 		}
 	}
 	p.directory = cfg->metrics_dir;
+	if (cfg->history_days) {
+		history = xstrdup_printf("%s/fairway_history",
+					 cfg->metrics_dir ? cfg->metrics_dir :
+					 slurm_conf.state_save_location);
+		p.history_dir = history;
+		p.history_days = cfg->history_days;
+	}
 	p.slurm_release = SLURM_VERSION_STRING;
 	p.lineage_order = FW_SLURM_AT_LEAST(23, 11);
 	p.algo = cfg->algo;
@@ -332,8 +345,8 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 	p.jobs_weighed = g_lanes[0].jobs + g_lanes[1].jobs;
 
 	err = fairway_publish(&p);
-	_outcome(cfg->metrics_dir,
-		 (err == FAIRWAY_OK) ? NULL : fairway_last_error());
+	_outcome(where, (err == FAIRWAY_OK) ? NULL : fairway_last_error());
+	xfree(history);
 	xfree(rows);
 	_copy_free(&c);
 }

@@ -40,6 +40,7 @@
 #include "fairway-config.h"
 #include "live.h"
 #include "priority_flags.h"
+#include "history_command.h"
 #include "queue_commands.h"
 #include "snapshot.h"
 #include "sshare_format.h"
@@ -52,7 +53,7 @@ namespace {
 
 using namespace fairway_cli;
 
-const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights", "whatif",
+const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights", "whatif", "history",
                                  "help"};
 
 // ---------------------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ std::string unknown_command(std::string_view word) {
   std::string m =
       "unknown command " + (shown(word) == word ? "'" + std::string(word) + "'" : shown(word));
   if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
-  return m + " (the commands are shares, snapshot, explain, compare, weights, whatif and help; see 'fairway --help')";
+  return m + " (the commands are shares, snapshot, explain, compare, weights, whatif, history and help; see 'fairway --help')";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,14 +403,30 @@ int run(int argc, char** argv) {
   whatif->add_flag("--json", wi.json, "one JSON object: every job and changed association");
   whatif->add_flag("-P,--parsable", wi.parsable, "'|'-separated rows, as sshare -P");
 
+  HistoryArgs hi;
+  auto* history = app.add_subcommand(
+      "history", "an association's fair-share over time: usage, delivered and entitled share, "
+                 "factor (PriorityParameters=fairway_history_days=N)");
+  history->add_option("--account", hi.account, "the account")->required();
+  history->add_option("--user", hi.user, "a user of that account (default: the account itself)");
+  history->add_option("--since", hi.since,
+                      "from this time on: YYYY-MM-DD[THH:MM[:SS]] or an age (7d, 12h, 30m)")
+      ->type_name("TIME");
+  history->add_option("--dir", hi.dir,
+                      "the history directory (default: from slurmctld's PriorityParameters)")
+      ->type_name("DIR");
+  history->add_flag("--json", hi.json, "one JSON array, one object per association");
+  history->add_flag("-P,--parsable", hi.parsable, "'|'-separated rows, as sshare -P");
+
   auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
-  help->add_option("COMMAND", topic, "shares, snapshot, explain, compare, weights, whatif or help");
+  help->add_option("COMMAND", topic,
+                   "shares, snapshot, explain, compare, weights, whatif, history or help");
 
   // Commands are checked here: CLI11 would answer an unknown word with "A subcommand is
   // required".
   if (argc < 2) {
-    say("a command is required: shares, snapshot, explain, compare, weights, whatif or help "
-        "(see 'fairway --help')");
+    say("a command is required: shares, snapshot, explain, compare, weights, whatif, history or "
+        "help (see 'fairway --help')");
     return kExitInput;
   }
   if (argv[1][0] != '-' && !is_command(argv[1])) {
@@ -474,6 +491,13 @@ int run(int argc, char** argv) {
       return kExitInput;
     }
     return cmd_whatif(wi);
+  }
+  if (*history) {
+    if (hi.json && hi.parsable) {
+      say("history: --json and --parsable exclude each other");
+      return kExitInput;
+    }
+    return cmd_history(hi);
   }
   bool bad = false;
   if (*shares) {

@@ -1,6 +1,8 @@
 // The live cluster as a snapshot (see live.h).
 #include "live.h"
 
+#include "plugin_options.h"
+
 #include <pwd.h>
 
 #include <cerrno>
@@ -319,6 +321,27 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
     snap.queue = std::move(q);
   }
   return snap;
+}
+
+std::optional<std::string> live_history_dir(std::string& why) {
+  slurm_conf_t* conf = nullptr;
+  if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
+    why = slurm_error("cannot read slurmctld's configuration");
+    return std::nullopt;
+  }
+  std::vector<std::string> problems;
+  const fairway::PluginOptions o =
+      fairway::parse_priority_parameters(conf->priority_params ? conf->priority_params : "", problems);
+  std::string base = o.metrics_dir;
+  if (base.empty() && conf->state_save_location) base = conf->state_save_location;
+  const uint32_t days = o.history_days;
+  fairway_free_ctl_conf(conf);
+  if (!days) {
+    why = "slurmctld keeps no history: PriorityParameters has no fairway_history_days (or "
+          "name a history with --dir)";
+    return std::nullopt;
+  }
+  return base + "/fairway_history";
 }
 
 }  // namespace fairway_cli

@@ -24,4 +24,8 @@ struct LiveRequest {
 // initialised (slurm_init) and slurm.conf readable.
 std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::string& why);
 
+// Where the plugin keeps its history (PriorityParameters: fairway_metrics_dir, else
+// StateSaveLocation; then /fairway_history), from slurmctld's configuration; nullopt with `why`.
+std::optional<std::string> live_history_dir(std::string& why);
+
 }  // namespace fairway_cli

@@ -512,6 +512,7 @@ void fairway_journal_destroy(fairway_journal_entry_t** entries);
 
 typedef struct fairway_options {
   char metrics_dir[4096]; /* fairway_metrics_dir; "": off */
+  uint32_t history_days;  /* fairway_history_days; 0: off */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */
@@ -539,7 +540,9 @@ typedef struct fairway_pending_row {
 } fairway_pending_row_t;
 
 typedef struct fairway_publication {
-  const char* directory;     /* where the files go (must exist) */
+  const char* directory;     /* where the metrics go (must exist); NULL: none */
+  const char* history_dir;   /* where the history goes (created); NULL: none */
+  uint32_t history_days;     /* how many days of history to keep (with history_dir) */
   const char* slurm_release; /* "24.11.5" */
   int lineage_order;         /* sshare's row order of Slurm 23.11 and later */
   fairway_algorithm_t algo;
@@ -566,8 +569,10 @@ typedef struct fairway_publication {
  *   fairway.prom  the Prometheus text exposition for node_exporter's textfile collector
  *                 (doc/metrics.md), mode 0644;
  *   fairway.json  the association tree as a snapshot file that `fairway shares` reads,
- *                 mode 0600.
- * Errors: FAIRWAY_EINVAL (NULL p or directory, NULL array with a count, bad algo),
+ *                 mode 0600;
+ * and, with history_dir, appends one record per association to the day's history file
+ * there (lib/core/history.h), removing the files older than history_days.
+ * Errors: FAIRWAY_EINVAL (NULL p, NULL array with a count, bad algo),
  *         FAIRWAY_ETREE (the associations do not form a tree), FAIRWAY_EIO (a file could
  *         not be written: fairway_last_error() names it and the reason; the files of the
  *         last period stay), FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.

@@ -12,6 +12,7 @@
 #include "atomic_file.h"
 #include "capi_types.h"
 #include "fair_share.h"
+#include "history.h"
 #include "fairway.h"
 #include "metrics_format.h"
 #include "pending_stats.h"
@@ -32,7 +33,7 @@ std::vector<std::string> names(const char* const* v, size_t n, const char* what)
 
 extern "C" fairway_error_t fairway_publish(const fairway_publication_t* p) {
   return fairway::guard([&] {
-    if (!p || !p->directory) fairway::invalid("fairway_publish: NULL publication or directory");
+    if (!p) fairway::invalid("fairway_publish: NULL publication");
     if (!p->assocs && p->assoc_count) fairway::invalid("fairway_publish: NULL associations");
     if (!p->rows && p->row_count) fairway::invalid("fairway_publish: NULL pending rows");
     int raw_algo;  // the bytes, not a typed load of the enum (see to_algorithm)
@@ -67,13 +68,33 @@ extern "C" fairway_error_t fairway_publish(const fairway_publication_t* p) {
     in.job_lock_seconds = p->job_lock_seconds;
     in.jobs_weighed = p->jobs_weighed;
 
-    const std::string dir = p->directory;
-    fairway::write_file_atomically(dir + "/fairway.prom", fairway::format_metrics(in),
-                                   {.mode = 0644, .durable = false});
-    fairway::Snapshot snap =
-        fairway::snapshot_from_tree(tree, algo, p->dampening);
-    fairway::write_file_atomically(dir + "/fairway.json", fairway::write_snapshot(snap),
-                                   {.mode = 0600, .durable = false});
+    if (p->directory) {
+      const std::string dir = p->directory;
+      fairway::write_file_atomically(dir + "/fairway.prom", fairway::format_metrics(in),
+                                     {.mode = 0644, .durable = false});
+      fairway::Snapshot snap = fairway::snapshot_from_tree(tree, algo, p->dampening);
+      fairway::write_file_atomically(dir + "/fairway.json", fairway::write_snapshot(snap),
+                                     {.mode = 0600, .durable = false});
+    }
+    if (p->history_dir && p->history_days) {
+      fairway::HistoryPeriod period;
+      std::vector<fairway::HistoryName> names;
+      period.time = p->period_end;
+      period.records.reserve(tree.size());
+      names.reserve(tree.size());
+      const long double root = tree.usage_raw(tree.root());
+      for (uint32_t i = 0; i < tree.size(); i++) {
+        fairway::HistoryRecord r;
+        r.id = tree.id(i);
+        r.usage_raw = static_cast<double>(tree.usage_raw(i));
+        r.delivered = root > 0 ? static_cast<float>(tree.usage_raw(i) / root) : 0.0f;
+        r.entitled = static_cast<float>(tree.shares_norm_classic(i));
+        r.fs_factor = static_cast<float>(result.fs_factor[i]);
+        period.records.push_back(r);
+        names.push_back({tree.id(i), std::string(tree.account(i)), std::string(tree.user(i))});
+      }
+      fairway::append_history(p->history_dir, period, names, p->history_days);
+    }
   });
 }
 
@@ -87,6 +108,7 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
         fairway::parse_priority_parameters(text ? text : "", problems);
     static_assert(fairway::kMaxOptionPath < sizeof out->metrics_dir);
     std::memcpy(out->metrics_dir, o.metrics_dir.data(), o.metrics_dir.size());
+    out->history_days = o.history_days;
     if (say)
       for (const std::string& m : problems) say(m.c_str(), arg);
   });

@@ -6,7 +6,7 @@ namespace fairway {
 namespace {
 
 constexpr std::string_view kPrefix = "fairway_";
-constexpr const char* kKnown = "fairway_metrics_dir";
+constexpr const char* kKnown = "fairway_metrics_dir, fairway_history_days";
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -51,6 +51,21 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
     if (name.substr(0, kPrefix.size()) != kPrefix) {
       problems.push_back("PriorityParameters: " + shown(item) +
                          " is not a Fairway option (those begin with fairway_), ignored");
+      continue;
+    }
+    if (name == "fairway_history_days") {
+      unsigned long days = 0;
+      bool digits = !value.empty() && value.size() <= 4;
+      for (char c : value) {
+        digits = digits && c >= '0' && c <= '9';
+        if (digits) days = days * 10 + static_cast<unsigned long>(c - '0');
+      }
+      if (!digits || days < 1 || days > 3650) {
+        problems.push_back("PriorityParameters: fairway_history_days=" + shown(value) +
+                           " is not a whole number of days from 1 to 3650, ignored");
+        continue;
+      }
+      o.history_days = static_cast<uint32_t>(days);
       continue;
     }
     if (name != "fairway_metrics_dir") {

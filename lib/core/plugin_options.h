@@ -14,6 +14,8 @@ namespace fairway {
 struct PluginOptions {
   // fairway_metrics_dir: where each period writes fairway.prom and fairway.json; empty: off.
   std::string metrics_dir;
+  // fairway_history_days: days of fair-share history to keep (1 to 3650); 0: none.
+  uint32_t history_days = 0;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).

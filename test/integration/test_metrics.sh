@@ -11,6 +11,9 @@
 #   * fairway shares of fairway.json prints what sshare prints;
 #   * the modes are 0644 and 0600; the other options in the same line (not Fairway's, unknown,
 #     malformed) get one log line each and slurmctld runs;
+#   * with fairway_history_days: DIR/fairway_history (0700, files 0600) holds each period, and
+#     fairway history --account/--user (its directory found through slurmctld's configuration)
+#     gives the last period's raw usage and fair-share factor as sshare shows them;
 #   * the directory removed: one log line for the whole episode, priorities unchanged, and the
 #     files come back (with a line saying so) once it is there again.
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
@@ -36,7 +39,7 @@ trap 'cleanup_metrics; _cleanup' EXIT
 extra="" && tmpfile extra
 {
 	echo "$FROZEN_PRIORITY_CONF"
-	echo "PriorityParameters=fairway_metrics_dir=$mdir,nodecay,fairway_colour=blue,fairway_metrics_dir"
+	echo "PriorityParameters=fairway_metrics_dir=$mdir,nodecay,fairway_colour=blue,fairway_metrics_dir,fairway_history_days=2"
 } >"$extra"
 tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
 # shellcheck disable=SC1091
@@ -74,7 +77,10 @@ check "slurmctld runs with the bad options" scontrol ping
 # ---- the files ----
 assert_eq "fairway.prom is mode 0644" 644 "$(stat -c %a "$mdir/fairway.prom")"
 assert_eq "fairway.json is mode 0600" 600 "$(stat -c %a "$mdir/fairway.json")"
-assert_eq "nothing else in the directory" "fairway.json fairway.prom" "$(cd "$mdir" && echo *)"
+assert_eq "nothing else in the directory" "fairway.json fairway.prom fairway_history" "$(cd "$mdir" && echo *)"
+assert_eq "the history directory is mode 0700" 700 "$(stat -c %a "$mdir/fairway_history")"
+assert_eq "the history files are mode 0600" "600 600" \
+	"$(stat -c %a "$mdir/fairway_history/names" "$mdir"/fairway_history/history-*.fwh | head -2 | tr '\n' ' ' | sed 's/ $//')"
 check "promtool check metrics passes fairway.prom" sh -c "promtool check metrics <'$mdir/fairway.prom'"
 
 # ---- node_exporter serves them ----
@@ -140,6 +146,16 @@ assert_eq "every association's metrics served by node_exporter = sshare -a -l -P
 assert_eq "all associations of sshare compared" "$(($(wc -l <"$TB_DIR/sshare.txt") - 1)) associations compared" \
 	"$(echo "$cmp_out" | head -1)"
 
+# ---- the history ----
+"$cli" history --account chem.theory --user fw_u3 -P >"$TB_DIR/history.P" 2>"$TB_DIR/history.err" || true
+last=$(tail -1 "$TB_DIR/history.P")
+want=$(awk -F'|' '$2 == "fw_u3" && $1 ~ /chem.theory/ { print $5 "|" $8 }' "$TB_DIR/sshare.txt")
+have=$(echo "$last" | awk -F'|' '{ printf "%s|%s", $4, $8 }')
+assert_eq "fairway history: the last period's raw usage and factor = sshare's" "$want" "$have"
+assert_ne "fairway history lists the periods" 0 "$(($(wc -l <"$TB_DIR/history.P") - 1))"
+assert_match "fairway history of an account" "^Fair-share of account bloggs \\(association [0-9]+\\): [0-9]+ period" \
+	"$("$cli" history --account bloggs 2>&1 | head -1)"
+
 # ---- the pending queue ----
 squeue -h -t PD -p hold -o '%Q' | awk '$1 > 0' | sort -n >"$TB_DIR/prios"
 metric() { awk -v m="$1" '$1 == m { print $2 }' "$TB_DIR/scrape.txt"; }
@@ -169,7 +185,7 @@ wait_for 90 period_ended_after "$t" || fail "a period ran without the directory"
 t=$(stat -c %Y "$state")
 wait_for 90 period_ended_after "$t" || fail "a second period ran without the directory" "state file $(stat -c %y "$state")"
 assert_eq "one log line for two periods without the directory" 1 \
-	"$(grep -c "metrics not published (fairway_metrics_dir=$mdir): cannot create $mdir/fairway.prom.new: No such file or directory" "$ctld_log" || true)"
+	"$(grep -c "fair-share not published to $mdir: cannot create $mdir/fairway.prom.new: No such file or directory" "$ctld_log" || true)"
 check "slurmctld runs without the directory" scontrol ping
 squeue -h -t PD -o '%i %Q' | sort >"$TB_DIR/prio_after"
 if cmp -s "$TB_DIR/prio_before" "$TB_DIR/prio_after"; then
@@ -183,7 +199,7 @@ if wait_for 90 test -s "$mdir/fairway.prom"; then
 else
 	fail "the files come back with the directory" "$(ls -l "$mdir")"
 fi
-if wait_for 5 grep -q "metrics and snapshot written to $mdir again" "$ctld_log"; then
+if wait_for 5 grep -q "fair-share published to $mdir again" "$ctld_log"; then
 	pass "a log line says the files are written again"
 else
 	fail "a log line says the files are written again" "$(grep fairway_metrics "$ctld_log" | tail -3)"

@@ -14,6 +14,8 @@
 #   binary, sshare's text), endless input, unreadable files, an unwritable --output, a
 #   non-integer --dampening, no associations, no slurm.conf.
 # (RawShares is the string "parent" for Fairshare=parent, as sshare prints it.)
+# - fairway history over a history directory written here in the documented format (a torn
+#   block skipped with one line; --since, --json, an unknown account, a missing directory).
 # test/unit/test_cli_malformed.sh runs the CLI over many more malformed files.
 # Environment (set by 'make check'): FAIRWAY_TEST_DATA; FAIRWAY_CLI (default ./tools/fairway).
 cli=${FAIRWAY_CLI:-./tools/fairway}
@@ -156,11 +158,11 @@ expect "shares - with standard input closed" 2 '^fairway: cannot read standard i
 # The live snapshot to standard output needs slurmctld: test/integration/test_cli_snapshot.sh.
 
 # 5b. Commands: unknown ones named, near misses suggested, help printed.
-expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif and help; see 'fairway --help'\)$" "$cli" foo
+expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif, history and help; see 'fairway --help'\)$" "$cli" foo
 expect "a typo of shares" 2 "^fairway: unknown command 'share'; did you mean 'shares'\?$" "$cli" share
 expect "a typo of snapshot" 2 "^fairway: unknown command 'snpashot'; did you mean 'snapshot'\?$" "$cli" snpashot
 expect "the start of snapshot" 2 "^fairway: unknown command 'snap'; did you mean 'snapshot'\?$" "$cli" snap
-expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif or help \(see 'fairway --help'\)$" "$cli"
+expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif, history or help \(see 'fairway --help'\)$" "$cli"
 # explain offline: a version 1 snapshot holds no jobs; a job id is a number; one of JOBID or
 # --account/--user.
 expect "explain of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
@@ -370,6 +372,61 @@ if [ ! -e /etc/slurm/slurm.conf ] && [ ! -e /run/slurm/conf/slurm.conf ]; then
 else
   skip "this machine has /etc/slurm/slurm.conf or /run/slurm/conf/slurm.conf: 'snapshot' without SLURM_CONF was not tried"
 fi
+
+# 6. fairway history over a history directory written here in the documented format
+#    (lib/core/history.h: blocks "FWH1" | count | time | records | FNV-1a), with a torn block.
+hist=$tmp/history
+mkdir -p "$hist"
+python3 - "$hist" <<'PY'
+import struct, sys, time
+d = sys.argv[1]
+def fnv(b):
+    h = 2166136261
+    for c in b:
+        h = ((h ^ c) * 16777619) & 0xffffffff
+    return h
+def block(t, recs):
+    b = b"FWH1" + struct.pack("<Iq", len(recs), t)
+    for r in recs:
+        b += struct.pack("<Idfff", *r)
+    return b + struct.pack("<I", fnv(b))
+now = int(time.time())
+day = time.strftime("history-%Y%m%d.fwh", time.gmtime(now))
+with open(d + "/names", "w") as f:
+    f.write("1\troot\t\n2\tchem\t\n3\tchem\talice\n")
+with open(d + "/" + day, "wb") as f:
+    f.write(block(now - 120, [(1, 100, 1, 1, 0), (2, 40, 0.4, 0.5, 0), (3, 40, 0.4, 0.5, 0.25)]))
+    f.write(block(now - 60, [(1, 110, 1, 1, 0), (2, 55, 0.5, 0.5, 0), (3, 55, 0.5, 0.5, 0.5)])[:30])
+    f.write(block(now, [(1, 120, 1, 1, 0), (2, 60, 0.5, 0.5, 0), (3, 60, 0.5, 0.5, 0.5)]))
+PY
+if "$cli" history --dir "$hist" --account chem --user alice -P >"$tmp/h.out" 2>"$tmp/h.err" &&
+   [ "$(wc -l <"$tmp/h.out")" -eq 3 ] &&
+   tail -n 1 "$tmp/h.out" | grep -Eq '^chem\|alice\|[0-9-]+ [0-9:]+\|60\|0\.500000\|0\.500000\|1\.000\|0\.500000$' &&
+   grep -q '^fairway: history: 30 bytes of "[^"]*/history" are not whole periods' "$tmp/h.err"; then
+  ok
+else
+  ko "history -P of alice: $(cat "$tmp/h.out" "$tmp/h.err")"
+fi
+if "$cli" history --dir "$hist" --account chem --since 90s >/dev/null 2>&1; then
+  ko "history --since 90s accepted"
+else
+  ok
+fi
+if "$cli" history --dir "$hist" --account chem --since 1m 2>/dev/null | grep -q '^Fair-share of account chem (association 2): 1 period$' &&
+   "$cli" history --dir "$hist" --account chem --json 2>/dev/null |
+     python3 -c 'import json,sys; a=json.load(sys.stdin); assert a[0]["id"] == 2 and len(a[0]["periods"]) == 2 and a[0]["user"] is None'; then
+  ok
+else
+  ko "history of account chem (--since 1m, --json)"
+fi
+mkdir -p "$tmp/history2" && cp "$hist/names" "$tmp/history2/"
+expect "history of an account not in it" 2 '^fairway: history: "[^"]*/history2" has no account bio$' \
+  "$cli" history --dir "$tmp/history2" --account bio
+expect "history --since that is no time" 2 '^fairway: history: --since yesterday is not a date' \
+  "$cli" history --dir "$hist" --account chem --since yesterday
+expect "history of a missing directory" 1 '^fairway: history: cannot read the directory [^ ]*/nohistory: No such file or directory$' \
+  "$cli" history --dir "$tmp/nohistory" --account chem
+expect "history without --account" 2 'account is required' "$cli" history --dir "$hist"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

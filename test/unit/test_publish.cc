@@ -31,7 +31,7 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
   EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir)");
+  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days)");
   EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
 }
 
@@ -53,11 +53,27 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   problems.clear();
   o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir)");
+  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
   EXPECT_EQ(o.metrics_dir, "");
+}
+
+TEST(PluginOptions, HistoryDays) {
+  std::vector<std::string> problems;
+  EXPECT_EQ(parse_priority_parameters("fairway_history_days=30", problems).history_days, 30u);
+  EXPECT_TRUE(problems.empty());
+  for (const char* bad : {"fairway_history_days=0", "fairway_history_days=3651",
+                          "fairway_history_days=1.5", "fairway_history_days=", "fairway_history_days=-1",
+                          "fairway_history_days=99999"}) {
+    problems.clear();
+    EXPECT_EQ(parse_priority_parameters(bad, problems).history_days, 0u) << bad;
+    ASSERT_EQ(problems.size(), 1u) << bad;
+    EXPECT_NE(problems[0].find("is not a whole number of days from 1 to 3650, ignored"),
+              std::string::npos)
+        << problems[0];
+  }
 }
 
 TEST(PluginOptions, CApiReportsThroughTheCallback) {

@@ -1,0 +1,111 @@
+// history_format.cc - see history_format.h.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include "history_format.h"
+
+#include <ctime>
+#include <map>
+
+#ifndef FMT_HEADER_ONLY
+#define FMT_HEADER_ONLY
+#endif
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace fairway {
+namespace {
+
+std::string local_time(int64_t t) {
+  const time_t tt = static_cast<time_t>(t);
+  struct tm tm {};
+  localtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+std::string ratio(const HistoryRecord& r) {
+  if (r.entitled <= 0) return "";
+  return fmt::format("{:.3f}", static_cast<double>(r.delivered) / r.entitled);
+}
+
+std::string who(const HistorySeries& s) {
+  return s.user.empty() ? "account " + s.account : "user " + s.user + " in account " + s.account;
+}
+
+}  // namespace
+
+std::vector<HistorySeries> history_series(const HistoryData& data, const std::string& account,
+                                          const std::string& user) {
+  std::map<uint32_t, HistorySeries> by_id;
+  for (const HistoryName& n : data.names)
+    if (n.account == account && n.user == user) by_id[n.id] = {n.id, n.account, n.user, {}, {}};
+  for (const HistoryPeriod& p : data.periods)
+    for (const HistoryRecord& r : p.records) {
+      auto it = by_id.find(r.id);
+      if (it == by_id.end()) continue;
+      it->second.times.push_back(p.time);
+      it->second.records.push_back(r);
+    }
+  std::vector<HistorySeries> out;
+  for (auto& [id, s] : by_id) out.push_back(std::move(s));
+  return out;
+}
+
+std::string format_history(const std::vector<HistorySeries>& series) {
+  std::string out;
+  for (const HistorySeries& s : series) {
+    if (!out.empty()) out += "\n";
+    out += fmt::format("Fair-share of {} (association {}): {} period{}\n", who(s), s.id,
+                       s.times.size(), s.times.size() == 1 ? "" : "s");
+    if (s.times.empty()) continue;
+    out += fmt::format("{:<19}  {:>14}  {:>9}  {:>9}  {:>6}  {:>9}\n", "Time", "RawUsage",
+                       "Delivered", "Entitled", "Ratio", "FairShare");
+    for (size_t i = 0; i < s.times.size(); i++) {
+      const HistoryRecord& r = s.records[i];
+      out += fmt::format("{:<19}  {:>14.0f}  {:>9.6f}  {:>9.6f}  {:>6}  {:>9.6f}\n",
+                         local_time(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
+                         r.fs_factor);
+    }
+  }
+  return out;
+}
+
+std::string format_history_parsable(const std::vector<HistorySeries>& series) {
+  std::string out = "Account|User|Time|RawUsage|Delivered|Entitled|Ratio|FairShare\n";
+  for (const HistorySeries& s : series)
+    for (size_t i = 0; i < s.times.size(); i++) {
+      const HistoryRecord& r = s.records[i];
+      out += fmt::format("{}|{}|{}|{:.0f}|{:.6f}|{:.6f}|{}|{:.6f}\n", s.account, s.user,
+                         local_time(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
+                         r.fs_factor);
+    }
+  return out;
+}
+
+std::string format_history_json(const std::vector<HistorySeries>& series) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const HistorySeries& s : series) {
+    nlohmann::ordered_json j;
+    j["id"] = s.id;
+    j["account"] = s.account;
+    j["user"] = s.user.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.user);
+    j["periods"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < s.times.size(); i++) {
+      const HistoryRecord& r = s.records[i];
+      nlohmann::ordered_json p;
+      p["time"] = s.times[i];
+      p["raw_usage"] = r.usage_raw;
+      p["delivered"] = r.delivered;
+      p["entitled"] = r.entitled;
+      p["ratio"] = r.entitled > 0 ? nlohmann::ordered_json(static_cast<double>(r.delivered) / r.entitled)
+                                  : nlohmann::ordered_json();
+      p["fairshare"] = r.fs_factor;
+      j["periods"].push_back(std::move(p));
+    }
+    out.push_back(std::move(j));
+  }
+  return out.dump();
+}
+
+}  // namespace fairway

@@ -1,0 +1,171 @@
+// The fair-share history: blocks that survive a torn write, day files removed by age, the
+// names file, and `fairway history`'s series and formats.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "error.h"
+#include "history.h"
+#include "history_format.h"
+
+namespace fairway {
+namespace {
+
+HistoryPeriod period(int64_t t, float scale) {
+  HistoryPeriod p;
+  p.time = t;
+  p.records = {{1, 100 * scale, 1, 1, 0}, {2, 60 * scale, 0.6f, 0.75f, 0}, {3, 60 * scale, 0.6f, 0.75f, 0.5f}};
+  return p;
+}
+
+TEST(History, BlocksRoundTrip) {
+  const std::string b = encode_history_period(period(1000, 1)) + encode_history_period(period(1060, 2));
+  EXPECT_EQ(b.size(), 2 * (16 + 3 * 24 + 4));
+  size_t skipped = 99;
+  const std::vector<HistoryPeriod> ps = parse_history(b, &skipped);
+  EXPECT_EQ(skipped, 0u);
+  ASSERT_EQ(ps.size(), 2u);
+  EXPECT_EQ(ps[1].time, 1060);
+  ASSERT_EQ(ps[1].records.size(), 3u);
+  EXPECT_EQ(ps[1].records[2].id, 3u);
+  EXPECT_EQ(ps[1].records[2].usage_raw, 120.0);
+  EXPECT_EQ(ps[1].records[2].entitled, 0.75f);
+  EXPECT_EQ(ps[1].records[2].fs_factor, 0.5f);
+}
+
+TEST(History, ATornOrDamagedBlockIsSkippedAndTheNextOneFound) {
+  const std::string a = encode_history_period(period(1000, 1));
+  const std::string b = encode_history_period(period(1060, 2));
+  const std::string c = encode_history_period(period(1120, 3));
+  // A torn block (killed mid-write) followed by a later whole one, as O_APPEND leaves them.
+  std::string bytes = a + b.substr(0, 40) + c;
+  size_t skipped = 0;
+  std::vector<HistoryPeriod> ps = parse_history(bytes, &skipped);
+  ASSERT_EQ(ps.size(), 2u);
+  EXPECT_EQ(ps[0].time, 1000);
+  EXPECT_EQ(ps[1].time, 1120);
+  EXPECT_EQ(skipped, 40u);
+  // A flipped byte inside a block: its checksum fails; the others stay.
+  bytes = a + b + c;
+  bytes[a.size() + 30] ^= 1;
+  ps = parse_history(bytes, &skipped);
+  ASSERT_EQ(ps.size(), 2u);
+  EXPECT_EQ(ps[1].time, 1120);
+  EXPECT_EQ(skipped, b.size());
+  // A count that runs past the end, and garbage only.
+  bytes = a;
+  bytes[4] = '\x7f';
+  EXPECT_TRUE(parse_history(bytes, &skipped).empty());
+  EXPECT_EQ(skipped, a.size());
+  EXPECT_TRUE(parse_history("FWH1FWH1", &skipped).empty());
+}
+
+TEST(History, DayFilesAndTheirExpiry) {
+  // 2026-11-25 12:00:00 UTC
+  const int64_t noon = 1795608000;
+  EXPECT_EQ(history_file_name(noon), "history-20261125.fwh");
+  EXPECT_EQ(history_file_day("history-20261125.fwh"), noon - 12 * 3600);
+  EXPECT_FALSE(history_file_day("history-2026112.fwh"));
+  EXPECT_FALSE(history_file_day("history-2026112x.fwh"));
+  EXPECT_FALSE(history_file_day("names"));
+  EXPECT_FALSE(history_file_day("history-20261325.fwh"));
+  const std::vector<std::string> names = {"names", "history-20261122.fwh", "history-20261123.fwh",
+                                          "history-20261124.fwh", "history-20261125.fwh"};
+  // A day file goes once its day ended `days` days before now.  At noon on the 25th with two
+  // days kept, the 22nd (ended 60 h ago) goes and the 23rd (ended 36 h ago) stays.
+  EXPECT_EQ(expired_history_files(names, noon, 2),
+            (std::vector<std::string>{"history-20261122.fwh"}));
+  EXPECT_EQ(expired_history_files(names, noon, 1),
+            (std::vector<std::string>{"history-20261122.fwh", "history-20261123.fwh"}));
+}
+
+TEST(History, NamesFile) {
+  const std::vector<HistoryName> n = {{1, "root", ""}, {3, "a", "alice"}};
+  const std::string text = format_history_names(n);
+  EXPECT_EQ(text, "1\troot\t\n3\ta\talice\n");
+  const std::vector<HistoryName> back = parse_history_names(text + "4\tb");  // torn last line
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].user, "alice");
+  EXPECT_THROW(parse_history_names("x\ta\t\n"), Error);
+  EXPECT_THROW(parse_history_names("1 a\n"), Error);
+}
+
+class HistoryDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/fw-history-XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    base_ = tmpl;
+    dir_ = base_ + "/fairway_history";
+  }
+  void TearDown() override { ASSERT_EQ(std::system(("rm -rf '" + base_ + "'").c_str()), 0); }
+  std::string base_, dir_;
+};
+
+TEST_F(HistoryDir, AppendsRotatesAndReadsBack) {
+  const std::vector<HistoryName> names = {{1, "root", ""}, {2, "a", ""}, {3, "a", "alice"}};
+  const int64_t day = 86400, t0 = 1795608000 - 5 * day;
+  for (int d = 0; d < 5; d++)
+    for (int k = 0; k < 3; k++) append_history(dir_, period(t0 + d * day + k * 300, k + 1.0f), names, 2);
+  struct stat st {};
+  ASSERT_EQ(stat(dir_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(stat((dir_ + "/" + history_file_name(t0 + 4 * day)).c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  // Two days kept: the files of the last three days remain (the oldest of them not yet ended
+  // two days before the last period).
+  EXPECT_NE(access((dir_ + "/" + history_file_name(t0)).c_str(), F_OK), 0);
+  EXPECT_NE(access((dir_ + "/" + history_file_name(t0 + day)).c_str(), F_OK), 0);
+  HistoryData all = read_history(dir_, 0);
+  EXPECT_EQ(all.periods.size(), 9u);
+  EXPECT_EQ(all.names.size(), 3u);
+  HistoryData recent = read_history(dir_, t0 + 4 * day + 1);
+  ASSERT_EQ(recent.periods.size(), 2u);
+  EXPECT_EQ(recent.periods[0].time, t0 + 4 * day + 300);
+  // A new association joins the names file.
+  std::vector<HistoryName> more = names;
+  more.push_back({4, "b", ""});
+  append_history(dir_, period(t0 + 4 * day + 900, 1), more, 2);
+  EXPECT_EQ(read_history(dir_, 0).names.size(), 4u);
+  // A torn block at the end of today's file (a killed slurmctld), then another period.
+  {
+    std::ofstream f(dir_ + "/" + history_file_name(t0 + 4 * day), std::ios::app | std::ios::binary);
+    f << encode_history_period(period(1, 1)).substr(0, 50);
+  }
+  append_history(dir_, period(t0 + 4 * day + 1200, 1), more, 2);
+  HistoryData after = read_history(dir_, t0 + 4 * day);
+  EXPECT_EQ(after.skipped_bytes, 50u);
+  EXPECT_EQ(after.periods.back().time, t0 + 4 * day + 1200);
+
+  const std::vector<HistorySeries> s = history_series(after, "a", "alice");
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_EQ(s[0].id, 3u);
+  EXPECT_EQ(s[0].times.size(), after.periods.size());
+  EXPECT_TRUE(history_series(after, "a", "bob").empty());
+  const std::string parsable = format_history_parsable(s);
+  EXPECT_EQ(parsable.substr(0, parsable.find('\n')),
+            "Account|User|Time|RawUsage|Delivered|Entitled|Ratio|FairShare");
+  EXPECT_NE(parsable.find("|0.600000|0.750000|0.800|0.500000\n"), std::string::npos) << parsable;
+  EXPECT_NE(format_history(s).find("Fair-share of user alice in account a (association 3)"),
+            std::string::npos);
+  EXPECT_NE(format_history_json(s).find("\"ratio\":0.8"), std::string::npos);
+}
+
+TEST_F(HistoryDir, AnUncreatableDirectoryIsNamed) {
+  try {
+    append_history(base_ + "/missing/fairway_history", period(1, 1), {}, 1);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::kIo);
+    EXPECT_EQ(std::string(e.what()),
+              "cannot create " + base_ + "/missing/fairway_history: No such file or directory");
+  }
+}
+
+}  // namespace
+}  // namespace fairway

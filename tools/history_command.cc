@@ -1,0 +1,94 @@
+// history_command.cc - see history_command.h.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include "history_command.h"
+
+#include <slurm/slurm.h>
+
+#include <cctype>
+#include <ctime>
+#include <exception>
+#include <vector>
+
+#include "cli_io.h"
+#include "error.h"
+#include "history.h"
+#include "history_format.h"
+#include "live.h"
+
+namespace fairway_cli {
+
+std::optional<int64_t> parse_since(const std::string& text, int64_t now) {
+  if (text.size() >= 2 && text.size() <= 7) {
+    const char unit = text.back();
+    const std::string n = text.substr(0, text.size() - 1);
+    bool digits = true;
+    for (char c : n) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    if (digits && (unit == 'd' || unit == 'h' || unit == 'm')) {
+      const int64_t k = std::stoll(n), scale = unit == 'd' ? 86400 : unit == 'h' ? 3600 : 60;
+      return now - k * scale;
+    }
+  }
+  for (const char* fmt : {"%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"}) {
+    struct tm tm {};
+    tm.tm_isdst = -1;
+    const char* end = strptime(text.c_str(), fmt, &tm);
+    if (end && *end == '\0') return static_cast<int64_t>(mktime(&tm));
+  }
+  return std::nullopt;
+}
+
+int cmd_history(const HistoryArgs& a) {
+  const int64_t now = static_cast<int64_t>(time(nullptr));
+  int64_t since = 0;
+  if (!a.since.empty()) {
+    const std::optional<int64_t> s = parse_since(a.since, now);
+    if (!s) {
+      say("history: --since " + shown(a.since) +
+          " is not a date (YYYY-MM-DD[THH:MM[:SS]]) or an age (7d, 12h, 30m)");
+      return kExitInput;
+    }
+    since = *s;
+  }
+  std::string dir = a.dir;
+  if (dir.empty()) {
+    if (const std::string why = slurm_conf_problem(); !why.empty()) {
+      say(why + " (or name the history with --dir)");
+      return kExitRuntime;
+    }
+    slurm_init(nullptr);
+    std::string why;
+    const std::optional<std::string> d = live_history_dir(why);
+    if (!d) {
+      say(why);
+      return kExitRuntime;
+    }
+    dir = *d;
+  }
+  fairway::HistoryData data;
+  try {
+    data = fairway::read_history(dir, since);
+  } catch (const fairway::Error& e) {
+    say(std::string("history: ") + e.what());
+    return e.code() == fairway::Errc::kIo ? kExitRuntime : kExitInput;
+  } catch (const std::bad_alloc&) {
+    say("history: out of memory");
+    return kExitRuntime;
+  }
+  if (data.skipped_bytes)
+    say("history: " + std::to_string(data.skipped_bytes) +
+        " bytes of " + quote(dir) + " are not whole periods (a write cut short) and were skipped");
+  const std::vector<fairway::HistorySeries> series =
+      fairway::history_series(data, a.account, a.user);
+  if (series.empty()) {
+    say("history: " + quote(dir) + " has no " +
+        (a.user.empty() ? "account " + shown(a.account)
+                        : "user " + shown(a.user) + " in account " + shown(a.account)));
+    return kExitInput;
+  }
+  put(a.json       ? fairway::format_history_json(series) + "\n"
+      : a.parsable ? fairway::format_history_parsable(series)
+                   : fairway::format_history(series));
+  return 0;
+}
+
+}  // namespace fairway_cli
