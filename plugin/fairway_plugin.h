@@ -35,6 +35,8 @@ typedef struct {
 	bool fair_share;		/* false without slurmdbd: no fair-share */
 	char *metrics_dir;		/* PriorityParameters fairway_metrics_dir, or NULL */
 	uint32_t history_days;		/* fairway_history_days, 0: no history */
+	uint32_t starvation_minutes;	/* fairway_starvation_minutes, 0: off */
+	double starvation_quantile;	/* fairway_starvation_quantile */
 } fw_cfg_t;
 
 /* (Re)read slurm.conf's Priority* settings and publish them. */

@@ -4,8 +4,9 @@
  *  node_exporter's textfile collector and the association tree as a snapshot
  *  file for the fairway command; with fairway_history_days=N one record per
  *  association in DIR/fairway_history (StateSaveLocation/fairway_history
- *  without a metrics directory), kept N days (fairway_publish,
- *  lib/capi/fairway.h).
+ *  without a metrics directory), kept N days; with fairway_starvation_minutes
+ *  one log line when a user starts and stops being starved of service
+ *  (fairway_publish, lib/capi/fairway.h).
  *
  *  Under slurmctld's locks only copies are made: while jobs are weighed, one
  *  row per pending job and partition (a few words, into a buffer per weighing
@@ -26,13 +27,17 @@
 
 #include "fairway_plugin.h"
 
-/* One row as noted under the job lock: the partition by address (matched to
- * the names copied under the same lock), the QOS by id. */
+/* One row as noted under the job lock (40 bytes): the partition by address
+ * (matched to the names copied under the same lock), the QOS and association by
+ * id, times as unsigned 32-bit Unix times. */
 typedef struct {
 	const void *part;
 	uint32_t qos_id;	/* 0: none */
 	uint32_t priority;
-	int64_t submit;
+	uint32_t submit;
+	uint32_t eligible;	/* accrue or begin time, 0: not eligible yet */
+	uint32_t assoc_id;
+	uint32_t job_id;
 	bool first;
 } note_t;
 
@@ -57,6 +62,12 @@ static struct {
 } g_parts;
 
 static char *g_last_failure = NULL;	/* the failure logged last, or NULL */
+static fairway_publisher_t *g_publisher = NULL;	/* starvation episodes */
+
+static void _say_starvation(const char *message, void *arg)
+{
+	info("%s: %s", plugin_type, message);
+}
 
 static double _seconds_since(const struct timespec *t0)
 {
@@ -97,7 +108,8 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 {
 	clock_gettime(CLOCK_MONOTONIC, &st->period_begin);
 	st->job_lock_seconds = 0;
-	g_noting = (cfg->metrics_dir != NULL) || cfg->history_days;
+	g_noting = (cfg->metrics_dir != NULL) || cfg->history_days ||
+		   cfg->starvation_minutes;
 	for (int i = 0; i < 2; i++)
 		g_lanes[i].n = g_lanes[i].jobs = 0;
 	t_lane = g_noting ? &g_lanes[0] : NULL;
@@ -109,14 +121,20 @@ extern void fw_publish_lane(int lane)
 	t_lane = (g_noting && (lane == 1)) ? &g_lanes[1] : NULL;
 }
 
-static void _note(lane_t *l, const void *part, uint32_t qos_id, uint32_t prio,
-		  int64_t submit, bool first)
+static void _note(lane_t *l, const note_t *job, const void *part,
+		  uint32_t prio, bool first)
 {
+	note_t *n;
+
 	if (l->n == l->cap) {	/* grows with the queue, never shrinks */
 		l->cap += l->cap / 4 + 1024;
 		xrecalloc(l->v, l->cap, sizeof(*l->v));
 	}
-	l->v[l->n++] = (note_t) { part, qos_id, prio, submit, first };
+	n = &l->v[l->n++];
+	*n = *job;
+	n->part = part;
+	n->priority = prio;
+	n->first = first;
 }
 
 extern void fw_publish_note(const job_record_t *job_ptr,
@@ -124,17 +142,21 @@ extern void fw_publish_note(const job_record_t *job_ptr,
 			    const uint32_t *prio, int nqos, uint32_t priority)
 {
 	lane_t *l = t_lane;
-	uint32_t qos_id;
-	int64_t submit;
+	const job_details_t *d;
+	note_t job = { 0 };
 
 	if (!l)
 		return;
-	qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
-	submit = job_ptr->details ? (int64_t) job_ptr->details->submit_time :
-		 0;
+	d = job_ptr->details;
+	job.qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
+	job.submit = d ? (uint32_t) d->submit_time : 0;
+	job.eligible = !d ? 0 : d->accrue_time ? (uint32_t) d->accrue_time :
+		       (uint32_t) d->begin_time;
+	job.assoc_id = job_ptr->assoc_id;
+	job.job_id = job_ptr->job_id;
 	l->jobs++;
 	if (nparts <= 0) {
-		_note(l, job_ptr->part_ptr, qos_id, priority, submit, true);
+		_note(l, &job, job_ptr->part_ptr, priority, true);
 		return;
 	}
 	for (int p = 0; p < nparts; p++) {
@@ -146,7 +168,7 @@ extern void fw_publish_note(const job_record_t *job_ptr,
 				if (prio[p * nqos + q] > best)
 					best = prio[p * nqos + q];
 		}
-		_note(l, parts[p], qos_id, best, submit, p == 0);
+		_note(l, &job, parts[p], best, p == 0);
 	}
 }
 
@@ -290,7 +312,8 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 	fairway_error_t err;
 
 	t_lane = NULL;
-	if (!g_noting || !(cfg->metrics_dir || cfg->history_days))
+	if (!g_noting ||
+	    !(cfg->metrics_dir || cfg->history_days || cfg->starvation_minutes))
 		return;
 	g_noting = false;
 
@@ -316,6 +339,9 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 			rows[r].priority = n->priority;
 			rows[r].first = n->first;
 			rows[r].submit_time = n->submit;
+			rows[r].assoc_id = n->assoc_id;
+			rows[r].job_id = n->job_id;
+			rows[r].eligible_time = n->eligible;
 			r++;
 		}
 	}
@@ -343,8 +369,13 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 	p.period_seconds = _seconds_since(&st->period_begin);
 	p.job_lock_seconds = st->job_lock_seconds;
 	p.jobs_weighed = g_lanes[0].jobs + g_lanes[1].jobs;
+	p.starvation_minutes = cfg->starvation_minutes;
+	p.starvation_quantile = cfg->starvation_quantile;
 
-	err = fairway_publish(&p);
+	if (!g_publisher && (fairway_publisher_new(&g_publisher) != FAIRWAY_OK))
+		error("%s: %s: starvation episodes are not followed",
+		      plugin_type, fairway_last_error());
+	err = fairway_publish(g_publisher, &p, _say_starvation, NULL);
 	_outcome(where, (err == FAIRWAY_OK) ? NULL : fairway_last_error());
 	xfree(history);
 	xfree(rows);
@@ -359,5 +390,6 @@ extern void fw_publish_free(void)
 	}
 	_parts_clear();
 	xfree(g_last_failure);
+	fairway_publisher_destroy(&g_publisher);
 	g_noting = false;
 }

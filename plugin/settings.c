@@ -88,6 +88,8 @@ static void _options_read(fw_cfg_t *c)
 	if (o.metrics_dir[0])
 		c->metrics_dir = xstrdup(o.metrics_dir);
 	c->history_days = o.history_days;
+	c->starvation_minutes = o.starvation_minutes;
+	c->starvation_quantile = o.starvation_quantile;
 }
 
 /* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;

@@ -41,6 +41,7 @@
 #include "live.h"
 #include "priority_flags.h"
 #include "history_command.h"
+#include "plot_command.h"
 #include "queue_commands.h"
 #include "snapshot.h"
 #include "sshare_format.h"
@@ -53,7 +54,7 @@ namespace {
 
 using namespace fairway_cli;
 
-const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights", "whatif", "history",
+const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights", "whatif", "history", "plot",
                                  "help"};
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +136,7 @@ std::string unknown_command(std::string_view word) {
   std::string m =
       "unknown command " + (shown(word) == word ? "'" + std::string(word) + "'" : shown(word));
   if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
-  return m + " (the commands are shares, snapshot, explain, compare, weights, whatif, history and help; see 'fairway --help')";
+  return m + " (the commands are shares, snapshot, explain, compare, weights, whatif, history, plot and help; see 'fairway --help')";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,15 +419,36 @@ int run(int argc, char** argv) {
   history->add_flag("--json", hi.json, "one JSON array, one object per association");
   history->add_flag("-P,--parsable", hi.parsable, "'|'-separated rows, as sshare -P");
 
+  std::string plot_out, plot_snapshot;
+  HistoryArgs ph;
+  auto* plot = app.add_subcommand("plot", "pictures as SVG: the share tree, an association's history");
+  plot->require_subcommand(1);
+  auto* plot_tree = plot->add_subcommand(
+      "tree", "the share tree: each association's entitled share against its delivered usage, "
+              "coloured by fair-share factor");
+  plot_tree->add_option("SNAPSHOT", plot_snapshot, "a snapshot file, or - for standard input")
+      ->required();
+  plot_tree->add_option("-o,--output", plot_out, "SVG file to write (default: standard output)")
+      ->type_name("FILE");
+  auto* plot_history = plot->add_subcommand(
+      "history", "an association's delivered and entitled share and fair-share factor over time");
+  plot_history->add_option("--account", ph.account, "the account")->required();
+  plot_history->add_option("--user", ph.user, "a user of that account");
+  plot_history->add_option("--since", ph.since, "from this time on (as fairway history)")
+      ->type_name("TIME");
+  plot_history->add_option("--dir", ph.dir, "the history directory")->type_name("DIR");
+  plot_history->add_option("-o,--output", plot_out, "SVG file to write (default: standard output)")
+      ->type_name("FILE");
+
   auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
   help->add_option("COMMAND", topic,
-                   "shares, snapshot, explain, compare, weights, whatif, history or help");
+                   "shares, snapshot, explain, compare, weights, whatif, history, plot or help");
 
   // Commands are checked here: CLI11 would answer an unknown word with "A subcommand is
   // required".
   if (argc < 2) {
-    say("a command is required: shares, snapshot, explain, compare, weights, whatif, history or "
-        "help (see 'fairway --help')");
+    say("a command is required: shares, snapshot, explain, compare, weights, whatif, history, "
+        "plot or help (see 'fairway --help')");
     return kExitInput;
   }
   if (argv[1][0] != '-' && !is_command(argv[1])) {
@@ -491,6 +513,10 @@ int run(int argc, char** argv) {
       return kExitInput;
     }
     return cmd_whatif(wi);
+  }
+  if (*plot) {
+    if (*plot_tree) return cmd_plot_tree(plot_snapshot, plot_out);
+    return cmd_plot_history(ph, plot_out);
   }
   if (*history) {
     if (hi.json && hi.parsable) {

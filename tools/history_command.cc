@@ -37,7 +37,8 @@ std::optional<int64_t> parse_since(const std::string& text, int64_t now) {
   return std::nullopt;
 }
 
-int cmd_history(const HistoryArgs& a) {
+std::optional<std::vector<fairway::HistorySeries>> load_history(const HistoryArgs& a, int& rc) {
+  rc = 0;
   const int64_t now = static_cast<int64_t>(time(nullptr));
   int64_t since = 0;
   if (!a.since.empty()) {
@@ -45,7 +46,8 @@ int cmd_history(const HistoryArgs& a) {
     if (!s) {
       say("history: --since " + shown(a.since) +
           " is not a date (YYYY-MM-DD[THH:MM[:SS]]) or an age (7d, 12h, 30m)");
-      return kExitInput;
+      rc = kExitInput;
+      return std::nullopt;
     }
     since = *s;
   }
@@ -53,14 +55,16 @@ int cmd_history(const HistoryArgs& a) {
   if (dir.empty()) {
     if (const std::string why = slurm_conf_problem(); !why.empty()) {
       say(why + " (or name the history with --dir)");
-      return kExitRuntime;
+      rc = kExitRuntime;
+      return std::nullopt;
     }
     slurm_init(nullptr);
     std::string why;
     const std::optional<std::string> d = live_history_dir(why);
     if (!d) {
       say(why);
-      return kExitRuntime;
+      rc = kExitRuntime;
+      return std::nullopt;
     }
     dir = *d;
   }
@@ -69,22 +73,32 @@ int cmd_history(const HistoryArgs& a) {
     data = fairway::read_history(dir, since);
   } catch (const fairway::Error& e) {
     say(std::string("history: ") + e.what());
-    return e.code() == fairway::Errc::kIo ? kExitRuntime : kExitInput;
+    rc = e.code() == fairway::Errc::kIo ? kExitRuntime : kExitInput;
+    return std::nullopt;
   } catch (const std::bad_alloc&) {
     say("history: out of memory");
-    return kExitRuntime;
+    rc = kExitRuntime;
+    return std::nullopt;
   }
   if (data.skipped_bytes)
     say("history: " + std::to_string(data.skipped_bytes) +
         " bytes of " + quote(dir) + " are not whole periods (a write cut short) and were skipped");
-  const std::vector<fairway::HistorySeries> series =
-      fairway::history_series(data, a.account, a.user);
+  std::vector<fairway::HistorySeries> series = fairway::history_series(data, a.account, a.user);
   if (series.empty()) {
     say("history: " + quote(dir) + " has no " +
         (a.user.empty() ? "account " + shown(a.account)
                         : "user " + shown(a.user) + " in account " + shown(a.account)));
-    return kExitInput;
+    rc = kExitInput;
+    return std::nullopt;
   }
+  return series;
+}
+
+int cmd_history(const HistoryArgs& a) {
+  int rc = 0;
+  const std::optional<std::vector<fairway::HistorySeries>> loaded = load_history(a, rc);
+  if (!loaded) return rc;
+  const std::vector<fairway::HistorySeries>& series = *loaded;
   put(a.json       ? fairway::format_history_json(series) + "\n"
       : a.parsable ? fairway::format_history_parsable(series)
                    : fairway::format_history(series));

@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "history_format.h"
 
 namespace fairway_cli {
 
@@ -18,6 +21,10 @@ struct HistoryArgs {
   bool json = false, parsable = false;
 };
 int cmd_history(const HistoryArgs& a);
+
+// The series of a.account/a.user from the history (a.json and a.parsable unused), or nullopt
+// after saying why, with rc set.
+std::optional<std::vector<fairway::HistorySeries>> load_history(const HistoryArgs& a, int& rc);
 
 // --since: "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]" (local time), or "N" followed by d, h or m
 // (that long before now).  nullopt for anything else.

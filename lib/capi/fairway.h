@@ -513,6 +513,8 @@ void fairway_journal_destroy(fairway_journal_entry_t** entries);
 typedef struct fairway_options {
   char metrics_dir[4096]; /* fairway_metrics_dir; "": off */
   uint32_t history_days;  /* fairway_history_days; 0: off */
+  uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: off */
+  double starvation_quantile;  /* fairway_starvation_quantile (default 0.75) */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */
@@ -532,11 +534,14 @@ fairway_error_t fairway_options_parse(const char* text, fairway_options_t* out,
 
 /* One pending job in one of its partitions (the plugin notes one per partition). */
 typedef struct fairway_pending_row {
-  uint32_t partition;   /* index into fairway_publication_t.partitions */
-  uint32_t qos;         /* index into .qos; UINT32_MAX: none */
-  uint32_t priority;    /* the job's priority in that partition */
-  int first;            /* the job's first row (counts it once for its QOS) */
-  int64_t submit_time;  /* Unix time */
+  uint32_t partition;     /* index into fairway_publication_t.partitions */
+  uint32_t qos;           /* index into .qos; UINT32_MAX: none */
+  uint32_t priority;      /* the job's priority in that partition */
+  int first;              /* the job's first row (counts it once for its QOS and association) */
+  int64_t submit_time;    /* Unix time */
+  uint32_t assoc_id;      /* the job's association (0: none) */
+  uint32_t job_id;
+  int64_t eligible_time;  /* when it became eligible; 0: not yet */
 } fairway_pending_row_t;
 
 typedef struct fairway_publication {
@@ -560,7 +565,16 @@ typedef struct fairway_publication {
   double period_seconds;   /* wall time of the period */
   double job_lock_seconds; /* slurmctld's job write lock held by the period */
   uint64_t jobs_weighed;
+  uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: no alerts */
+  double starvation_quantile;  /* fairway_starvation_quantile, in (0, 1] */
 } fairway_publication_t;
+
+/* What publishing keeps from one period to the next (starvation episodes). */
+typedef struct fairway_publisher fairway_publisher_t;
+/* Errors: FAIRWAY_EINVAL (NULL out), FAIRWAY_ENOMEM. */
+fairway_error_t fairway_publisher_new(fairway_publisher_t** out);
+/* Free *pub and set it to NULL; NULL is a no-op.  Errors: none. */
+void fairway_publisher_destroy(fairway_publisher_t** pub);
 
 /*
  * Compute the fair-share values of the associations (as the period does, outside
@@ -571,13 +585,17 @@ typedef struct fairway_publication {
  *   fairway.json  the association tree as a snapshot file that `fairway shares` reads,
  *                 mode 0600;
  * and, with history_dir, appends one record per association to the day's history file
- * there (lib/core/history.h), removing the files older than history_days.
+ * there (lib/core/history.h), removing the files older than history_days.  With
+ * starvation_minutes, a user starved of service (lib/core/starvation.h) is told through say
+ * (may be NULL) once when its episode starts and once when it ends (pub keeps the episodes;
+ * NULL: none are kept), and the metrics mark it.
  * Errors: FAIRWAY_EINVAL (NULL p, NULL array with a count, bad algo),
  *         FAIRWAY_ETREE (the associations do not form a tree), FAIRWAY_EIO (a file could
  *         not be written: fairway_last_error() names it and the reason; the files of the
  *         last period stay), FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
  */
-fairway_error_t fairway_publish(const fairway_publication_t* p);
+fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairway_publication_t* p,
+                                fairway_message_fn say, void* arg);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,10 @@
 // from what the plugin copied under slurmctld's locks; fairway_options_parse(): the options
 // that turn them on (fairway.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,13 +16,70 @@
 #include "capi_types.h"
 #include "fair_share.h"
 #include "history.h"
+#include "starvation.h"
 #include "fairway.h"
 #include "metrics_format.h"
 #include "pending_stats.h"
 #include "plugin_options.h"
 #include "snapshot.h"
 
+struct fairway_publisher {
+  std::map<uint32_t, int64_t> starved;  // association id -> when its episode started
+};
+
 namespace {
+
+std::string who(const fairway::AssocTree& t, uint32_t i) {
+  const std::string account(t.account(i)), user(t.user(i));
+  return user.empty() ? "account " + account : "user " + user + " in account " + account;
+}
+
+std::string duration(int64_t s) {
+  if (s < 3600) return std::to_string(s / 60) + " min";
+  if (s < 86400) return std::to_string(s / 3600) + " h " + std::to_string(s % 3600 / 60) + " min";
+  return std::to_string(s / 86400) + " d " + std::to_string(s % 86400 / 3600) + " h";
+}
+
+std::string factor_text(double f) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f", f);
+  return b;
+}
+
+// One line when an episode starts and one when it ends.
+void report_episodes(fairway_publisher* pub, const fairway::AssocTree& t,
+                     const fairway::StarvationReport& r, double quantile, int64_t now,
+                     fairway_message_fn say, void* arg) {
+  if (!pub) return;
+  std::map<uint32_t, int64_t> now_starved;
+  for (const fairway::Starved& s : r.starved) {
+    const uint32_t id = t.id(s.index);
+    auto was = pub->starved.find(id);
+    now_starved[id] = was == pub->starved.end() ? now : was->second;
+    if (was != pub->starved.end() || !say) continue;
+    const int top = static_cast<int>(std::lround((1 - quantile) * 100));
+    const std::string line =
+        "fair-share starvation: " + who(t, s.index) + " has waited " + duration(s.waited) +
+        " (job " + std::to_string(s.job_id) + ", " + std::to_string(s.pending) +
+        " eligible job" + (s.pending == 1 ? "" : "s") + " pending) with fair-share factor " +
+        factor_text(s.factor) + ", among the highest " + std::to_string(top) +
+        "% of the users with jobs pending (at least " + factor_text(r.threshold) +
+        "): entitled but not served; a limit, a higher PriorityTier or a weight that drowns "
+        "fair-share holds it back ('fairway explain " + std::to_string(s.job_id) +
+        "' tells which)";
+    say(line.c_str(), arg);
+  }
+  for (const auto& [id, since] : pub->starved) {
+    if (now_starved.count(id) || !say) continue;
+    const uint32_t i = t.find(id);
+    const std::string line = "fair-share starvation of " +
+                             (i == fairway::kNoIndex ? "association " + std::to_string(id)
+                                                     : who(t, i)) +
+                             " ended after " + duration(now - since);
+    say(line.c_str(), arg);
+  }
+  pub->starved = std::move(now_starved);
+}
 
 std::vector<std::string> names(const char* const* v, size_t n, const char* what) {
   if (!v && n) fairway::invalid(std::string("fairway_publish: NULL ") + what);
@@ -31,7 +91,21 @@ std::vector<std::string> names(const char* const* v, size_t n, const char* what)
 
 }  // namespace
 
-extern "C" fairway_error_t fairway_publish(const fairway_publication_t* p) {
+extern "C" fairway_error_t fairway_publisher_new(fairway_publisher_t** out) {
+  return fairway::guard([&] {
+    if (!out) fairway::invalid("fairway_publisher_new: NULL out");
+    *out = new fairway_publisher;
+  });
+}
+
+extern "C" void fairway_publisher_destroy(fairway_publisher_t** pub) {
+  if (!pub || !*pub) return;
+  delete *pub;
+  *pub = nullptr;
+}
+
+extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairway_publication_t* p,
+                                           fairway_message_fn say, void* arg) {
   return fairway::guard([&] {
     if (!p) fairway::invalid("fairway_publish: NULL publication");
     if (!p->assocs && p->assoc_count) fairway::invalid("fairway_publish: NULL associations");
@@ -57,10 +131,22 @@ extern "C" fairway_error_t fairway_publish(const fairway_publication_t* p) {
     in.partitions = names(p->partitions, p->partition_count, "partition names");
     in.qos = names(p->qos, p->qos_count, "QOS names");
     std::vector<fairway::PendingRow> rows(p->row_count);
+    std::vector<fairway::PendingJobNote> jobs;
     for (size_t i = 0; i < p->row_count; i++) {
       const fairway_pending_row_t& r = p->rows[i];
       rows[i] = {r.partition, r.qos == UINT32_MAX ? fairway::kNoQos : r.qos, r.priority,
                  r.submit_time, r.first != 0};
+      if (r.first) jobs.push_back({r.assoc_id, r.job_id, r.eligible_time});
+    }
+    fairway::StarvationSettings ss;
+    ss.minutes = p->starvation_minutes;
+    ss.quantile = p->starvation_quantile > 0 && p->starvation_quantile <= 1 ? p->starvation_quantile
+                                                                           : 0.75;
+    const fairway::StarvationReport starvation =
+        fairway::find_starved(jobs, tree, result, p->period_end, ss);
+    if (ss.minutes) {
+      in.starvation = &starvation;
+      in.starvation_minutes = ss.minutes;
     }
     in.pending = fairway::pending_stats(rows, in.partitions.size(), in.qos.size(), p->period_end);
     in.period_end = p->period_end;
@@ -68,6 +154,8 @@ extern "C" fairway_error_t fairway_publish(const fairway_publication_t* p) {
     in.job_lock_seconds = p->job_lock_seconds;
     in.jobs_weighed = p->jobs_weighed;
 
+    // Episodes first: the log tells them even while the files cannot be written.
+    report_episodes(pub, tree, starvation, ss.quantile, p->period_end, say, arg);
     if (p->directory) {
       const std::string dir = p->directory;
       fairway::write_file_atomically(dir + "/fairway.prom", fairway::format_metrics(in),
@@ -109,6 +197,8 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     static_assert(fairway::kMaxOptionPath < sizeof out->metrics_dir);
     std::memcpy(out->metrics_dir, o.metrics_dir.data(), o.metrics_dir.size());
     out->history_days = o.history_days;
+    out->starvation_minutes = o.starvation_minutes;
+    out->starvation_quantile = o.starvation_quantile;
     if (say)
       for (const std::string& m : problems) say(m.c_str(), arg);
   });

@@ -2,11 +2,27 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "plugin_options.h"
 
+#include <cstdlib>
+
 namespace fairway {
 namespace {
 
 constexpr std::string_view kPrefix = "fairway_";
-constexpr const char* kKnown = "fairway_metrics_dir, fairway_history_days";
+constexpr const char* kKnown =
+    "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
+    "fairway_starvation_quantile";
+
+// A whole number from lo to hi written in decimal digits only.
+bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
+  if (v.empty() || v.size() > 9) return false;
+  unsigned long n = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9') return false;
+    n = n * 10 + static_cast<unsigned long>(c - '0');
+  }
+  out = n;
+  return n >= lo && n <= hi;
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -55,17 +71,34 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
     }
     if (name == "fairway_history_days") {
       unsigned long days = 0;
-      bool digits = !value.empty() && value.size() <= 4;
-      for (char c : value) {
-        digits = digits && c >= '0' && c <= '9';
-        if (digits) days = days * 10 + static_cast<unsigned long>(c - '0');
-      }
-      if (!digits || days < 1 || days > 3650) {
+      if (!whole(value, 1, 3650, days)) {
         problems.push_back("PriorityParameters: fairway_history_days=" + shown(value) +
                            " is not a whole number of days from 1 to 3650, ignored");
         continue;
       }
       o.history_days = static_cast<uint32_t>(days);
+      continue;
+    }
+    if (name == "fairway_starvation_minutes") {
+      unsigned long minutes = 0;
+      if (!whole(value, 1, 525600, minutes)) {
+        problems.push_back("PriorityParameters: fairway_starvation_minutes=" + shown(value) +
+                           " is not a whole number of minutes from 1 to 525600, ignored");
+        continue;
+      }
+      o.starvation_minutes = static_cast<uint32_t>(minutes);
+      continue;
+    }
+    if (name == "fairway_starvation_quantile") {
+      const std::string v(value);
+      char* end = nullptr;
+      const double q = v.empty() ? 0 : std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(q > 0 && q <= 1)) {
+        problems.push_back("PriorityParameters: fairway_starvation_quantile=" + shown(value) +
+                           " is not a number above 0 and at most 1, ignored");
+        continue;
+      }
+      o.starvation_quantile = q;
       continue;
     }
     if (name != "fairway_metrics_dir") {

@@ -16,6 +16,10 @@ struct PluginOptions {
   std::string metrics_dir;
   // fairway_history_days: days of fair-share history to keep (1 to 3650); 0: none.
   uint32_t history_days = 0;
+  // fairway_starvation_minutes: alert on users waiting this long while entitled (1 to 525600);
+  // 0: off.  fairway_starvation_quantile: "among the highest" factors, in (0, 1].
+  uint32_t starvation_minutes = 0;
+  double starvation_quantile = 0.75;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).

@@ -160,6 +160,22 @@ std::string format_metrics(const MetricsInput& in) {
     sample(out, "fairway_association_delivered_entitled_ratio", labels[k],
            delivered_over_entitled(t, rows[k].index));
 
+  if (in.starvation) {
+    std::vector<std::string> by_index(t.size());
+    for (size_t k = 0; k < rows.size(); k++) by_index[rows[k].index] = labels[k];
+    std::vector<uint8_t> starved(t.size(), 0);
+    for (const Starved& s : in.starvation->starved) starved[s.index] = 1;
+    family(out, "fairway_association_starved", "gauge",
+           fmt::format("1 when the association's oldest eligible pending job has waited {} "
+                       "minutes or more while its fair-share factor is among the highest "
+                       "(fairway_starvation_*), else 0; associations with eligible jobs pending.",
+                       in.starvation_minutes));
+    for (uint32_t i : in.starvation->with_pending) sample(out, "fairway_association_starved", by_index[i], starved[i]);
+    family(out, "fairway_starvation_factor_threshold", "gauge",
+           "The fair-share factor from which a waiting association counts as starved.");
+    sample(out, "fairway_starvation_factor_threshold", "", in.starvation->threshold);
+  }
+
   pending_families(out, "partition", "partition", in.partitions, in.pending.partitions);
   pending_families(out, "qos", "qos", in.qos, in.pending.qos);
 

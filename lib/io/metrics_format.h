@@ -18,6 +18,7 @@
 #include "assoc_tree.h"
 #include "fair_share.h"
 #include "pending_stats.h"
+#include "starvation.h"
 
 namespace fairway {
 
@@ -37,6 +38,9 @@ struct MetricsInput {
   double period_seconds = 0;     // wall time of the whole period
   double job_lock_seconds = 0;   // slurmctld's job write lock held by the period
   uint64_t jobs_weighed = 0;
+  // Starvation alerts (fairway_starvation_minutes), or nullptr when off.
+  const StarvationReport* starvation = nullptr;
+  uint32_t starvation_minutes = 0;
 };
 
 // The exposition text, ending in '\n'.  Throws std::invalid_argument when tree or result is

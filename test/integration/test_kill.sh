@@ -5,14 +5,16 @@
 # end since) must not be lost, and nothing may be charged twice.  slurmctld itself saves
 # association usage only every 5 minutes; Fairway's usage file and journal
 # (lib/core/usage_store.h) fill the gap.  Decay is off, so RawUsage must equal AllocCPUS x
-# Elapsed (sacct) exactly.
+# Elapsed (sacct) exactly.  The fair-share history (fairway_history_days, kept in
+# StateSaveLocation) reads back whole after the kill, with periods from before and after it.
 #
-# Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required).
+# Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required);
+# FAIRWAY_BUILD_DIR (its tools/fairway) for the history check.
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-tb_start_fairway_no_decay </dev/null
+tb_start_fairway_no_decay <<<"PriorityParameters=fairway_history_days=1"
 
 # From Slurm 25.11 on, slurmctld refuses to start after a crash (fatal "No Assoc usage file")
 # when the cluster existed before and it never saved its association usage, which it does
@@ -37,6 +39,7 @@ wait_for 30 short_done || true
 sleep 6	# let slurmctld save its job state (it does so within 5 s of a change)
 check "journal holds the job end" grep -q "^e .* $short " "$TB_DIR/spool/ctld/fairway_usage.journal"
 
+killed_at=$(date +%s)
 check "kill -9 slurmctld" "$TESTBED" kill-ctld "$TB_DIR"
 check "restart slurmctld" "$TESTBED" restart-ctld "$TB_DIR"
 assert_match "restart restored Fairway's usage" "usage of [0-9]+ associations restored from the period at [0-9]+, plus [0-9]+ job ends" \
@@ -44,5 +47,23 @@ assert_match "restart restored Fairway's usage" "usage of [0-9]+ associations re
 
 usage_exact_after 120 "$long" "long job finished" "after kill -9 (nothing lost, nothing twice)"
 check "slurmctld still answers" scontrol ping
+
+# The history: mode 0700 under StateSaveLocation, periods on both sides of the kill, nothing
+# torn (a torn block would be named on stderr and skipped).
+cli=${FAIRWAY_BUILD_DIR:-}/tools/fairway
+hdir=$TB_DIR/spool/ctld/fairway_history
+assert_eq "the history is under StateSaveLocation, mode 0700" 700 "$(stat -c %a "$hdir" 2>&1)"
+if [ -x "$cli" ]; then
+	"$cli" history --account chem.lab --user fw_u5 --json >"$TB_DIR/history.json" 2>"$TB_DIR/history.err" || true
+	assert_eq "fairway history reads it whole after kill -9" "" "$(cat "$TB_DIR/history.err")"
+	assert_eq "history periods before and after the kill" "yes yes" "$(python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))[0]["periods"]
+t = int(sys.argv[2])
+print("yes" if any(x["time"] < t for x in p) else "no", "yes" if any(x["time"] > t for x in p) else "no")' \
+		"$TB_DIR/history.json" "$killed_at" 2>&1)"
+else
+	fail "fairway history after kill -9" "FAIRWAY_BUILD_DIR must hold a build with tools/fairway"
+fi
 
 finish

@@ -15,7 +15,10 @@
 #     fairway history --account/--user (its directory found through slurmctld's configuration)
 #     gives the last period's raw usage and fair-share factor as sshare shows them;
 #   * the directory removed: one log line for the whole episode, priorities unchanged, and the
-#     files come back (with a line saying so) once it is there again.
+#     files come back (with a line saying so) once it is there again;
+#   * fairway_starvation_minutes=1 on the DOWN partition, where no job can start: the users
+#     whose jobs have waited a minute with a fair-share factor in the top quarter (from sshare)
+#     are the ones starved, each told once in the log and marked 1 in the metrics.
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -39,7 +42,7 @@ trap 'cleanup_metrics; _cleanup' EXIT
 extra="" && tmpfile extra
 {
 	echo "$FROZEN_PRIORITY_CONF"
-	echo "PriorityParameters=fairway_metrics_dir=$mdir,nodecay,fairway_colour=blue,fairway_metrics_dir,fairway_history_days=2"
+	echo "PriorityParameters=fairway_metrics_dir=$mdir,nodecay,fairway_colour=blue,fairway_metrics_dir,fairway_history_days=2,fairway_starvation_minutes=1"
 } >"$extra"
 tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
 # shellcheck disable=SC1091
@@ -204,4 +207,24 @@ if wait_for 5 grep -q "fair-share published to $mdir again" "$ctld_log"; then
 else
 	fail "a log line says the files are written again" "$(grep fairway_metrics "$ctld_log" | tail -3)"
 fi
+
+# ---- starvation: nobody in hold can start ----
+squeue -h -t PD -p hold -o '%u|%a|%Q' | awk -F'|' '$3 > 0 { print $1 "|" $2 }' | sort -u >"$TB_DIR/waiting"
+want=$(python3 - "$TB_DIR/sshare.txt" "$TB_DIR/waiting" <<'EOF'
+import math, sys
+rows = [l.rstrip("\n").split("|") for l in open(sys.argv[1])][1:]
+fs = {(r[0].strip(), r[1]): float(r[7]) for r in rows if r[1]}
+waiting = [tuple(l.strip().split("|")[::-1]) for l in open(sys.argv[2]) if l.strip()]
+f = sorted(fs[w] for w in waiting)
+threshold = f[math.ceil(0.75 * len(f)) - 1]
+print(" ".join(sorted("%s|%s" % (a, u) for a, u in waiting if fs[(a, u)] >= threshold and fs[(a, u)] > 0)))
+EOF
+)
+told=$(grep -o 'fair-share starvation: user [^ ]* in account [^ ]*' "$ctld_log" |
+	awk '{ print $7 "|" $4 }' | sort | tr '\n' ' ' | sed 's/ $//')
+assert_ne "some user is starved" "" "$want"
+assert_eq "the users told starved (once each) = those waiting with a top-quarter factor" "$want" "$told"
+marked=$(awk '/^fairway_association_starved\{/ && $2 == 1' "$mdir/fairway.prom" |
+	sed -E 's/.*account="([^"]*)",user="([^"]*)".*/\1|\2/' | sort | tr '\n' ' ' | sed 's/ $//')
+assert_eq "the same users marked 1 in fairway_association_starved" "$want" "$marked"
 finish

@@ -158,11 +158,11 @@ expect "shares - with standard input closed" 2 '^fairway: cannot read standard i
 # The live snapshot to standard output needs slurmctld: test/integration/test_cli_snapshot.sh.
 
 # 5b. Commands: unknown ones named, near misses suggested, help printed.
-expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif, history and help; see 'fairway --help'\)$" "$cli" foo
+expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif, history, plot and help; see 'fairway --help'\)$" "$cli" foo
 expect "a typo of shares" 2 "^fairway: unknown command 'share'; did you mean 'shares'\?$" "$cli" share
 expect "a typo of snapshot" 2 "^fairway: unknown command 'snpashot'; did you mean 'snapshot'\?$" "$cli" snpashot
 expect "the start of snapshot" 2 "^fairway: unknown command 'snap'; did you mean 'snapshot'\?$" "$cli" snap
-expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif, history or help \(see 'fairway --help'\)$" "$cli"
+expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif, history, plot or help \(see 'fairway --help'\)$" "$cli"
 # explain offline: a version 1 snapshot holds no jobs; a job id is a number; one of JOBID or
 # --account/--user.
 expect "explain of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \

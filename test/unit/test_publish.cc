@@ -18,6 +18,7 @@
 #include "pending_stats.h"
 #include "plugin_options.h"
 #include "snapshot.h"
+#include "starvation.h"
 
 namespace fairway {
 namespace {
@@ -31,7 +32,7 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
   EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days)");
+  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile)");
   EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
 }
 
@@ -53,7 +54,7 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   problems.clear();
   o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days)");
+  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
@@ -74,6 +75,24 @@ TEST(PluginOptions, HistoryDays) {
               std::string::npos)
         << problems[0];
   }
+}
+
+TEST(PluginOptions, Starvation) {
+  std::vector<std::string> problems;
+  PluginOptions o = parse_priority_parameters(
+      "fairway_starvation_minutes=720,fairway_starvation_quantile=0.9", problems);
+  EXPECT_EQ(o.starvation_minutes, 720u);
+  EXPECT_EQ(o.starvation_quantile, 0.9);
+  EXPECT_TRUE(problems.empty());
+  o = parse_priority_parameters(
+      "fairway_starvation_minutes=0,fairway_starvation_quantile=0,fairway_starvation_quantile=1.5,"
+      "fairway_starvation_quantile=x",
+      problems);
+  EXPECT_EQ(o.starvation_minutes, 0u);
+  EXPECT_EQ(o.starvation_quantile, 0.75);
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_EQ(problems[0], "PriorityParameters: fairway_starvation_minutes='0' is not a whole number of minutes from 1 to 525600, ignored");
+  EXPECT_EQ(problems[3], "PriorityParameters: fairway_starvation_quantile='x' is not a number above 0 and at most 1, ignored");
 }
 
 TEST(PluginOptions, CApiReportsThroughTheCallback) {
@@ -199,6 +218,59 @@ TEST(MetricsFormat, FairTreeValuesLikeSshareAndOneHelpPerFamily) {
   EXPECT_EQ(help.size(), 20u);
 }
 
+// ---- starvation ----
+
+// root -> a (shares 1) -> u1, u2; root -> b (shares 1) -> u3.  Usage: u1 90, u2 0, u3 10.
+std::vector<AssocRecord> starvation_tree() {
+  std::vector<AssocRecord> r(6);
+  r[0] = {1, 0, "root", "", false, 1, 100};
+  r[1] = {2, 1, "a", "", false, 1, 90};
+  r[2] = {3, 2, "a", "u1", false, 1, 90};
+  r[3] = {4, 2, "a", "u2", false, 1, 0};
+  r[4] = {5, 1, "b", "", false, 1, 10};
+  r[5] = {6, 5, "b", "u3", false, 1, 10};
+  return r;
+}
+
+TEST(Starvation, TheLongWaitingAmongTheHighestFactorsOnly) {
+  const AssocTree t = AssocTree::build(starvation_tree());
+  FairShareResult res;
+  compute_fair_share(t, Algorithm::kFairTree, 1, res);
+  // Fair Tree ranks: b (less usage per share) before a; within a, u2 before u1.  Factors:
+  // u3 = 1, u2 = 2/3, u1 = 1/3.
+  ASSERT_DOUBLE_EQ(res.fs_factor[5], 1.0);
+  ASSERT_DOUBLE_EQ(res.fs_factor[3], 2.0 / 3);
+  ASSERT_DOUBLE_EQ(res.fs_factor[2], 1.0 / 3);
+  const int64_t now = 10000;
+  std::vector<PendingJobNote> jobs = {
+      {3, 10, now - 7200},  // u1: long wait, lowest factor
+      {4, 11, now - 600},   // u2: short wait
+      {6, 12, now - 4000},  // u3: long wait, highest factor
+      {6, 13, now - 3000},  // u3 again
+      {6, 14, 0},           // not eligible yet
+      {99, 15, now - 9000}, // unknown association
+  };
+  StarvationSettings s;
+  s.minutes = 60;
+  s.quantile = 0.75;
+  StarvationReport r = find_starved(jobs, t, res, now, s);
+  EXPECT_EQ(r.with_pending, (std::vector<uint32_t>{2, 3, 5}));
+  // Three factors {1/3, 2/3, 1}: rank ceil(0.75 * 3) = 3 -> 1.
+  EXPECT_DOUBLE_EQ(r.threshold, 1.0);
+  ASSERT_EQ(r.starved.size(), 1u);
+  EXPECT_EQ(r.starved[0].index, 5u);
+  EXPECT_EQ(r.starved[0].job_id, 12u);
+  EXPECT_EQ(r.starved[0].waited, 4000);
+  EXPECT_EQ(r.starved[0].pending, 2u);
+  // A lower quantile takes u2 in too, but u2 has not waited an hour.
+  s.quantile = 0.5;
+  r = find_starved(jobs, t, res, now, s);
+  EXPECT_DOUBLE_EQ(r.threshold, 2.0 / 3);
+  EXPECT_EQ(r.starved.size(), 1u);
+  s.minutes = 0;
+  EXPECT_TRUE(find_starved(jobs, t, res, now, s).starved.empty());
+}
+
 // ---- fairway_publish ----
 
 class Publish : public ::testing::Test {
@@ -237,7 +309,7 @@ TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
   p.rows = rows;
   p.row_count = 2;
   p.period_end = 150;
-  ASSERT_EQ(fairway_publish(&p), FAIRWAY_OK) << fairway_last_error();
+  ASSERT_EQ(fairway_publish(nullptr, &p, nullptr, nullptr), FAIRWAY_OK) << fairway_last_error();
   struct stat st {};
   ASSERT_EQ(stat((dir_ + "/fairway.prom").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0644u);
@@ -257,6 +329,57 @@ TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
   EXPECT_EQ(s.at(R"(fairway_partition_pending_priority{partition="debug",quantile="1"})"), 20.0);
 }
 
+TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
+  const std::vector<AssocRecord> recs = starvation_tree();
+  std::vector<fairway_assoc_t> a;
+  for (const AssocRecord& r : recs)
+    a.push_back({r.id, r.parent_id, r.account.c_str(), r.user.empty() ? nullptr : r.user.c_str(),
+                 r.shares_raw, 0, r.usage_raw});
+  const char* parts[] = {"debug"};
+  std::vector<fairway_pending_row_t> rows = {{0, UINT32_MAX, 5, 1, 0, 6, 12, 1000}};
+  fairway_publication_t p{};
+  p.directory = dir_.c_str();
+  p.algo = FAIRWAY_ALGO_FAIR_TREE;
+  p.dampening = 1;
+  p.assocs = a.data();
+  p.assoc_count = a.size();
+  p.partitions = parts;
+  p.partition_count = 1;
+  p.rows = rows.data();
+  p.row_count = rows.size();
+  p.starvation_minutes = 60;
+  p.starvation_quantile = 0.75;
+  fairway_publisher_t* pub = nullptr;
+  ASSERT_EQ(fairway_publisher_new(&pub), FAIRWAY_OK);
+  std::vector<std::string> said;
+  auto say = [](const char* m, void* arg) { static_cast<std::vector<std::string>*>(arg)->push_back(m); };
+  p.period_end = 1000 + 3000;  // 50 minutes: not yet
+  ASSERT_EQ(fairway_publish(pub, &p, say, &said), FAIRWAY_OK) << fairway_last_error();
+  EXPECT_TRUE(said.empty());
+  for (int64_t t : {1000 + 3600, 1000 + 3900, 1000 + 4200}) {
+    p.period_end = t;
+    ASSERT_EQ(fairway_publish(pub, &p, say, &said), FAIRWAY_OK);
+  }
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0],
+            "fair-share starvation: user u3 in account b has waited 1 h 0 min (job 12, 1 eligible "
+            "job pending) with fair-share factor 1.000, among the highest 25% of the users with "
+            "jobs pending (at least 1.000): entitled but not served; a limit, a higher "
+            "PriorityTier or a weight that drowns fair-share holds it back ('fairway explain "
+            "12' tells which)");
+  std::ifstream prom(dir_ + "/fairway.prom");
+  std::stringstream text;
+  text << prom.rdbuf();
+  EXPECT_EQ(samples(text.str()).at(R"(fairway_association_starved{id="6",account="b",user="u3",parent="b"})"), 1.0);
+  p.row_count = 0;  // the job started
+  p.period_end = 1000 + 4500;
+  ASSERT_EQ(fairway_publish(pub, &p, say, &said), FAIRWAY_OK);
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_EQ(said[1], "fair-share starvation of user u3 in account b ended after 15 min");
+  fairway_publisher_destroy(&pub);
+  EXPECT_EQ(pub, nullptr);
+}
+
 TEST_F(Publish, AMissingDirectoryIsNamedAndTheOldFilesStay) {
   fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
   fairway_publication_t p{};
@@ -266,7 +389,7 @@ TEST_F(Publish, AMissingDirectoryIsNamedAndTheOldFilesStay) {
   p.dampening = 1;
   p.assocs = &root;
   p.assoc_count = 1;
-  EXPECT_EQ(fairway_publish(&p), FAIRWAY_EIO);
+  EXPECT_EQ(fairway_publish(nullptr, &p, nullptr, nullptr), FAIRWAY_EIO);
   EXPECT_EQ(std::string(fairway_last_error()),
             "cannot create " + missing + "/fairway.prom.new: No such file or directory");
   // A loop in the tree is a tree error, and nothing is written.
@@ -274,11 +397,11 @@ TEST_F(Publish, AMissingDirectoryIsNamedAndTheOldFilesStay) {
   p.directory = dir_.c_str();
   p.assocs = loop;
   p.assoc_count = 2;
-  EXPECT_EQ(fairway_publish(&p), FAIRWAY_ETREE);
+  EXPECT_EQ(fairway_publish(nullptr, &p, nullptr, nullptr), FAIRWAY_ETREE);
   EXPECT_NE(access((dir_ + "/fairway.prom").c_str(), F_OK), 0);
   p.assocs = nullptr;
-  EXPECT_EQ(fairway_publish(&p), FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_publish(nullptr), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_publish(nullptr, &p, nullptr, nullptr), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_publish(nullptr, nullptr, nullptr, nullptr), FAIRWAY_EINVAL);
 }
 
 }  // namespace

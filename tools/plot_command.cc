@@ -1,0 +1,72 @@
+// plot_command.cc - see plot_command.h.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include "plot_command.h"
+
+#include <exception>
+#include <optional>
+#include <vector>
+
+#include "atomic_file.h"
+#include "cli_io.h"
+#include "error.h"
+#include "plot_svg.h"
+#include "snapshot.h"
+
+namespace fairway_cli {
+namespace {
+
+int emit(const std::string& svg, const std::string& out) {
+  if (out.empty() || out == "-") {
+    put(svg);
+    return 0;
+  }
+  try {
+    fairway::write_file_atomically(out, svg, {.mode = 0644, .durable = false});
+  } catch (const fairway::Error& e) {
+    say(std::string("plot: ") + e.what());
+    return kExitRuntime;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int cmd_plot_tree(const std::string& snapshot, const std::string& out) {
+  int rc = 0;
+  std::optional<fairway::Snapshot> snap = read_input(snapshot, rc);
+  if (!snap) return rc;
+  std::string svg;
+  try {
+    const fairway::AssocTree tree = fairway::snapshot_tree(*snap);
+    fairway::FairShareResult result;
+    fairway::compute_fair_share(tree, snap->algorithm, snap->dampening_factor, result);
+    const std::string base = snapshot.substr(snapshot.rfind('/') + 1);
+    const std::string title =
+        "Entitled and delivered shares" + (snapshot == "-" ? std::string() : " of " + base);
+    svg = fairway::plot_tree_svg(tree, result, snap->algorithm, title);
+  } catch (const std::bad_alloc&) {
+    say("plot: out of memory");
+    return kExitRuntime;
+  } catch (const std::exception& e) {
+    say((snapshot == "-" ? std::string("standard input") : quote(snapshot)) + ": " +
+        std::string(snapshot_message(e)));
+    return kExitInput;
+  }
+  return emit(svg, out);
+}
+
+int cmd_plot_history(const HistoryArgs& a, const std::string& out) {
+  int rc = 0;
+  const std::optional<std::vector<fairway::HistorySeries>> series = load_history(a, rc);
+  if (!series) return rc;
+  if (series->size() > 1)
+    say("plot: " + std::to_string(series->size()) + " associations match; drawing association " +
+        std::to_string(series->front().id));
+  if (series->front().times.empty()) {
+    say("plot: the history has no period of that association in that time");
+    return kExitInput;
+  }
+  return emit(fairway::plot_history_svg(series->front()), out);
+}
+
+}  // namespace fairway_cli
