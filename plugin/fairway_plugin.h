@@ -198,13 +198,17 @@ extern void fw_job_write_unlock(fw_state_t *st);
 extern void fw_publish_note(const job_record_t *job_ptr,
 			    part_record_t *const *parts, int nparts,
 			    const uint32_t *prio, int nqos, uint32_t priority);
+/* Note a job of the period's walk that started since the last published
+ * period (with fairway_history_days).  Calculation thread, job lock and an
+ * assoc_mgr lock on associations held. */
+extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now);
 /* The weighing helper thread's rows: lane 1 on, -1 off. */
 extern void fw_publish_lane(int lane);
 /* Copy the partitions' names.  Job write lock (with the partition read lock). */
 extern void fw_publish_partitions(void);
-/* End of a period: copy the associations and QOS under assoc_mgr's read locks,
+/* End of the period at `now`: copy the associations and QOS under assoc_mgr's read locks,
  * then write the files outside every lock.  Logs a failure once per episode. */
-extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg);
+extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now);
 extern void fw_publish_free(void);
 
 /* ---- sprio_factors.c: sprio's rows ---- */

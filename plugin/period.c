@@ -30,6 +30,7 @@ static int _foreach_charge_and_weigh(void *x, void *arg)
 
 	if (fw_charge_running_job(p->st, p->cfg, x, p->now, true))
 		fw_recalc_job(p->cfg, x, p->now, true);
+	fw_publish_note_started(x, p->now);
 	return 0;
 }
 
@@ -38,6 +39,7 @@ static int _foreach_weigh(void *x, void *arg)
 	struct pass *p = arg;
 
 	fw_recalc_job(p->cfg, x, p->now, true);
+	fw_publish_note_started(x, p->now);
 	return 0;
 }
 
@@ -106,7 +108,7 @@ extern int fw_period(fw_state_t *st, time_t now)
 	fw_publish_begin(st, cfg);
 	if (!st->fair_share) {
 		_period_without_fair_share(st, cfg, now);
-		fw_publish_end(st, cfg);
+		fw_publish_end(st, cfg, now);
 		fw_cfg_put(cfg);
 		return rc;
 	}
@@ -190,7 +192,7 @@ extern int fw_period(fw_state_t *st, time_t now)
 	st->last_ran = now;
 	fw_usage_save(st, now);
 	fw_decay_state_write(st);
-	fw_publish_end(st, cfg);
+	fw_publish_end(st, cfg, now);
 	fw_cfg_put(cfg);
 	return rc;
 }

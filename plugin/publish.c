@@ -4,7 +4,8 @@
  *  node_exporter's textfile collector and the association tree as a snapshot
  *  file for the fairway command; with fairway_history_days=N one record per
  *  association in DIR/fairway_history (StateSaveLocation/fairway_history
- *  without a metrics directory), kept N days; with fairway_starvation_minutes
+ *  without a metrics directory), kept N days, and a line per job that started
+ *  with its place in the last order; with fairway_starvation_minutes
  *  one log line when a user starts and stops being starved of service
  *  (fairway_publish, lib/capi/fairway.h).
  *
@@ -61,6 +62,16 @@ static struct {
 	size_t n;
 } g_parts;
 
+/* Jobs started since the last published period (calculation thread only). */
+static fairway_started_job_t *g_started = NULL;
+static size_t g_started_n = 0, g_started_cap = 0;
+static bool g_noting_starts = false;
+/* The last published period: when its walk began (0: none), and the jobs it
+ * weighed (sorted ids). */
+static time_t g_last_walk = 0;
+static uint32_t *g_prev_ids = NULL;
+static size_t g_prev_n = 0, g_prev_cap = 0;
+
 static char *g_last_failure = NULL;	/* the failure logged last, or NULL */
 static fairway_publisher_t *g_publisher = NULL;	/* starvation episodes */
 
@@ -104,12 +115,24 @@ static void _parts_clear(void)
 	g_parts.n = 0;
 }
 
+static void _started_clear(void)
+{
+	for (size_t i = 0; i < g_started_n; i++) {
+		xfree(*(char **) &g_started[i].user);
+		xfree(*(char **) &g_started[i].account);
+		xfree(*(char **) &g_started[i].partition);
+	}
+	g_started_n = 0;
+}
+
 extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 {
 	clock_gettime(CLOCK_MONOTONIC, &st->period_begin);
 	st->job_lock_seconds = 0;
 	g_noting = (cfg->metrics_dir != NULL) || cfg->history_days ||
 		   cfg->starvation_minutes;
+	g_noting_starts = cfg->history_days && g_last_walk;
+	_started_clear();	/* only this period's walk (not a reconfigure's) */
 	for (int i = 0; i < 2; i++)
 		g_lanes[i].n = g_lanes[i].jobs = 0;
 	t_lane = g_noting ? &g_lanes[0] : NULL;
@@ -169,6 +192,60 @@ extern void fw_publish_note(const job_record_t *job_ptr,
 					best = prio[p * nqos + q];
 		}
 		_note(l, &job, parts[p], best, p == 0);
+	}
+}
+
+static int _cmp_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A job started since the last period: not pending now, started no earlier
+ * than that period's walk, and either weighed by it (then it has a place in
+ * its order) or started after it (submitted and started in between).  One
+ * that started in the very second of that walk without being weighed by it
+ * was running then, and was noted before.
+ */
+extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
+{
+	const fw_prio_factors_t *pf = job_ptr->prio_factors;
+	const slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
+	fairway_started_job_t *s;
+	uint32_t id = job_ptr->job_id;
+
+	if (!g_noting_starts || IS_JOB_PENDING(job_ptr) ||
+	    (job_ptr->start_time < g_last_walk) || (job_ptr->start_time > now))
+		return;
+	if (!bsearch(&id, g_prev_ids, g_prev_n, sizeof(id), _cmp_id) &&
+	    (job_ptr->start_time == g_last_walk))
+		return;
+	if (g_started_n == g_started_cap) {
+		g_started_cap += g_started_cap / 2 + 64;
+		xrecalloc(g_started, g_started_cap, sizeof(*g_started));
+	}
+	s = &g_started[g_started_n++];
+	memset(s, 0, sizeof(*s));
+	s->job_id = job_ptr->job_id;
+	s->user = xstrdup(assoc ? assoc->user : NULL);
+	s->account = xstrdup(assoc ? assoc->acct : job_ptr->account);
+	s->partition = xstrdup(job_ptr->part_ptr ? job_ptr->part_ptr->name :
+			       job_ptr->partition);
+	s->submit_time = job_ptr->details ? job_ptr->details->submit_time : 0;
+	s->start_time = job_ptr->start_time;
+	s->priority = job_ptr->priority;
+	if (pf) {
+		s->has_factors = 1;
+		s->age = pf->priority_age;
+		s->assoc = pf->priority_assoc;
+		s->fairshare = pf->priority_fs;
+		s->job_size = pf->priority_js;
+		s->partition_factor = pf->priority_part;
+		s->qos = pf->priority_qos;
+		s->site = pf->priority_site;
+		s->nice = pf->nice;
 	}
 }
 
@@ -299,7 +376,25 @@ static void _outcome(const char *dir, const char *failure)
 	g_last_failure = xstrdup(failure);
 }
 
-extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
+/* The jobs this period weighed, for the next period's starts. */
+static void _prev_ids_keep(const fairway_pending_row_t *rows, size_t n,
+			   time_t walk)
+{
+	g_prev_n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].first)
+			continue;
+		if (g_prev_n == g_prev_cap) {
+			g_prev_cap += g_prev_cap / 4 + 1024;
+			xrecalloc(g_prev_ids, g_prev_cap, sizeof(*g_prev_ids));
+		}
+		g_prev_ids[g_prev_n++] = rows[i].job_id;
+	}
+	qsort(g_prev_ids, g_prev_n, sizeof(*g_prev_ids), _cmp_id);
+	g_last_walk = walk;
+}
+
+extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 {
 	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	fairway_publication_t p = { 0 };
@@ -324,6 +419,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 	if (!c.n) {
 		_outcome(where, "no association tree (is slurmdbd reachable?)");
 		_copy_free(&c);
+		_started_clear();
 		return;
 	}
 	rows = xcalloc(nrows + 1, sizeof(*rows));
@@ -369,6 +465,8 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 	p.period_seconds = _seconds_since(&st->period_begin);
 	p.job_lock_seconds = st->job_lock_seconds;
 	p.jobs_weighed = g_lanes[0].jobs + g_lanes[1].jobs;
+	p.started = g_started;
+	p.started_count = g_started_n;
 	p.starvation_minutes = cfg->starvation_minutes;
 	p.starvation_quantile = cfg->starvation_quantile;
 
@@ -377,6 +475,8 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg)
 		      plugin_type, fairway_last_error());
 	err = fairway_publish(g_publisher, &p, _say_starvation, NULL);
 	_outcome(where, (err == FAIRWAY_OK) ? NULL : fairway_last_error());
+	_prev_ids_keep(rows, r, now);
+	_started_clear();
 	xfree(history);
 	xfree(rows);
 	_copy_free(&c);
@@ -389,6 +489,12 @@ extern void fw_publish_free(void)
 		g_lanes[i].n = g_lanes[i].cap = 0;
 	}
 	_parts_clear();
+	_started_clear();
+	xfree(g_started);
+	g_started_cap = 0;
+	xfree(g_prev_ids);
+	g_prev_n = g_prev_cap = 0;
+	g_last_walk = 0;
 	xfree(g_last_failure);
 	fairway_publisher_destroy(&g_publisher);
 	g_noting = false;

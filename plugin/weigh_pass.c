@@ -171,6 +171,7 @@ extern int fw_collect_job(void *x, void *arg)
 
 	if (c->charge)
 		(void) fw_charge_running_job(c->st, c->cfg, x, c->now, true);
+	fw_publish_note_started(x, c->now);
 	if (!fw_weighable(c->cfg, x))
 		return 0;
 	if (c->n == g_weigh_cap) {	/* grows with the queue, never shrinks */

@@ -408,7 +408,9 @@ int run(int argc, char** argv) {
   auto* history = app.add_subcommand(
       "history", "an association's fair-share over time: usage, delivered and entitled share, "
                  "factor (PriorityParameters=fairway_history_days=N)");
-  history->add_option("--account", hi.account, "the account")->required();
+  history->add_option("--job", hi.job, "why this job started when it did (instead of --account)")
+      ->type_name("ID");
+  history->add_option("--account", hi.account, "the account");
   history->add_option("--user", hi.user, "a user of that account (default: the account itself)");
   history->add_option("--since", hi.since,
                       "from this time on: YYYY-MM-DD[THH:MM[:SS]] or an age (7d, 12h, 30m)")
@@ -519,6 +521,11 @@ int run(int argc, char** argv) {
     return cmd_plot_history(ph, plot_out);
   }
   if (*history) {
+    if (hi.job.empty() == hi.account.empty()) {
+      say(hi.job.empty() ? "history needs --account or --job (see 'fairway history --help')"
+                         : "history takes --account or --job, not both");
+      return kExitInput;
+    }
     if (hi.json && hi.parsable) {
       say("history: --json and --parsable exclude each other");
       return kExitInput;

@@ -5,6 +5,8 @@
 #include <slurm/slurm.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <ctime>
 #include <exception>
 #include <vector>
@@ -13,6 +15,8 @@
 #include "error.h"
 #include "history.h"
 #include "history_format.h"
+#include "job_starts_file.h"
+#include "job_starts_format.h"
 #include "live.h"
 
 namespace fairway_cli {
@@ -37,6 +41,59 @@ std::optional<int64_t> parse_since(const std::string& text, int64_t now) {
   return std::nullopt;
 }
 
+namespace {
+
+// The history directory: --dir, or where slurmctld's PriorityParameters put it.
+std::optional<std::string> history_dir(const HistoryArgs& a, int& rc) {
+  if (!a.dir.empty()) return a.dir;
+  if (const std::string why = slurm_conf_problem(); !why.empty()) {
+    say(why + " (or name the history with --dir)");
+    rc = kExitRuntime;
+    return std::nullopt;
+  }
+  slurm_init(nullptr);
+  std::string why;
+  std::optional<std::string> d = live_history_dir(why);
+  if (!d) {
+    say(why);
+    rc = kExitRuntime;
+  }
+  return d;
+}
+
+int job_start(const HistoryArgs& a) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long id = std::strtoul(a.job.c_str(), &end, 10);
+  if (a.job.empty() || *end || errno || id == 0 || id > UINT32_MAX ||
+      !std::isdigit(static_cast<unsigned char>(a.job[0]))) {
+    say("history: --job " + shown(a.job) + " is not a job id");
+    return kExitInput;
+  }
+  int rc = 0;
+  const std::optional<std::string> dir = history_dir(a, rc);
+  if (!dir) return rc;
+  std::optional<fairway::StartRecord> r;
+  try {
+    r = fairway::find_start(*dir, static_cast<uint32_t>(id));
+  } catch (const fairway::Error& e) {
+    say(std::string("history: ") + e.what());
+    return kExitRuntime;
+  }
+  if (!r) {
+    say("history: " + quote(*dir) + " has no start of job " + a.job +
+        " (the journal holds the jobs started while fairway_history_days was set, for that many "
+        "days)");
+    return kExitInput;
+  }
+  put(a.json       ? fairway::start_record_json(*r) + "\n"
+      : a.parsable ? fairway::format_start_parsable(*r)
+                   : fairway::format_start(*r));
+  return 0;
+}
+
+}  // namespace
+
 std::optional<std::vector<fairway::HistorySeries>> load_history(const HistoryArgs& a, int& rc) {
   rc = 0;
   const int64_t now = static_cast<int64_t>(time(nullptr));
@@ -51,23 +108,9 @@ std::optional<std::vector<fairway::HistorySeries>> load_history(const HistoryArg
     }
     since = *s;
   }
-  std::string dir = a.dir;
-  if (dir.empty()) {
-    if (const std::string why = slurm_conf_problem(); !why.empty()) {
-      say(why + " (or name the history with --dir)");
-      rc = kExitRuntime;
-      return std::nullopt;
-    }
-    slurm_init(nullptr);
-    std::string why;
-    const std::optional<std::string> d = live_history_dir(why);
-    if (!d) {
-      say(why);
-      rc = kExitRuntime;
-      return std::nullopt;
-    }
-    dir = *d;
-  }
+  const std::optional<std::string> found = history_dir(a, rc);
+  if (!found) return std::nullopt;
+  const std::string dir = *found;
   fairway::HistoryData data;
   try {
     data = fairway::read_history(dir, since);
@@ -95,6 +138,7 @@ std::optional<std::vector<fairway::HistorySeries>> load_history(const HistoryArg
 }
 
 int cmd_history(const HistoryArgs& a) {
+  if (!a.job.empty()) return job_start(a);
   int rc = 0;
   const std::optional<std::vector<fairway::HistorySeries>> loaded = load_history(a, rc);
   if (!loaded) return rc;

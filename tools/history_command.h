@@ -1,6 +1,7 @@
 // history_command.h - `fairway history --account A [--user U] [--since T] [--dir DIR]`: an
 // association's fair-share over time (raw usage, delivered and entitled share, fair-share
-// factor) from the history the plugin keeps with PriorityParameters=fairway_history_days=N.
+// factor) from the history the plugin keeps with PriorityParameters=fairway_history_days=N;
+// `fairway history --job ID`: why that job started when it did (its journal of job starts).
 // Returns the exit status (cli_io.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
@@ -15,6 +16,7 @@
 namespace fairway_cli {
 
 struct HistoryArgs {
+  std::string job;  // --job: why that job started when it did (instead of --account)
   std::string account, user;
   std::string since;  // "" = everything kept
   std::string dir;    // "" = where slurm.conf's PriorityParameters put it

@@ -544,6 +544,19 @@ typedef struct fairway_pending_row {
   int64_t eligible_time;  /* when it became eligible; 0: not yet */
 } fairway_pending_row_t;
 
+/* A job that started since the last period, as the plugin copied it. */
+typedef struct fairway_started_job {
+  uint32_t job_id;
+  const char* user;
+  const char* account;
+  const char* partition; /* where it runs */
+  int64_t submit_time, start_time;
+  uint32_t priority;
+  int has_factors;       /* its weighted factors (sprio's) below are known */
+  double age, assoc, fairshare, job_size, partition_factor, qos, site;
+  uint32_t nice;         /* biased by FAIRWAY_NICE_OFFSET */
+} fairway_started_job_t;
+
 typedef struct fairway_publication {
   const char* directory;     /* where the metrics go (must exist); NULL: none */
   const char* history_dir;   /* where the history goes (created); NULL: none */
@@ -565,6 +578,8 @@ typedef struct fairway_publication {
   double period_seconds;   /* wall time of the period */
   double job_lock_seconds; /* slurmctld's job write lock held by the period */
   uint64_t jobs_weighed;
+  const fairway_started_job_t* started; /* jobs started since the last period */
+  size_t started_count;
   uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: no alerts */
   double starvation_quantile;  /* fairway_starvation_quantile, in (0, 1] */
 } fairway_publication_t;
@@ -585,7 +600,9 @@ void fairway_publisher_destroy(fairway_publisher_t** pub);
  *   fairway.json  the association tree as a snapshot file that `fairway shares` reads,
  *                 mode 0600;
  * and, with history_dir, appends one record per association to the day's history file
- * there (lib/core/history.h), removing the files older than history_days.  With
+ * there (lib/core/history.h), removing the files older than history_days, and one line
+ * per started job to the journal of job starts (lib/io/job_starts_file.h: its place in the
+ * last order pub kept, and the jobs it passed).  With
  * starvation_minutes, a user starved of service (lib/core/starvation.h) is told through say
  * (may be NULL) once when its episode starts and once when it ends (pub keeps the episodes;
  * NULL: none are kept), and the metrics mark it.

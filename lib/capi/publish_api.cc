@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "capi_types.h"
 #include "fair_share.h"
 #include "history.h"
+#include "job_starts.h"
+#include "job_starts_file.h"
 #include "starvation.h"
 #include "fairway.h"
 #include "metrics_format.h"
@@ -25,6 +28,7 @@
 
 struct fairway_publisher {
   std::map<uint32_t, int64_t> starved;  // association id -> when its episode started
+  fairway::PeriodOrder last;            // the last period's pending order (job starts)
 };
 
 namespace {
@@ -132,11 +136,34 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     in.qos = names(p->qos, p->qos_count, "QOS names");
     std::vector<fairway::PendingRow> rows(p->row_count);
     std::vector<fairway::PendingJobNote> jobs;
+    std::vector<fairway::OrderRow> order_rows(p->row_count);
+    std::unordered_set<uint32_t> pending_now;
     for (size_t i = 0; i < p->row_count; i++) {
       const fairway_pending_row_t& r = p->rows[i];
       rows[i] = {r.partition, r.qos == UINT32_MAX ? fairway::kNoQos : r.qos, r.priority,
                  r.submit_time, r.first != 0};
-      if (r.first) jobs.push_back({r.assoc_id, r.job_id, r.eligible_time});
+      order_rows[i] = {r.partition, r.job_id, r.priority, r.submit_time};
+      if (r.first) {
+        jobs.push_back({r.assoc_id, r.job_id, r.eligible_time});
+        pending_now.insert(r.job_id);
+      }
+    }
+    if (!p->started && p->started_count) fairway::invalid("fairway_publish: NULL started jobs");
+    std::vector<fairway::StartRecord> starts;
+    for (size_t i = 0; i < p->started_count && pub; i++) {
+      const fairway_started_job_t& s = p->started[i];
+      fairway::StartedJob j;
+      j.job_id = s.job_id;
+      j.user = s.user ? s.user : "";
+      j.account = s.account ? s.account : "";
+      j.partition = s.partition ? s.partition : "";
+      j.submit_time = s.submit_time;
+      j.start_time = s.start_time;
+      j.priority = s.priority;
+      j.has_factors = s.has_factors != 0;
+      j.factors = {s.age, s.assoc, s.fairshare, s.job_size, s.partition_factor, s.qos, s.site,
+                   static_cast<double>(static_cast<int64_t>(s.nice) - FAIRWAY_NICE_OFFSET)};
+      starts.push_back(fairway::explain_start(j, pub->last, pending_now));
     }
     fairway::StarvationSettings ss;
     ss.minutes = p->starvation_minutes;
@@ -182,7 +209,9 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
         names.push_back({tree.id(i), std::string(tree.account(i)), std::string(tree.user(i))});
       }
       fairway::append_history(p->history_dir, period, names, p->history_days);
+      fairway::append_starts(p->history_dir, p->period_end, starts, p->history_days);
     }
+    if (pub) pub->last = fairway::period_order(order_rows, in.partitions, p->period_end);
   });
 }
 

@@ -2,10 +2,12 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -68,6 +70,67 @@ void write_file_atomically(const std::string& path, std::string_view data, const
       ::close(d);
     }
   }
+}
+
+void append_to_file(const std::string& path, std::string_view data, mode_t mode) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode);
+  if (fd < 0) io_error("cannot open", path, errno);
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      io_error("cannot append to", path, e);
+    }
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+}
+
+std::string read_whole_file(const std::string& path, bool* exists, size_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) {
+    if (errno == ENOENT) {
+      *exists = false;
+      return {};
+    }
+    io_error("cannot open", path, errno);
+  }
+  *exists = true;
+  std::string data;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof(buf));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int e = errno;
+      ::close(fd);
+      io_error("cannot read", path, e);
+    }
+    if (n == 0) break;
+    data.append(buf, static_cast<size_t>(n));
+    if (data.size() > max_bytes) {
+      ::close(fd);
+      const bool gib = max_bytes % (size_t{1} << 30) == 0;
+      throw Error(Errc::kParse, path + ": larger than " +
+                                    std::to_string(gib ? max_bytes >> 30 : max_bytes >> 20) +
+                                    (gib ? " GiB" : " MiB"));
+    }
+  }
+  ::close(fd);
+  return data;
+}
+
+std::vector<std::string> list_directory(const std::string& dir) {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) io_error("cannot read the directory", dir, errno);
+  while (const dirent* e = ::readdir(d)) out.emplace_back(e->d_name);
+  ::closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace fairway

@@ -2,7 +2,6 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "history.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -47,38 +46,15 @@ uint32_t fnv1a(std::string_view b) {
   throw Error(Errc::kIo, what + " " + path + ": " + std::strerror(errno));
 }
 
+// A history file: at most 16 GiB (a day of 50,000 associations every minute is 1.7 GB).
 std::string read_file(const std::string& path, bool missing_ok) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (missing_ok && errno == ENOENT) return {};
+  bool exists = false;
+  std::string data = read_whole_file(path, &exists, size_t{1} << 34);
+  if (!exists && !missing_ok) {
+    errno = ENOENT;
     io_error("cannot open", path);
   }
-  std::string out;
-  char buf[1 << 16];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      ::close(fd);
-      errno = e;
-      io_error("cannot read", path);
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
-  return out;
-}
-
-std::vector<std::string> list_dir(const std::string& dir) {
-  std::vector<std::string> out;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) io_error("cannot read the directory", dir);
-  while (const dirent* e = ::readdir(d)) out.emplace_back(e->d_name);
-  ::closedir(d);
-  std::sort(out.begin(), out.end());
-  return out;
+  return data;
 }
 
 }  // namespace
@@ -141,17 +117,17 @@ std::vector<HistoryPeriod> parse_history(std::string_view b, size_t* skipped) {
   return out;
 }
 
-std::string history_file_name(int64_t time) {
+std::string day_file_name(std::string_view prefix, std::string_view suffix, int64_t time) {
   const time_t t = static_cast<time_t>(time);
   struct tm tm {};
   gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "history-%Y%m%d.fwh", &tm);
-  return buf;
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y%m%d", &tm);
+  return std::string(prefix) + buf + std::string(suffix);
 }
 
-std::optional<int64_t> history_file_day(std::string_view name) {
-  constexpr std::string_view prefix = "history-", suffix = ".fwh";
+std::optional<int64_t> day_file_day(std::string_view name, std::string_view prefix,
+                                    std::string_view suffix) {
   if (name.size() != prefix.size() + 8 + suffix.size() || name.substr(0, prefix.size()) != prefix ||
       name.substr(name.size() - suffix.size()) != suffix)
     return std::nullopt;
@@ -164,6 +140,12 @@ std::optional<int64_t> history_file_day(std::string_view name) {
   tm.tm_mday = std::stoi(std::string(digits.substr(6, 2)));
   if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31) return std::nullopt;
   return static_cast<int64_t>(timegm(&tm));
+}
+
+std::string history_file_name(int64_t time) { return day_file_name("history-", ".fwh", time); }
+
+std::optional<int64_t> history_file_day(std::string_view name) {
+  return day_file_day(name, "history-", ".fwh");
 }
 
 std::vector<std::string> expired_history_files(const std::vector<std::string>& names, int64_t now,
@@ -222,31 +204,15 @@ void append_history(const std::string& dir, const HistoryPeriod& period,
     }
   if (grew) write_file_atomically(names_path, format_history_names(known), {.mode = 0600});
 
-  const std::string path = dir + "/" + history_file_name(period.time);
-  const std::string block = encode_history_period(period);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) io_error("cannot open", path);
-  size_t done = 0;
-  while (done < block.size()) {
-    const ssize_t n = ::write(fd, block.data() + done, block.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      ::close(fd);
-      errno = e;
-      io_error("cannot append to", path);
-    }
-    done += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  for (const std::string& old : expired_history_files(list_dir(dir), period.time, days))
+  append_to_file(dir + "/" + history_file_name(period.time), encode_history_period(period));
+  for (const std::string& old : expired_history_files(list_directory(dir), period.time, days))
     ::unlink((dir + "/" + old).c_str());
 }
 
 HistoryData read_history(const std::string& dir, int64_t since) {
   HistoryData out;
   out.names = parse_history_names(read_file(dir + "/names", true));
-  for (const std::string& n : list_dir(dir)) {
+  for (const std::string& n : list_directory(dir)) {
     const std::optional<int64_t> day = history_file_day(n);
     if (!day || *day + kDay <= since) continue;
     size_t skipped = 0;

@@ -52,6 +52,11 @@ std::vector<HistoryPeriod> parse_history(std::string_view bytes, size_t* skipped
 std::string history_file_name(int64_t time);
 // The start (00:00 UTC) of the day a file name holds, nullopt for any other name.
 std::optional<int64_t> history_file_day(std::string_view name);
+// PREFIX + the UTC day of TIME as YYYYMMDD + SUFFIX, and back: the day's start (00:00 UTC) of
+// such a name, nullopt for any other name.  The history's and the journal of starts' files.
+std::string day_file_name(std::string_view prefix, std::string_view suffix, int64_t time);
+std::optional<int64_t> day_file_day(std::string_view name, std::string_view prefix,
+                                    std::string_view suffix);
 // Of these names, the day files whose whole day ended `days` days or more before now.
 std::vector<std::string> expired_history_files(const std::vector<std::string>& names, int64_t now,
                                                uint32_t days);

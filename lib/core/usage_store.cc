@@ -23,10 +23,6 @@ namespace {
 
 constexpr size_t kMaxFile = size_t{1} << 30;
 
-[[noreturn]] void io_error(const std::string& what, const std::string& path) {
-  throw Error(Errc::kIo, what + " " + path + ": " + std::strerror(errno));
-}
-
 [[noreturn]] void parse_error(const std::string& where, size_t line, const std::string& why) {
   throw Error(Errc::kParse, where + " line " + std::to_string(line) + ": " + why);
 }
@@ -100,35 +96,7 @@ bool to_float(std::string_view s, T* out) {
 }
 
 std::string read_small_file(const std::string& path, bool* exists) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) {
-    if (errno == ENOENT) {
-      *exists = false;
-      return {};
-    }
-    io_error("cannot open", path);
-  }
-  *exists = true;
-  std::string data;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof(buf));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int e = errno;
-      ::close(fd);
-      errno = e;
-      io_error("cannot read", path);
-    }
-    if (n == 0) break;
-    data.append(buf, static_cast<size_t>(n));
-    if (data.size() > kMaxFile) {
-      ::close(fd);
-      throw Error(Errc::kParse, path + ": larger than 1 GiB");
-    }
-  }
-  ::close(fd);
-  return data;
+  return read_whole_file(path, exists, kMaxFile);
 }
 
 }  // namespace

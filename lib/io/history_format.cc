@@ -12,17 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "words.h"
+
 namespace fairway {
 namespace {
-
-std::string local_time(int64_t t) {
-  const time_t tt = static_cast<time_t>(t);
-  struct tm tm {};
-  localtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
-}
 
 std::string ratio(const HistoryRecord& r) {
   if (r.entitled <= 0) return "";
@@ -64,7 +57,7 @@ std::string format_history(const std::vector<HistorySeries>& series) {
     for (size_t i = 0; i < s.times.size(); i++) {
       const HistoryRecord& r = s.records[i];
       out += fmt::format("{:<19}  {:>14.0f}  {:>9.6f}  {:>9.6f}  {:>6}  {:>9.6f}\n",
-                         local_time(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
+                         local_time_text(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
                          r.fs_factor);
     }
   }
@@ -77,7 +70,7 @@ std::string format_history_parsable(const std::vector<HistorySeries>& series) {
     for (size_t i = 0; i < s.times.size(); i++) {
       const HistoryRecord& r = s.records[i];
       out += fmt::format("{}|{}|{}|{:.0f}|{:.6f}|{:.6f}|{}|{:.6f}\n", s.account, s.user,
-                         local_time(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
+                         local_time_text(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
                          r.fs_factor);
     }
   return out;

@@ -13,6 +13,8 @@
 #endif
 #include <fmt/format.h>
 
+#include "words.h"
+
 namespace fairway {
 namespace {
 
@@ -165,14 +167,6 @@ double nice_top(double v) {
   return 4 * 10 * p;
 }
 
-std::string fmt_time(int64_t t) {
-  const time_t tt = static_cast<time_t>(t);
-  struct tm tm {};
-  localtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%m-%d %H:%M", &tm);
-  return buf;
-}
 
 }  // namespace
 
@@ -252,7 +246,7 @@ std::string plot_history_svg(const HistorySeries& s) {
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" font-family=\"sans-serif\" "
         "text-anchor=\"middle\">{}</text>\n",
-        X(t), top + ph + 16, fmt_time(t));
+        X(t), top + ph + 16, local_time_text(t, "%m-%d %H:%M"));
   }
   auto line = [&](auto value, auto y_of, const char* colour, const char* dash, double width) {
     std::string d;

@@ -1,6 +1,8 @@
 // The words Fairway's explanations share (see words.h).
 #include "words.h"
 
+#include <ctime>
+
 #include <cmath>
 #include <cstdint>
 
@@ -66,6 +68,14 @@ std::string separated_by(const Separation& s) {
   return "?";
 }
 
+
+std::string local_time_text(int64_t t, const char* format) {
+  const time_t tt = static_cast<time_t>(t);
+  struct tm tm {};
+  localtime_r(&tt, &tm);
+  char buf[64];
+  return std::strftime(buf, sizeof buf, format, &tm) ? buf : "";
+}
 
 std::string duration_words(double seconds) {
   if (seconds < 0) return "never";

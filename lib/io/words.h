@@ -13,6 +13,8 @@ namespace fairway {
 
 // A duration in words: "45 s", "12 min", "3 h 20 min", "2 days 4 h"; "never" below 0.
 std::string duration_words(double seconds);
+// A Unix time in local time, by strftime's FORMAT (default "2026-11-25 08:30:00").
+std::string local_time_text(int64_t t, const char* format = "%Y-%m-%d %H:%M:%S");
 // "1st", "2nd", "3rd", "11th", ...
 std::string ordinal(size_t n);
 // An integral value without decimals, anything else with two.

@@ -18,7 +18,9 @@
 #     files come back (with a line saying so) once it is there again;
 #   * fairway_starvation_minutes=1 on the DOWN partition, where no job can start: the users
 #     whose jobs have waited a minute with a fair-share factor in the top quarter (from sshare)
-#     are the ones starved, each told once in the log and marked 1 in the metrics.
+#     are the ones starved, each told once in the log and marked 1 in the metrics;
+#   * hold brought up, its jobs start: fairway history --job gives each the place and priority
+#     it had in the scheduler's order (squeue --sort=-p,V,i) before it started.
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -227,4 +229,24 @@ assert_eq "the users told starved (once each) = those waiting with a top-quarter
 marked=$(awk '/^fairway_association_starved\{/ && $2 == 1' "$mdir/fairway.prom" |
 	sed -E 's/.*account="([^"]*)",user="([^"]*)".*/\1|\2/' | sort | tr '\n' ' ' | sed 's/ $//')
 assert_eq "the same users marked 1 in fairway_association_starved" "$want" "$marked"
+
+# ---- why a job started: hold comes up, every weighed job there starts ----
+squeue -h -t PD -p hold --sort=-p,V,i -o '%i %Q' | awk '$2 > 0' >"$TB_DIR/order"
+n=$(wc -l <"$TB_DIR/order")
+t=$(stat -c %Y "$state")
+check "partition hold up" scontrol update partitionname=hold state=up
+hold_started() { [ -z "$(squeue -h -t PD -p hold -o '%i %Q' | awk '$2 > 0')" ]; }
+wait_for 30 hold_started || fail "the jobs in hold start" "$(squeue -h -p hold -o '%i %T %r' | head -5)"
+wait_for 90 period_ended_after "$t" || fail "a period ran after the starts" "state file $(stat -c %y "$state")"
+sleep 2
+bad="" k=0
+while read -r j prio; do
+	k=$((k + 1))
+	row=$("$cli" history --job "$j" -P 2>&1 | tail -n 1 || true)
+	got=$(echo "$row" | awk -F'|' '{ print $7 "|" $9 "|" $10 "|" $11 }')
+	[ "$got" = "$prio|$k|$n|0" ] || bad+=" $j($got, want $prio|$k|$n|0)"
+done <"$TB_DIR/order"
+assert_eq "fairway history --job: every started job's priority, place and passed = the order before" "" "$bad"
+assert_match "fairway history --job in words" "^Job [0-9]+ \\(user [^ ]+, account [^ ]+\\) started .* in partition hold" \
+	"$("$cli" history --job "$(head -1 "$TB_DIR/order" | cut -d' ' -f1)" 2>&1 | head -1)"
 finish

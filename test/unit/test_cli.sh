@@ -377,28 +377,15 @@ fi
 #    (lib/core/history.h: blocks "FWH1" | count | time | records | FNV-1a), with a torn block.
 hist=$tmp/history
 mkdir -p "$hist"
-python3 - "$hist" <<'PY'
-import struct, sys, time
-d = sys.argv[1]
-def fnv(b):
-    h = 2166136261
-    for c in b:
-        h = ((h ^ c) * 16777619) & 0xffffffff
-    return h
-def block(t, recs):
-    b = b"FWH1" + struct.pack("<Iq", len(recs), t)
-    for r in recs:
-        b += struct.pack("<Idfff", *r)
-    return b + struct.pack("<I", fnv(b))
-now = int(time.time())
-day = time.strftime("history-%Y%m%d.fwh", time.gmtime(now))
-with open(d + "/names", "w") as f:
-    f.write("1\troot\t\n2\tchem\t\n3\tchem\talice\n")
-with open(d + "/" + day, "wb") as f:
-    f.write(block(now - 120, [(1, 100, 1, 1, 0), (2, 40, 0.4, 0.5, 0), (3, 40, 0.4, 0.5, 0.25)]))
-    f.write(block(now - 60, [(1, 110, 1, 1, 0), (2, 55, 0.5, 0.5, 0), (3, 55, 0.5, 0.5, 0.5)])[:30])
-    f.write(block(now, [(1, 120, 1, 1, 0), (2, 60, 0.5, 0.5, 0), (3, 60, 0.5, 0.5, 0.5)]))
-PY
+now=$(date +%s)
+python3 "$(dirname "$0")/write_history.py" "$hist" <<EOF
+name 1 root
+name 2 chem
+name 3 chem alice
+period $((now - 120)) 1:100:1:1:0 2:40:0.4:0.5:0 3:40:0.4:0.5:0.25
+torn $((now - 60)) 1:110:1:1:0 2:55:0.5:0.5:0 3:55:0.5:0.5:0.5
+period $now 1:120:1:1:0 2:60:0.5:0.5:0 3:60:0.5:0.5:0.5
+EOF
 if "$cli" history --dir "$hist" --account chem --user alice -P >"$tmp/h.out" 2>"$tmp/h.err" &&
    [ "$(wc -l <"$tmp/h.out")" -eq 3 ] &&
    tail -n 1 "$tmp/h.out" | grep -Eq '^chem\|alice\|[0-9-]+ [0-9:]+\|60\|0\.500000\|0\.500000\|1\.000\|0\.500000$' &&
@@ -426,7 +413,7 @@ expect "history --since that is no time" 2 '^fairway: history: --since yesterday
   "$cli" history --dir "$hist" --account chem --since yesterday
 expect "history of a missing directory" 1 '^fairway: history: cannot read the directory [^ ]*/nohistory: No such file or directory$' \
   "$cli" history --dir "$tmp/nohistory" --account chem
-expect "history without --account" 2 'account is required' "$cli" history --dir "$hist"
+expect "history without --account" 2 'history needs --account or --job' "$cli" history --dir "$hist"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

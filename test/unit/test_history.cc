@@ -12,6 +12,9 @@
 #include "error.h"
 #include "history.h"
 #include "history_format.h"
+#include "job_starts.h"
+#include "job_starts_file.h"
+#include "job_starts_format.h"
 
 namespace fairway {
 namespace {
@@ -165,6 +168,85 @@ TEST_F(HistoryDir, AnUncreatableDirectoryIsNamed) {
     EXPECT_EQ(std::string(e.what()),
               "cannot create " + base_ + "/missing/fairway_history: No such file or directory");
   }
+}
+
+// ---- why a job started ----
+
+TEST(JobStarts, PlaceInTheLastOrderAndTheJobsPassed) {
+  // Partition 0 ("debug"): jobs 1..5; 4 has the highest priority, 2 and 3 tie (3 submitted
+  // earlier).  Partition 1 ("big"): job 5 alone.
+  const std::vector<OrderRow> rows = {{0, 1, 100, 10}, {0, 2, 50, 20}, {0, 3, 50, 15},
+                                      {0, 4, 900, 30}, {0, 5, 10, 5},  {1, 5, 70, 5}};
+  const PeriodOrder o = period_order(rows, {"debug", "big"}, 1000);
+  EXPECT_EQ(o.jobs[0], (std::vector<uint32_t>{4, 1, 3, 2, 5}));
+  EXPECT_EQ(o.jobs[1], (std::vector<uint32_t>{5}));
+  // Job 2 started in debug by backfill; 1 and 3 (ahead of it) still wait, 4 started too.
+  StartedJob j;
+  j.job_id = 2;
+  j.partition = "debug";
+  j.submit_time = 20;
+  j.start_time = 1030;
+  StartRecord r = explain_start(j, o, {1, 3, 5});
+  EXPECT_EQ(r.order_time, 1000);
+  EXPECT_EQ(r.place, 4u);
+  EXPECT_EQ(r.of, 5u);
+  EXPECT_EQ(r.passed, 2u);
+  EXPECT_EQ(r.passed_jobs, (std::vector<uint32_t>{1, 3}));
+  EXPECT_EQ(r.earlier_waiting, 3u);  // 1, 3 and 5 were submitted before it
+  // Job 5 started in big, where it was alone: it passed nobody there.
+  j.job_id = 5;
+  j.partition = "big";
+  j.submit_time = 5;
+  r = explain_start(j, o, {1, 3});
+  EXPECT_EQ(r.place, 1u);
+  EXPECT_EQ(r.of, 1u);
+  EXPECT_EQ(r.passed, 0u);
+  // A job in no order (started before any period weighed it).
+  j.job_id = 9;
+  r = explain_start(j, o, {});
+  EXPECT_EQ(r.order_time, 0);
+  EXPECT_EQ(r.place, 0u);
+}
+
+TEST_F(HistoryDir, TheJournalOfStartsReadsBackAndExplains) {
+  StartRecord r;
+  r.job = {12, "alice", "chem", "debug", 1795600000, 1795601800, 1140, true,
+           {140, 0, 1000, 0, 0, 0, 0, static_cast<double>(0)}};
+  r.order_time = 1795601700;
+  r.place = 3;
+  r.of = 40;
+  r.passed = 1;
+  r.passed_jobs = {9};
+  r.earlier_waiting = 2;
+  const std::string line = start_record_json(r);
+  const std::optional<StartRecord> back = parse_start_record(line);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(start_record_json(*back), line);
+  EXPECT_FALSE(parse_start_record(line.substr(0, line.size() - 5)));
+  append_starts(dir_, r.job.start_time, {r}, 2);
+  r.job.priority = 1200;  // a later record of the same job (requeued, started again) wins
+  append_starts(dir_, r.job.start_time + 60, {r}, 2);
+  {  // a torn line at the end
+    std::ofstream f(dir_ + "/" + starts_file_name(r.job.start_time), std::ios::app);
+    f << line.substr(0, 20);
+  }
+  const std::optional<StartRecord> found = find_start(dir_, 12);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->job.priority, 1200u);
+  EXPECT_FALSE(find_start(dir_, 13));
+  const std::string text = format_start(*found);
+  EXPECT_NE(text.find("Job 12 (user alice, account chem) started"), std::string::npos) << text;
+  EXPECT_NE(text.find("it was 3rd of 40 pending jobs in debug, with priority 1200: age 140 + "
+                      "fair-share 1000."),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("It started before 1 job that was ahead of it then and still waits (9)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("2 jobs submitted before it to debug still wait."), std::string::npos) << text;
+  // Files older than the days kept go with the next append.
+  append_starts(dir_, r.job.start_time + 3 * 86400, {}, 2);
+  EXPECT_FALSE(find_start(dir_, 12));
 }
 
 }  // namespace

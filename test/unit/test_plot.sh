@@ -40,26 +40,16 @@ PY
 
 # A history of 100 periods of account chem (lib/core/history.h's format).
 mkdir -p "$tmp/hist"
-python3 - "$tmp/hist" <<'PY'
-import math, struct, sys, time
-def fnv(b):
-    h = 2166136261
-    for c in b:
-        h = ((h ^ c) * 16777619) & 0xffffffff
-    return h
-def block(t, recs):
-    b = b"FWH1" + struct.pack("<Iq", len(recs), t)
-    for r in recs:
-        b += struct.pack("<Idfff", *r)
-    return b + struct.pack("<I", fnv(b))
-d = sys.argv[1]
+{
+  echo "name 1 root"
+  echo "name 2 chem"
+  python3 -c '
+import math, time
 now = int(time.time())
-open(d + "/names", "w").write("1\troot\t\n2\tchem\t\n")
-with open(d + "/" + time.strftime("history-%Y%m%d.fwh", time.gmtime(now)), "wb") as f:
-    for k in range(100):
-        share = 0.3 + 0.2 * math.sin(k / 10.0)
-        f.write(block(now - (100 - k) * 60, [(1, 1e6, 1, 1, 0), (2, share * 1e6, share, 0.4, 2 ** (-share / 0.4))]))
-PY
+for k in range(100):
+    s = 0.3 + 0.2 * math.sin(k / 10.0)
+    print("period %d 1:1e6:1:1:0 2:%r:%r:0.4:%r" % (now - (100 - k) * 60, s * 1e6, s, 2 ** (-s / 0.4)))'
+} | python3 "$(dirname "$0")/write_history.py" "$tmp/hist"
 
 # rendered FILE.svg -> FILE.png at WIDTHxHEIGHT; checks size and colours.
 render() { # name svg width height min-colours

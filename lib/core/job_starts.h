@@ -1,0 +1,70 @@
+// job_starts.h - why a job started: the place it had in the last order the plugin computed
+// before it started, and the jobs it passed (ahead of it then, still waiting after it started).
+// The plugin notes the jobs that started since the last period (under the job lock, from the
+// walk it makes anyway); the publisher keeps each period's order to explain the next period's
+// starts, and lib/io/job_starts_file.h keeps the answers in a journal beside the history.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "pending_stats.h"
+
+namespace fairway {
+
+// The weighted factors of a job as sprio shows them.
+struct StartFactors {
+  double age = 0, assoc = 0, fairshare = 0, jobsize = 0, partition = 0, qos = 0, site = 0,
+         nice = 0;
+};
+
+// A job that started since the last period, as the plugin copied it.
+struct StartedJob {
+  uint32_t job_id = 0;
+  std::string user, account, partition;
+  int64_t submit_time = 0, start_time = 0;
+  uint32_t priority = 0;
+  bool has_factors = false;
+  StartFactors factors;
+};
+
+// The pending queue of one period: per partition, the jobs in the order slurmctld's scheduler
+// considers them (higher priority first, then earlier submission, then lower job id).
+struct PeriodOrder {
+  int64_t time = 0;  // 0: no period yet
+  std::vector<std::string> partitions;
+  std::vector<std::vector<uint32_t>> jobs;  // per partition, in order
+  std::vector<std::vector<int64_t>> submits;  // the same jobs' submit times
+};
+
+// Rows need job ids (PendingRow::job_id) for this.
+struct OrderRow {
+  uint32_t partition = 0;
+  uint32_t job_id = 0;
+  uint32_t priority = 0;
+  int64_t submit_time = 0;
+};
+PeriodOrder period_order(std::span<const OrderRow> rows, const std::vector<std::string>& partitions,
+                         int64_t time);
+
+struct StartRecord {
+  StartedJob job;
+  int64_t order_time = 0;  // the period whose order is used; 0: the job was in none
+  uint32_t place = 0;      // 1-based place in its partition then (0: not there)
+  uint32_t of = 0;         // jobs pending in that partition then
+  uint32_t passed = 0;     // of the jobs ahead of it then, those still pending now
+  std::vector<uint32_t> passed_jobs;  // the first kMaxPassedListed of them, in order
+  uint32_t earlier_waiting = 0;       // jobs submitted before it, in that order, still pending
+};
+inline constexpr size_t kMaxPassedListed = 20;
+
+// The record of a started job against the last order and the jobs pending now.
+StartRecord explain_start(const StartedJob& job, const PeriodOrder& last,
+                          const std::unordered_set<uint32_t>& pending_now);
+
+}  // namespace fairway

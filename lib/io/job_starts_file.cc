@@ -1,0 +1,139 @@
+// job_starts_file.cc - see job_starts_file.h.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include "job_starts_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#ifndef FMT_HEADER_ONLY
+#define FMT_HEADER_ONLY
+#endif
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "atomic_file.h"
+#include "error.h"
+#include "history.h"
+
+namespace fairway {
+namespace {
+
+using json = nlohmann::ordered_json;
+constexpr int64_t kDay = 86400;
+
+[[noreturn]] void io_error(const std::string& what, const std::string& path) {
+  throw Error(Errc::kIo, what + " " + path + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+std::string start_record_json(const StartRecord& r) {
+  json j;
+  j["job"] = r.job.job_id;
+  j["user"] = r.job.user;
+  j["account"] = r.job.account;
+  j["partition"] = r.job.partition;
+  j["submit"] = r.job.submit_time;
+  j["start"] = r.job.start_time;
+  j["priority"] = r.job.priority;
+  if (r.job.has_factors) {
+    const StartFactors& f = r.job.factors;
+    j["factors"] = {{"age", f.age},         {"assoc", f.assoc}, {"fairshare", f.fairshare},
+                    {"jobsize", f.jobsize}, {"partition", f.partition}, {"qos", f.qos},
+                    {"site", f.site},       {"nice", f.nice}};
+  } else {
+    j["factors"] = nullptr;
+  }
+  j["order_time"] = r.order_time ? json(r.order_time) : json();
+  j["place"] = r.place;
+  j["of"] = r.of;
+  j["passed"] = r.passed;
+  j["passed_jobs"] = r.passed_jobs;
+  j["earlier_waiting"] = r.earlier_waiting;
+  return j.dump();
+}
+
+std::optional<StartRecord> parse_start_record(std::string_view line) {
+  try {
+    const json j = json::parse(line);
+    StartRecord r;
+    r.job.job_id = j.at("job").get<uint32_t>();
+    r.job.user = j.at("user").get<std::string>();
+    r.job.account = j.at("account").get<std::string>();
+    r.job.partition = j.at("partition").get<std::string>();
+    r.job.submit_time = j.at("submit").get<int64_t>();
+    r.job.start_time = j.at("start").get<int64_t>();
+    r.job.priority = j.at("priority").get<uint32_t>();
+    if (!j.at("factors").is_null()) {
+      const json& f = j.at("factors");
+      r.job.has_factors = true;
+      r.job.factors = {f.at("age").get<double>(),       f.at("assoc").get<double>(),
+                       f.at("fairshare").get<double>(), f.at("jobsize").get<double>(),
+                       f.at("partition").get<double>(), f.at("qos").get<double>(),
+                       f.at("site").get<double>(),      f.at("nice").get<double>()};
+    }
+    r.order_time = j.at("order_time").is_null() ? 0 : j.at("order_time").get<int64_t>();
+    r.place = j.at("place").get<uint32_t>();
+    r.of = j.at("of").get<uint32_t>();
+    r.passed = j.at("passed").get<uint32_t>();
+    r.passed_jobs = j.at("passed_jobs").get<std::vector<uint32_t>>();
+    r.earlier_waiting = j.at("earlier_waiting").get<uint32_t>();
+    return r;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::string starts_file_name(int64_t time) { return day_file_name("starts-", ".jsonl", time); }
+
+std::optional<int64_t> starts_file_day(std::string_view name) {
+  return day_file_day(name, "starts-", ".jsonl");
+}
+
+void append_starts(const std::string& dir, int64_t time, const std::vector<StartRecord>& records,
+                   uint32_t days) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) io_error("cannot create", dir);
+  if (!records.empty()) {
+    std::string text;
+    for (const StartRecord& r : records) text += start_record_json(r) + "\n";
+    append_to_file(dir + "/" + starts_file_name(time), text);
+  }
+  for (const std::string& n : list_directory(dir)) {
+    const std::optional<int64_t> day = starts_file_day(n);
+    if (day && *day + kDay <= time - int64_t{days} * kDay) ::unlink((dir + "/" + n).c_str());
+  }
+}
+
+std::optional<StartRecord> find_start(const std::string& dir, uint32_t job) {
+  std::vector<std::string> files;
+  for (const std::string& n : list_directory(dir))
+    if (starts_file_day(n)) files.push_back(n);
+  for (auto it = files.rbegin(); it != files.rend(); ++it) {
+    const std::string path = dir + "/" + *it;
+    FILE* f = std::fopen(path.c_str(), "re");
+    if (!f) io_error("cannot open", path);
+    std::optional<StartRecord> found;
+    char* line = nullptr;
+    size_t cap = 0;
+    ssize_t n;
+    const std::string needle = "{\"job\":" + std::to_string(job) + ",";
+    while ((n = ::getline(&line, &cap, f)) > 0) {
+      const std::string_view l(line, static_cast<size_t>(n));
+      if (l.substr(0, needle.size()) != needle || l.back() != '\n') continue;
+      if (auto r = parse_start_record(l.substr(0, l.size() - 1))) found = std::move(r);
+    }
+    std::free(line);
+    std::fclose(f);
+    if (found) return found;
+  }
+  return std::nullopt;
+}
+
+}  // namespace fairway
