@@ -21,10 +21,14 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#define _XOPEN_SOURCE 700	/* nftw */
+#define _DEFAULT_SOURCE
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,16 +65,62 @@ static off_t _file_size(const char *dir, const char *name)
 	return stat(path, &st) ? -1 : st.st_size;
 }
 
+static int _remove_one(const char *path, const struct stat *st, int flag,
+		       struct FTW *ftw)
+{
+	(void) st; (void) flag; (void) ftw;
+	return remove(path);
+}
+
+/* The published files, the history and the directory. */
 static void _remove_published(const char *dir)
 {
-	const char *names[] = { "fairway.prom", "fairway.json" };
-	char path[512];
+	nftw(dir, _remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
 
-	for (int i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		unlink(path);
+/* Bytes of the history kept (the day files and the names). */
+static off_t g_history_bytes;
+static int _add_size(const char *path, const struct stat *st, int flag,
+		     struct FTW *ftw)
+{
+	(void) path; (void) ftw;
+	if (flag == FTW_F)
+		g_history_bytes += st->st_size;
+	return 0;
+}
+
+/* Evict the caches between two periods (a 256 MiB sweep, not timed), as the
+ * seconds or minutes of other work between two periods of slurmctld do. */
+static void _evict_caches(void)
+{
+	static volatile unsigned char *buf;
+	const size_t n = (size_t) 256 << 20;
+
+	if (!buf && !(buf = calloc(n, 1)))
+		return;
+	for (size_t i = 0; i < n; i += 64)
+		buf[i]++;
+}
+
+/* As _time_period, each run after the caches were evicted. */
+static void _time_period_cold(void (*fn)(time_t), time_t now, int reps,
+			      double *ms, double *lock_ms)
+{
+	double t[64], l[64];
+	struct timespec a, b;
+
+	fn(now);
+	for (int r = 0; r < reps && r < 64; r++) {
+		_evict_caches();
+		fw_locks.sum_ns = 0;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		fn(now + 1 + r);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t[r] = ns_between(a, b) / 1e6;
+		l[r] = fw_locks.sum_ns / 1e6;
 	}
-	rmdir(dir);
+	*ms = median(t, reps);
+	*lock_ms = median(l, reps);
 }
 
 static void (*g_mf_ftd)(list_t *, time_t);
@@ -313,29 +363,41 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	h_fw = heap_bytes();
 	fw_weighed = jobs_weighed();
 	if (!getenv("FW_BENCH_NO_PUBLISH")) {
-		/* The same periods with PriorityParameters=fairway_metrics_dir:
-		 * what publishing adds to the period and to the job lock. */
-		char dir[] = "/tmp/fw-bench-metrics.XXXXXX", opt[128];
+		/* The same periods with every publishing option on (metrics,
+		 * history with the journal of starts, starvation alerts): what
+		 * they add to the period and to the job lock. */
+		char dir[] = "/tmp/fw-bench-metrics.XXXXXX", opt[160];
+		double fw_ms_cold, fw_lock_cold;
 		char *old = slurm_conf.priority_params;
 		double p_ms, p_lock, n_ms, n_lock, b_ms, b_lock;
 
+		/* Both sides with cold caches: the work publishing does after
+		 * the locks would otherwise count against the next period. */
 		if (mkdtemp(dir)) {
-			snprintf(opt, sizeof(opt), "fairway_metrics_dir=%s", dir);
+			_time_period_cold(_fw_period, now + 100, reps, &fw_ms_cold,
+					  &fw_lock_cold);
+			snprintf(opt, sizeof(opt),
+				 "fairway_metrics_dir=%s,fairway_history_days=1,fairway_starvation_minutes=60",
+				 dir);
 			slurm_conf.priority_params = opt;
 			fw.reconfig(false);
-			_time_period(_fw_period, now + 200, reps, &p_ms, &p_lock);
+			_time_period_cold(_fw_period, now + 200, reps, &p_ms, &p_lock);
 			slurm_conf.priority_params = old;
 			fw.reconfig(false);
 			/* Without again, after: the baseline is the mean of the
 			 * runs before and after (drift on a busy machine). */
-			_time_period(_fw_period, now + 400, reps, &n_ms, &n_lock);
-			b_ms = (fw_ms + n_ms) / 2;
-			b_lock = (fw_lock + n_lock) / 2;
-			printf("# publishing (fairway_metrics_dir): period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%); fairway.prom %.1f MB, fairway.json %.1f MB\n",
+			_time_period_cold(_fw_period, now + 400, reps, &n_ms, &n_lock);
+			b_ms = (fw_ms_cold + n_ms) / 2;
+			b_lock = (fw_lock_cold + n_lock) / 2;
+			g_history_bytes = 0;
+			snprintf(opt, sizeof(opt), "%s/fairway_history", dir);
+			nftw(opt, _add_size, 8, FTW_PHYS);
+			printf("# publishing (metrics, history, starvation), caches evicted before each period: period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%); fairway.prom %.1f MB, fairway.json %.1f MB, history %.2f MB after %d periods\n",
 			       p_ms, b_ms, 100 * (p_ms - b_ms) / b_ms, p_lock,
 			       b_lock, 100 * (p_lock - b_lock) / b_lock,
 			       _file_size(dir, "fairway.prom") / 1e6,
-			       _file_size(dir, "fairway.json") / 1e6);
+			       _file_size(dir, "fairway.json") / 1e6,
+			       g_history_bytes / 1e6, reps + 1);
 			_remove_published(dir);
 		}
 	}
