@@ -329,8 +329,11 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			      plugin_type, job_ptr, parts[i / qc.n]->name);
 		prio_array[i] = slots[i].priority;
 	}
+	/* The priority the job keeps (INCR_ONLY: never lower). */
 	fw_publish_note(job_ptr, parts, nparts, n ? prio_array : NULL, qc.n,
-			r.priority);
+			((cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) &&
+			 (job_ptr->priority > r.priority)) ?
+			job_ptr->priority : r.priority);
 	if (parts != parts_buf)
 		xfree(parts);
 	if (slots != slots_buf)

@@ -62,7 +62,7 @@ static struct {
 	size_t n;
 } g_parts;
 
-/* Jobs started since the last published period (calculation thread only). */
+/* Jobs started since the last published period (periods only: calc_lock). */
 static fairway_started_job_t *g_started = NULL;
 static size_t g_started_n = 0, g_started_cap = 0;
 static bool g_noting_starts = false;
@@ -168,7 +168,8 @@ extern void fw_publish_note(const job_record_t *job_ptr,
 	const job_details_t *d;
 	note_t job = { 0 };
 
-	if (!l)
+	/* Pending jobs only (CALCULATE_RUNNING weighs running ones too). */
+	if (!l || !IS_JOB_PENDING(job_ptr))
 		return;
 	d = job_ptr->details;
 	job.qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
@@ -216,10 +217,14 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 	fairway_started_job_t *s;
 	uint32_t id = job_ptr->job_id;
 
+	/* A job cancelled while pending gets start_time = end_time but no
+	 * nodes: it never started. */
 	if (!g_noting_starts || IS_JOB_PENDING(job_ptr) ||
-	    (job_ptr->start_time < g_last_walk) || (job_ptr->start_time > now))
+	    (job_ptr->start_time < g_last_walk) || (job_ptr->start_time > now) ||
+	    !job_ptr->nodes || !job_ptr->nodes[0])
 		return;
-	if (!bsearch(&id, g_prev_ids, g_prev_n, sizeof(id), _cmp_id) &&
+	if ((!g_prev_n ||
+	     !bsearch(&id, g_prev_ids, g_prev_n, sizeof(id), _cmp_id)) &&
 	    (job_ptr->start_time == g_last_walk))
 		return;
 	if (g_started_n == g_started_cap) {
@@ -264,8 +269,11 @@ extern void fw_publish_partitions(void)
 {
 	size_t n = 0;
 
-	if (!g_noting || g_parts.n || !part_list)
+	/* Each hold that noted rows copies again: the last one is the one
+	 * the rows' partition addresses belong to. */
+	if (!g_noting || !part_list)
 		return;
+	_parts_clear();
 	n = list_count(part_list);
 	g_parts.ptr = xcalloc(n + 1, sizeof(*g_parts.ptr));
 	g_parts.name = xcalloc(n + 1, sizeof(*g_parts.name));
@@ -390,7 +398,8 @@ static void _prev_ids_keep(const fairway_pending_row_t *rows, size_t n,
 		}
 		g_prev_ids[g_prev_n++] = rows[i].job_id;
 	}
-	qsort(g_prev_ids, g_prev_n, sizeof(*g_prev_ids), _cmp_id);
+	if (g_prev_n)
+		qsort(g_prev_ids, g_prev_n, sizeof(*g_prev_ids), _cmp_id);
 	g_last_walk = walk;
 }
 
@@ -475,7 +484,10 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		      plugin_type, fairway_last_error());
 	err = fairway_publish(g_publisher, &p, _say_starvation, NULL);
 	_outcome(where, (err == FAIRWAY_OK) ? NULL : fairway_last_error());
-	_prev_ids_keep(rows, r, now);
+	/* After a failure the next period notes the starts since this
+	 * period's predecessor again: none is lost. */
+	if (err == FAIRWAY_OK)
+		_prev_ids_keep(rows, r, now);
 	_started_clear();
 	xfree(history);
 	xfree(rows);

@@ -47,6 +47,7 @@ StartRecord explain_start(const StartedJob& job, const PeriodOrder& last,
   }
   if (part == last.partitions.size()) return out;
   out.order_time = last.time;
+  out.order_partition = last.partitions[part];
   out.place = static_cast<uint32_t>(at + 1);
   out.of = static_cast<uint32_t>(last.jobs[part].size());
   for (size_t k = 0; k < at; k++)

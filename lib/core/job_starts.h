@@ -55,6 +55,7 @@ PeriodOrder period_order(std::span<const OrderRow> rows, const std::vector<std::
 struct StartRecord {
   StartedJob job;
   int64_t order_time = 0;  // the period whose order is used; 0: the job was in none
+  std::string order_partition;  // the partition of that order: where it started, else the first
   uint32_t place = 0;      // 1-based place in its partition then (0: not there)
   uint32_t of = 0;         // jobs pending in that partition then
   uint32_t passed = 0;     // of the jobs ahead of it then, those still pending now

@@ -52,12 +52,14 @@ std::string start_record_json(const StartRecord& r) {
     j["factors"] = nullptr;
   }
   j["order_time"] = r.order_time ? json(r.order_time) : json();
+  j["order_partition"] = r.order_partition;
   j["place"] = r.place;
   j["of"] = r.of;
   j["passed"] = r.passed;
   j["passed_jobs"] = r.passed_jobs;
   j["earlier_waiting"] = r.earlier_waiting;
-  return j.dump();
+  // Names that are not UTF-8 (Slurm does not insist) are written with U+FFFD, not refused.
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::optional<StartRecord> parse_start_record(std::string_view line) {
@@ -80,6 +82,7 @@ std::optional<StartRecord> parse_start_record(std::string_view line) {
                        f.at("site").get<double>(),      f.at("nice").get<double>()};
     }
     r.order_time = j.at("order_time").is_null() ? 0 : j.at("order_time").get<int64_t>();
+    r.order_partition = j.at("order_partition").get<std::string>();
     r.place = j.at("place").get<uint32_t>();
     r.of = j.at("of").get<uint32_t>();
     r.passed = j.at("passed").get<uint32_t>();
@@ -101,9 +104,15 @@ void append_starts(const std::string& dir, int64_t time, const std::vector<Start
                    uint32_t days) {
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) io_error("cannot create", dir);
   if (!records.empty()) {
+    const std::string path = dir + "/" + starts_file_name(time);
+    // A torn last line (a killed writer) is ended first, so that it swallows no record.
     std::string text;
+    if (std::FILE* f = std::fopen(path.c_str(), "re")) {
+      if (std::fseek(f, -1, SEEK_END) == 0 && std::fgetc(f) != '\n') text = "\n";
+      std::fclose(f);
+    }
     for (const StartRecord& r : records) text += start_record_json(r) + "\n";
-    append_to_file(dir + "/" + starts_file_name(time), text);
+    append_to_file(path, text);
   }
   for (const std::string& n : list_directory(dir)) {
     const std::optional<int64_t> day = starts_file_day(n);

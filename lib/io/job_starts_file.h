@@ -6,10 +6,10 @@
 // A line: {"job": 12, "user": "u1", "account": "a", "partition": "debug", "submit": T,
 //          "start": T, "priority": 1140, "factors": {"age": .., "assoc": .., "fairshare": ..,
 //          "jobsize": .., "partition": .., "qos": .., "site": .., "nice": ..} or null,
-//          "order_time": T or null, "place": 3, "of": 40, "passed": 1, "passed_jobs": [9],
-//          "earlier_waiting": 2}
+//          "order_time": T or null, "order_partition": "debug", "place": 3, "of": 40,
+//          "passed": 1, "passed_jobs": [9], "earlier_waiting": 2}
 // Each period's lines are one append, so a killed slurmctld leaves at most a torn last line,
-// which readers skip.
+// which readers skip and the next append ends first.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 

@@ -27,7 +27,7 @@ std::string format_start(const StartRecord& r) {
     out += fmt::format(
         "In the last order before it started (the period of {}) it was {} of {} pending jobs "
         "in {}, with priority {}",
-        local_time_text(r.order_time), ordinal(r.place), r.of, j.partition, j.priority);
+        local_time_text(r.order_time), ordinal(r.place), r.of, r.order_partition, j.priority);
     if (j.has_factors) {
       const StartFactors& f = j.factors;
       std::string parts;
@@ -55,7 +55,7 @@ std::string format_start(const StartRecord& r) {
     }
     if (r.earlier_waiting)
       out += fmt::format("{} job{} submitted before it to {} still wait{}.\n", r.earlier_waiting,
-                         r.earlier_waiting == 1 ? "" : "s", j.partition,
+                         r.earlier_waiting == 1 ? "" : "s", r.order_partition,
                          r.earlier_waiting == 1 ? "s" : "");
   }
   return out;

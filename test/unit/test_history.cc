@@ -188,6 +188,7 @@ TEST(JobStarts, PlaceInTheLastOrderAndTheJobsPassed) {
   j.start_time = 1030;
   StartRecord r = explain_start(j, o, {1, 3, 5});
   EXPECT_EQ(r.order_time, 1000);
+  EXPECT_EQ(r.order_partition, "debug");
   EXPECT_EQ(r.place, 4u);
   EXPECT_EQ(r.of, 5u);
   EXPECT_EQ(r.passed, 2u);
@@ -213,6 +214,7 @@ TEST_F(HistoryDir, TheJournalOfStartsReadsBackAndExplains) {
   r.job = {12, "alice", "chem", "debug", 1795600000, 1795601800, 1140, true,
            {140, 0, 1000, 0, 0, 0, 0, static_cast<double>(0)}};
   r.order_time = 1795601700;
+  r.order_partition = "debug";
   r.place = 3;
   r.of = 40;
   r.passed = 1;
@@ -230,10 +232,16 @@ TEST_F(HistoryDir, TheJournalOfStartsReadsBackAndExplains) {
     std::ofstream f(dir_ + "/" + starts_file_name(r.job.start_time), std::ios::app);
     f << line.substr(0, 20);
   }
+  EXPECT_FALSE(find_start(dir_, 13));
+  // The next append ends the torn line first: its record is whole.
+  StartRecord next = r;
+  next.job.job_id = 13;
+  append_starts(dir_, r.job.start_time + 120, {next}, 2);
+  ASSERT_TRUE(find_start(dir_, 13));
   const std::optional<StartRecord> found = find_start(dir_, 12);
   ASSERT_TRUE(found);
   EXPECT_EQ(found->job.priority, 1200u);
-  EXPECT_FALSE(find_start(dir_, 13));
+  EXPECT_EQ(found->order_partition, "debug");
   const std::string text = format_start(*found);
   EXPECT_NE(text.find("Job 12 (user alice, account chem) started"), std::string::npos) << text;
   EXPECT_NE(text.find("it was 3rd of 40 pending jobs in debug, with priority 1200: age 140 + "
@@ -247,6 +255,9 @@ TEST_F(HistoryDir, TheJournalOfStartsReadsBackAndExplains) {
   // Files older than the days kept go with the next append.
   append_starts(dir_, r.job.start_time + 3 * 86400, {}, 2);
   EXPECT_FALSE(find_start(dir_, 12));
+  // A name that is not UTF-8 is written, not refused.
+  r.job.user = "al\xffice";
+  EXPECT_NE(start_record_json(r).find("\"user\":\"al\xef\xbf\xbdice\""), std::string::npos);
 }
 
 }  // namespace
