@@ -11,7 +11,11 @@
  *	(priority_fairway_cycle), the job write lock's hold time in each, a
  *	priority_p_set per job, and the heap fairway keeps beyond
  *	multifactor's; before it, the floors of any exact per-period pass on
- *	this machine.  bench/side-by-side runs it and fits the memory.
+ *	this machine, and fairway's period and job lock with every publishing
+ *	option on and off (PriorityParameters fairway_metrics_dir,
+ *	fairway_history_days, fairway_starvation_minutes; caches evicted before
+ *	each of those periods; FW_BENCH_NO_PUBLISH skips it).
+ *	bench/side-by-side runs it and fits the memory.
  *	Environment: FAIRWAY_PLUGIN (the plugin without -p); for profiling:
  *	FW_BENCH_ONLY_FAIRWAY (no multifactor run), FW_BENCH_PERIODS_ONLY (no
  *	priority_p_set timing), FW_BENCH_SPLIT (fairway's recalculation alone
@@ -35,16 +39,20 @@
 
 #include "harness.h"
 
+static void _evict_caches(void);
+
 /* Time fn(now) `reps` times after one warm-up; medians of the time and of the
- * job write lock's hold time. */
-static void _time_period(void (*fn)(time_t), time_t now, int reps,
-			 double *ms, double *lock_ms)
+ * job write lock's hold time.  cold: evict the caches before each run. */
+static void _time_period_as(void (*fn)(time_t), time_t now, int reps,
+			    double *ms, double *lock_ms, bool cold)
 {
 	double t[64], l[64];
 	struct timespec a, b;
 
 	fn(now);
 	for (int r = 0; r < reps && r < 64; r++) {
+		if (cold)
+			_evict_caches();
 		fw_locks.sum_ns = 0;
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		fn(now + 1 + r);
@@ -54,6 +62,12 @@ static void _time_period(void (*fn)(time_t), time_t now, int reps,
 	}
 	*ms = median(t, reps);
 	*lock_ms = median(l, reps);
+}
+
+static void _time_period(void (*fn)(time_t), time_t now, int reps,
+			 double *ms, double *lock_ms)
+{
+	_time_period_as(fn, now, reps, ms, lock_ms, false);
 }
 
 static off_t _file_size(const char *dir, const char *name)
@@ -100,27 +114,6 @@ static void _evict_caches(void)
 		return;
 	for (size_t i = 0; i < n; i += 64)
 		buf[i]++;
-}
-
-/* As _time_period, each run after the caches were evicted. */
-static void _time_period_cold(void (*fn)(time_t), time_t now, int reps,
-			      double *ms, double *lock_ms)
-{
-	double t[64], l[64];
-	struct timespec a, b;
-
-	fn(now);
-	for (int r = 0; r < reps && r < 64; r++) {
-		_evict_caches();
-		fw_locks.sum_ns = 0;
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		fn(now + 1 + r);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		t[r] = ns_between(a, b) / 1e6;
-		l[r] = fw_locks.sum_ns / 1e6;
-	}
-	*ms = median(t, reps);
-	*lock_ms = median(l, reps);
 }
 
 static void (*g_mf_ftd)(list_t *, time_t);
@@ -374,19 +367,21 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 		/* Both sides with cold caches: the work publishing does after
 		 * the locks would otherwise count against the next period. */
 		if (mkdtemp(dir)) {
-			_time_period_cold(_fw_period, now + 100, reps, &fw_ms_cold,
-					  &fw_lock_cold);
+			_time_period_as(_fw_period, now + 100, reps, &fw_ms_cold,
+					&fw_lock_cold, true);
 			snprintf(opt, sizeof(opt),
 				 "fairway_metrics_dir=%s,fairway_history_days=1,fairway_starvation_minutes=60",
 				 dir);
 			slurm_conf.priority_params = opt;
 			fw.reconfig(false);
-			_time_period_cold(_fw_period, now + 200, reps, &p_ms, &p_lock);
+			_time_period_as(_fw_period, now + 200, reps, &p_ms, &p_lock,
+					true);
 			slurm_conf.priority_params = old;
 			fw.reconfig(false);
 			/* Without again, after: the baseline is the mean of the
 			 * runs before and after (drift on a busy machine). */
-			_time_period_cold(_fw_period, now + 400, reps, &n_ms, &n_lock);
+			_time_period_as(_fw_period, now + 400, reps, &n_ms, &n_lock,
+					true);
 			b_ms = (fw_ms_cold + n_ms) / 2;
 			b_lock = (fw_lock_cold + n_lock) / 2;
 			g_history_bytes = 0;
