@@ -136,21 +136,23 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     in.qos = names(p->qos, p->qos_count, "QOS names");
     std::vector<fairway::PendingRow> rows(p->row_count);
     std::vector<fairway::PendingJobNote> jobs;
-    std::vector<fairway::OrderRow> order_rows(p->row_count);
+    // The order and the jobs pending now serve only the journal of starts (with the history).
+    const bool starts_kept = pub && p->history_dir && p->history_days;
+    std::vector<fairway::OrderRow> order_rows(starts_kept ? p->row_count : 0);
     std::unordered_set<uint32_t> pending_now;
     for (size_t i = 0; i < p->row_count; i++) {
       const fairway_pending_row_t& r = p->rows[i];
       rows[i] = {r.partition, r.qos == UINT32_MAX ? fairway::kNoQos : r.qos, r.priority,
                  r.submit_time, r.first != 0};
-      order_rows[i] = {r.partition, r.job_id, r.priority, r.submit_time};
+      if (starts_kept) order_rows[i] = {r.partition, r.job_id, r.priority, r.submit_time};
       if (r.first) {
         jobs.push_back({r.assoc_id, r.job_id, r.eligible_time});
-        pending_now.insert(r.job_id);
+        if (starts_kept) pending_now.insert(r.job_id);
       }
     }
     if (!p->started && p->started_count) fairway::invalid("fairway_publish: NULL started jobs");
     std::vector<fairway::StartRecord> starts;
-    for (size_t i = 0; i < p->started_count && pub; i++) {
+    for (size_t i = 0; i < p->started_count && starts_kept; i++) {
       const fairway_started_job_t& s = p->started[i];
       fairway::StartedJob j;
       j.job_id = s.job_id;
@@ -170,7 +172,8 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     ss.quantile = p->starvation_quantile > 0 && p->starvation_quantile <= 1 ? p->starvation_quantile
                                                                            : 0.75;
     const fairway::StarvationReport starvation =
-        fairway::find_starved(jobs, tree, result, p->period_end, ss);
+        ss.minutes ? fairway::find_starved(jobs, tree, result, p->period_end, ss)
+                   : fairway::StarvationReport{};
     if (ss.minutes) {
       in.starvation = &starvation;
       in.starvation_minutes = ss.minutes;
@@ -211,7 +214,7 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       fairway::append_history(p->history_dir, period, names, p->history_days);
       fairway::append_starts(p->history_dir, p->period_end, starts, p->history_days);
     }
-    if (pub) pub->last = fairway::period_order(order_rows, in.partitions, p->period_end);
+    if (starts_kept) pub->last = fairway::period_order(order_rows, in.partitions, p->period_end);
   });
 }
 
