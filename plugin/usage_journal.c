@@ -211,6 +211,15 @@ static slurmdb_assoc_rec_t *_find_assoc_sorted(slurmdb_assoc_rec_t **v, size_t n
 	return hit ? *hit : NULL;
 }
 
+static size_t _find_assoc_index(slurmdb_assoc_rec_t **v, size_t n,
+				 slurmdb_assoc_rec_t *a)
+{
+	slurmdb_assoc_rec_t **hit = bsearch(&a, v, n, sizeof(*v),
+					    _cmp_assoc_id);
+
+	return hit ? (size_t) (hit - v) : 0;
+}
+
 static void _add_journal(fw_state_t *st, fairway_journal_entry_t *e, size_t n, time_t epoch,
 			 slurmdb_assoc_rec_t **byid, size_t nbyid,
 			 size_t *applied)
@@ -250,7 +259,10 @@ static void _add_journal(fw_state_t *st, fairway_journal_entry_t *e, size_t n, t
  * old after a crash): if Fairway's usage file belongs to the last period the
  * decay state records, it and the journal of the job ends after it replace the
  * checkpointed usage, so nothing charged before a kill -9 is lost, and the
- * jobs whose end was replayed are never charged again.  Anything inconsistent
+ * jobs whose end was replayed are never charged again.  An association or QOS
+ * the file does not hold was created after that period: everything it was
+ * charged since is in the journal, so it starts from 0 (slurmctld's checkpoint,
+ * taken after some of those job ends, would count them twice).  Anything inconsistent
  * (another plugin ran since, a damaged file) leaves slurmctld's usage as it
  * is, with one log line.  Caller holds st->calc_lock.
  */
@@ -261,8 +273,11 @@ extern void fw_usage_restore(fw_state_t *st)
 		*jold = _usage_path(".journal.old");
 	fairway_usage_file_t *f = NULL;
 	fairway_journal_entry_t *e1 = NULL, *e2 = NULL;
-	size_t n1 = 0, n2 = 0, restored = 0, applied = 0, nbyid = 0;
+	size_t n1 = 0, n2 = 0, restored = 0, applied = 0, nbyid = 0, fresh = 0;
 	slurmdb_assoc_rec_t **byid = NULL;
+	bool *in_file = NULL;
+	slurmdb_qos_rec_t *qos;
+	list_itr_t *qit;
 
 	if (fairway_usage_read(path, &f) != FAIRWAY_OK) {
 		error("%s: usage file unusable, keeping slurmctld's usage: %s",
@@ -298,6 +313,7 @@ extern void fw_usage_restore(fw_state_t *st)
 		list_iterator_destroy(it);
 		qsort(byid, nbyid, sizeof(*byid), _cmp_assoc_id);
 	}
+	in_file = xcalloc(nbyid + 1, sizeof(*in_file));
 	for (size_t i = 0; i < fairway_usage_count(f, 0); i++) {
 		const fairway_usage_entry_t *u = fairway_usage_entry(f, 0, i);
 		slurmdb_assoc_rec_t *a = _find_assoc_sorted(byid, nbyid, u->id);
@@ -306,28 +322,58 @@ extern void fw_usage_restore(fw_state_t *st)
 			continue;	/* deleted since */
 		a->usage->usage_raw = u->usage_raw;
 		a->usage->grp_used_wall = u->grp_used_wall;
+		in_file[_find_assoc_index(byid, nbyid, a)] = true;
 		restored++;
 	}
-	for (size_t i = 0; i < fairway_usage_count(f, 1); i++) {
-		const fairway_usage_entry_t *u = fairway_usage_entry(f, 1, i);
-		slurmdb_qos_rec_t *q = _find_qos(u->id);
-
-		if (!q || !q->usage)
-			continue;
-		q->usage->usage_raw = u->usage_raw;
-		q->usage->grp_used_wall = u->grp_used_wall;
+	for (size_t k = 0; k < nbyid; k++) {
+		if (in_file[k])
+			continue;	/* created since the period */
+		byid[k]->usage->usage_raw = 0;
+		byid[k]->usage->grp_used_wall = 0;
+		fresh++;
 	}
+	qit = assoc_mgr_qos_list ?
+		list_iterator_create(assoc_mgr_qos_list) : NULL;
+	while (qit && (qos = list_next(qit))) {
+		bool found = false;
+
+		if (!qos->usage)
+			continue;
+		for (size_t i = 0; i < fairway_usage_count(f, 1); i++) {
+			const fairway_usage_entry_t *u =
+				fairway_usage_entry(f, 1, i);
+
+			if (u->id != qos->id)
+				continue;
+			qos->usage->usage_raw = u->usage_raw;
+			qos->usage->grp_used_wall = u->grp_used_wall;
+			found = true;
+			break;
+		}
+		if (!found) {	/* created since the period */
+			qos->usage->usage_raw = 0;
+			qos->usage->grp_used_wall = 0;
+		}
+	}
+	if (qit)
+		list_iterator_destroy(qit);
 	_add_journal(st, e1, n1, st->last_ran, byid, nbyid, &applied);
 	_add_journal(st, e2, n2, st->last_ran, byid, nbyid, &applied);
 	assoc_mgr_unlock(&locks);
-	info("%s: usage of %zu associations restored from the period at %ld, plus %zu job ends after it",
-	     plugin_type, restored, (long) st->last_ran, applied);
+	if (fresh)
+		info("%s: usage of %zu associations restored from the period at %ld, plus %zu job ends after it; %zu associations created since start from 0",
+		     plugin_type, restored, (long) st->last_ran, applied,
+		     fresh);
+	else
+		info("%s: usage of %zu associations restored from the period at %ld, plus %zu job ends after it",
+		     plugin_type, restored, (long) st->last_ran, applied);
 done:
 	st->epoch = st->last_ran;
 	fairway_usage_destroy(&f);
 	fairway_journal_destroy(&e1);
 	fairway_journal_destroy(&e2);
 	xfree(byid);
+	xfree(in_file);
 	xfree(path);
 	xfree(jpath);
 	xfree(jold);

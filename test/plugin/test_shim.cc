@@ -12,6 +12,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <future>
 #include <string>
 #include <thread>
@@ -512,6 +513,36 @@ TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
   EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 30 + 120 + 120.0);
   EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(21)), 100 + 160.0);
   EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(1)), 130 + 120 + 160 + 120.0);
+  rm_tree(dir);
+}
+
+// An association created after the last period is not in the usage file: what it was
+// charged since is all in the journal, so it starts from 0 and the journal is replayed once.
+// slurmctld's own checkpoint, saved at a clean shutdown after the job ended, already holds
+// that charge; counting both would give the user twice what its parents show.
+TEST_F(ShimTest, AnAssociationCreatedAfterThePeriodIsNotChargedTwice) {
+  const auto dir = UseStateDir("new-assoc");
+  LoadOutsideSlurmctld();
+  ASSERT_EQ(fake_call_cycle(1000), 0);  // the usage file: the tree without user 32
+  fake_add_user_linked(32, 3, "u4", 1, 0);
+  fake_add_job(100, 32, "p1", "normal", 2, 4, 1, 1003);  // runs 1000..1100 on 4 CPUs
+  fake_job_set(100, "end_time", 1100);
+  fake_call_job_end(100);  // +400 up the tree
+  const double user = static_cast<double>(fake_assoc_usage_raw(32));
+  const double account = static_cast<double>(fake_assoc_usage_raw(3));
+  const double root = static_cast<double>(fake_assoc_usage_raw(1));
+  EXPECT_EQ(user, 400.0);
+
+  // A clean shutdown: slurmctld's checkpoint holds the usage as it is now.
+  fake_call_fini();
+  fake_job_set(100, "state", 3);
+  EXPECT_CALL(mock_, Log(_, HasSubstr("plus 1 job ends after it; 1 associations created since "
+                                      "start from 0")));
+  LoadOutsideSlurmctld();
+  ASSERT_EQ(fake_call_cycle(1000), 0);  // the first period restores
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(32)), user);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(3)), account);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(1)), root);
   rm_tree(dir);
 }
 
