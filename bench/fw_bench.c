@@ -13,8 +13,11 @@
  *	multifactor's; before it, the floors of any exact per-period pass on
  *	this machine, and fairway's period and job lock with every publishing
  *	option on and off (PriorityParameters fairway_metrics_dir,
- *	fairway_history_days, fairway_starvation_minutes; caches evicted before
- *	each of those periods; FW_BENCH_NO_PUBLISH skips it).
+ *	fairway_history_days, fairway_starvation_minutes, fairway_shadow with
+ *	a changed weight; the queue in fairway.json up to fairway_queue_jobs;
+ *	caches evicted before
+ *	each of those periods; FW_BENCH_NO_PUBLISH skips it,
+ *	FW_BENCH_QUEUE_JOBS=N sets fairway_queue_jobs).
  *	bench/side-by-side runs it and fits the memory.
  *	Environment: FAIRWAY_PLUGIN (the plugin without -p); for profiling:
  *	FW_BENCH_ONLY_FAIRWAY (no multifactor run), FW_BENCH_PERIODS_ONLY (no
@@ -359,7 +362,8 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 		/* The same periods with every publishing option on (metrics,
 		 * history with the journal of starts, starvation alerts): what
 		 * they add to the period and to the job lock. */
-		char dir[] = "/tmp/fw-bench-metrics.XXXXXX", opt[160];
+		char dir[] = "/tmp/fw-bench-metrics.XXXXXX", opt[512];
+		FILE *shadow;
 		double fw_ms_cold, fw_lock_cold;
 		char *old = slurm_conf.priority_params;
 		double p_ms, p_lock, n_ms, n_lock, b_ms, b_lock;
@@ -369,9 +373,20 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 		if (mkdtemp(dir)) {
 			_time_period_as(_fw_period, now + 100, reps, &fw_ms_cold,
 					&fw_lock_cold, true);
+			/* A shadow policy that changes a weight: the queue
+			 * weighed again after the locks. */
+			snprintf(opt, sizeof(opt), "%s/shadow.conf", dir);
+			if ((shadow = fopen(opt, "w"))) {
+				fputs("PriorityWeightFairshare=123457\n", shadow);
+				fclose(shadow);
+			}
 			snprintf(opt, sizeof(opt),
-				 "fairway_metrics_dir=%s,fairway_history_days=1,fairway_starvation_minutes=60",
-				 dir);
+				 "fairway_metrics_dir=%s,fairway_history_days=1,fairway_starvation_minutes=60,fairway_shadow=%s/shadow.conf%s%s",
+				 dir, dir,
+				 getenv("FW_BENCH_QUEUE_JOBS") ?
+				 ",fairway_queue_jobs=" : "",
+				 getenv("FW_BENCH_QUEUE_JOBS") ?
+				 getenv("FW_BENCH_QUEUE_JOBS") : "");
 			slurm_conf.priority_params = opt;
 			fw.reconfig(false);
 			_time_period_as(_fw_period, now + 200, reps, &p_ms, &p_lock,
@@ -387,11 +402,13 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 			g_history_bytes = 0;
 			snprintf(opt, sizeof(opt), "%s/fairway_history", dir);
 			nftw(opt, _add_size, 8, FTW_PHYS);
-			printf("# publishing (metrics, history, starvation), caches evicted before each period: period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%); fairway.prom %.1f MB, fairway.json %.1f MB, history %.2f MB after %d periods\n",
+			printf("# publishing (metrics, queue snapshot, shadow policy, history, starvation), caches evicted before each period: period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%); fairway.prom %.1f MB, fairway.json %.1f MB, fairway_shadow.json %.2f MB, history %.2f MB after %d periods\n",
 			       p_ms, b_ms, 100 * (p_ms - b_ms) / b_ms, p_lock,
 			       b_lock, 100 * (p_lock - b_lock) / b_lock,
 			       _file_size(dir, "fairway.prom") / 1e6,
 			       _file_size(dir, "fairway.json") / 1e6,
+			       _file_size(dir, "fairway_shadow.json") < 0 ? 0 :
+			       _file_size(dir, "fairway_shadow.json") / 1e6,
 			       g_history_bytes / 1e6, reps + 1);
 			_remove_published(dir);
 		}

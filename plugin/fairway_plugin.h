@@ -37,6 +37,8 @@ typedef struct {
 	uint32_t history_days;		/* fairway_history_days, 0: no history */
 	uint32_t starvation_minutes;	/* fairway_starvation_minutes, 0: off */
 	double starvation_quantile;	/* fairway_starvation_quantile */
+	char *shadow_file;		/* fairway_shadow, or NULL */
+	uint32_t queue_jobs;		/* fairway_queue_jobs */
 } fw_cfg_t;
 
 /* (Re)read slurm.conf's Priority* settings and publish them. */

@@ -39,6 +39,7 @@ typedef struct {
 	uint32_t eligible;	/* accrue or begin time, 0: not eligible yet */
 	uint32_t assoc_id;
 	uint32_t job_id;
+	uint32_t job;		/* the lane's job detail, UINT32_MAX: none */
 	bool first;
 } note_t;
 
@@ -47,6 +48,13 @@ typedef struct {
 	note_t *v;
 	size_t n, cap;
 	uint64_t jobs;
+	/* With the queue (fairway_metrics_dir): one detail per job, and its
+	 * weighted TRES factors (tres_count each, with TRES weights). */
+	fairway_pending_job_t *jobv;
+	size_t njobs, jobs_cap;
+	double *tres;
+	size_t ntres, tres_cap;
+	bool over;	/* more jobs than fairway_queue_jobs: no details */
 } __attribute__((aligned(64))) lane_t;
 
 /* Lane 0: the calculation thread; lane 1: the weighing helper.  Only the
@@ -54,12 +62,21 @@ typedef struct {
 static lane_t g_lanes[2];
 static bool g_noting = false;
 static __thread lane_t *t_lane = NULL;
+/* The queue's details are noted (fairway_metrics_dir, up to queue_jobs jobs). */
+static bool g_noting_queue = false;
+static uint32_t g_queue_jobs = 0;
+static size_t g_queue_tres = 0;
+static bool g_queue_over_told = false;
+static uint64_t g_last_jobs = 0;	/* pending jobs the last period noted */
 
-/* The partitions of the period, copied under the job lock. */
+/* The partitions of the period, copied under the job lock, and the cluster's
+ * size. */
 static struct {
 	const void **ptr;
 	char **name;
+	fairway_partition_info_t *info;
 	size_t n;
+	uint32_t cluster_cpus, cluster_nodes;
 } g_parts;
 
 /* Jobs started since the last published period (periods only: calc_lock). */
@@ -112,6 +129,7 @@ static void _parts_clear(void)
 		xfree(g_parts.name[i]);
 	xfree(g_parts.name);
 	xfree(g_parts.ptr);
+	xfree(g_parts.info);
 	g_parts.n = 0;
 }
 
@@ -132,9 +150,18 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 	g_noting = (cfg->metrics_dir != NULL) || cfg->history_days ||
 		   cfg->starvation_minutes;
 	g_noting_starts = cfg->history_days && g_last_walk;
+	/* Not while the last period had more jobs than the queue may hold:
+	 * they would be noted under the job lock only to be dropped. */
+	g_noting_queue = (cfg->metrics_dir != NULL) && cfg->queue_jobs &&
+			 (g_last_jobs <= cfg->queue_jobs);
+	g_queue_jobs = cfg->queue_jobs;
+	g_queue_tres = cfg->weights.tres ? cfg->weights.tres_count : 0;
 	_started_clear();	/* only this period's walk (not a reconfigure's) */
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
 		g_lanes[i].n = g_lanes[i].jobs = 0;
+		g_lanes[i].njobs = g_lanes[i].ntres = 0;
+		g_lanes[i].over = false;
+	}
 	t_lane = g_noting ? &g_lanes[0] : NULL;
 	_parts_clear();
 }
@@ -142,6 +169,60 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 extern void fw_publish_lane(int lane)
 {
 	t_lane = (g_noting && (lane == 1)) ? &g_lanes[1] : NULL;
+}
+
+/* The job's detail for the queue: UINT32_MAX when not noted. */
+static uint32_t _note_detail(lane_t *l, const job_record_t *job_ptr,
+			     uint32_t priority)
+{
+	const fw_prio_factors_t *pf = job_ptr->prio_factors;
+	const job_details_t *d = job_ptr->details;
+	fairway_pending_job_t *j;
+
+	if (!g_noting_queue || l->over)
+		return UINT32_MAX;
+	if (l->njobs >= g_queue_jobs) {
+		l->over = true;
+		return UINT32_MAX;
+	}
+	if (l->njobs == l->jobs_cap) {	/* grows with the queue */
+		l->jobs_cap += l->jobs_cap / 4 + 1024;
+		xrecalloc(l->jobv, l->jobs_cap, sizeof(*l->jobv));
+	}
+	j = &l->jobv[l->njobs];
+	/* The lane's memory is cold after the seconds between two periods:
+	 * ask for the lines a few jobs ahead while this one is written. */
+	if (l->njobs + 8 < l->jobs_cap)
+		__builtin_prefetch(&l->jobv[l->njobs + 8], 1);
+	j->array_job_id = job_ptr->array_task_id == NO_VAL ?
+		0 : job_ptr->array_job_id;
+	j->priority = priority;
+	j->accrue_time = d ? d->accrue_time : 0;
+	j->min_cpus = d ? d->min_cpus : 0;
+	j->max_cpus = d ? d->max_cpus : NO_VAL;
+	j->min_nodes = d ? d->min_nodes : 0;
+	j->time_limit = job_ptr->time_limit;
+	j->admin = job_ptr->direct_set_prio || !pf;
+	j->age = pf ? pf->priority_age : 0;
+	j->assoc = pf ? pf->priority_assoc : 0;
+	j->fairshare = pf ? pf->priority_fs : 0;
+	j->job_size = pf ? pf->priority_js : 0;
+	j->qos = pf ? pf->priority_qos : 0;
+	j->site = pf ? pf->priority_site : NICE_OFFSET;
+	j->nice = d ? d->nice : NICE_OFFSET;
+	j->tres_at = SIZE_MAX;
+	if (g_queue_tres && pf && pf->priority_tres &&
+	    (pf->tres_cnt >= g_queue_tres)) {
+		if (l->ntres + g_queue_tres > l->tres_cap) {
+			l->tres_cap += l->tres_cap / 4 + 1024 * g_queue_tres;
+			xrecalloc(l->tres, l->tres_cap, sizeof(*l->tres));
+		}
+		memcpy(l->tres + l->ntres, pf->priority_tres,
+		       g_queue_tres * sizeof(double));
+		j->tres_at = l->ntres;
+		l->ntres += g_queue_tres;
+	}
+	return l->njobs++;
 }
 
 static void _note(lane_t *l, const note_t *job, const void *part,
@@ -154,6 +235,8 @@ static void _note(lane_t *l, const note_t *job, const void *part,
 		xrecalloc(l->v, l->cap, sizeof(*l->v));
 	}
 	n = &l->v[l->n++];
+	if (l->n + 16 < l->cap)
+		__builtin_prefetch(&l->v[l->n + 16], 1);
 	*n = *job;
 	n->part = part;
 	n->priority = prio;
@@ -178,6 +261,7 @@ extern void fw_publish_note(const job_record_t *job_ptr,
 		       (uint32_t) d->begin_time;
 	job.assoc_id = job_ptr->assoc_id;
 	job.job_id = job_ptr->job_id;
+	job.job = _note_detail(l, job_ptr, priority);
 	l->jobs++;
 	if (nparts <= 0) {
 		_note(l, &job, job_ptr->part_ptr, priority, true);
@@ -257,10 +341,17 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 static int _foreach_part(void *x, void *arg)
 {
 	part_record_t *part = x;
+	fairway_partition_info_t *info;
 	size_t *i = arg;
 
 	g_parts.ptr[*i] = part;
 	g_parts.name[*i] = xstrdup(part->name);
+	info = &g_parts.info[*i];
+	info->priority_job_factor = part->priority_job_factor;
+	info->norm_priority = part->norm_priority;
+	info->priority_tier = part->priority_tier;
+	info->total_cpus = part->total_cpus;
+	info->total_nodes = part->total_nodes;
 	(*i)++;
 	return 0;
 }
@@ -277,9 +368,12 @@ extern void fw_publish_partitions(void)
 	n = list_count(part_list);
 	g_parts.ptr = xcalloc(n + 1, sizeof(*g_parts.ptr));
 	g_parts.name = xcalloc(n + 1, sizeof(*g_parts.name));
+	g_parts.info = xcalloc(n + 1, sizeof(*g_parts.info));
 	n = 0;
 	list_for_each(part_list, _foreach_part, &n);
 	g_parts.n = n;
+	g_parts.cluster_cpus = cluster_cpus;
+	g_parts.cluster_nodes = FW_CLUSTER_NODES;
 }
 
 /* The association tree and QOS names, copied under assoc_mgr's read locks. */
@@ -288,7 +382,10 @@ typedef struct {
 	size_t n;
 	uint32_t *qos_ids;
 	char **qos_names;
+	fairway_qos_info_t *qos_info;
 	size_t nqos;
+	char **tres_names;	/* tres_count, with the queue */
+	size_t tres_count;
 } copy_t;
 
 static void _copy_free(copy_t *c)
@@ -305,6 +402,10 @@ static void _copy_free(copy_t *c)
 		xfree(c->qos_names[i]);
 	xfree(c->qos_names);
 	xfree(c->qos_ids);
+	xfree(c->qos_info);
+	for (size_t i = 0; i < c->tres_count; i++)
+		xfree(c->tres_names[i]);
+	xfree(c->tres_names);
 }
 
 static void _copy_locked(copy_t *c)
@@ -340,13 +441,23 @@ static void _copy_locked(copy_t *c)
 		cnt = list_count(assoc_mgr_qos_list);
 		c->qos_ids = xcalloc(cnt + 1, sizeof(*c->qos_ids));
 		c->qos_names = xcalloc(cnt + 1, sizeof(*c->qos_names));
+		c->qos_info = xcalloc(cnt + 1, sizeof(*c->qos_info));
 		it = list_iterator_create(assoc_mgr_qos_list);
 		while ((qos = list_next(it)) && (c->nqos < cnt)) {
 			c->qos_ids[c->nqos] = qos->id;
 			c->qos_names[c->nqos] = xstrdup(qos->name);
+			c->qos_info[c->nqos].priority = qos->priority;
+			c->qos_info[c->nqos].usage_factor = qos->usage_factor;
 			c->nqos++;
 		}
 		list_iterator_destroy(it);
+	}
+	if (g_queue_tres && assoc_mgr_tres_name_array &&
+	    (g_queue_tres <= g_tres_count)) {
+		c->tres_names = xcalloc(g_queue_tres, sizeof(*c->tres_names));
+		for (size_t i = 0; i < g_queue_tres; i++)
+			c->tres_names[i] = xstrdup(assoc_mgr_tres_name_array[i]);
+		c->tres_count = g_queue_tres;
 	}
 }
 
@@ -405,9 +516,14 @@ static void _prev_ids_keep(const fairway_pending_row_t *rows, size_t n,
 
 extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 {
-	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	/* The TRES names only with TRES weights (the queue's TRES factors). */
+	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+					.tres = g_queue_tres ? READ_LOCK : NO_LOCK };
 	fairway_publication_t p = { 0 };
 	fairway_pending_row_t *rows = NULL;
+	fairway_pending_job_t *jobs = NULL;
+	double *tres = NULL;
+	bool queue = g_noting_queue;
 	copy_t c = { 0 };
 	size_t nrows = g_lanes[0].n + g_lanes[1].n, r = 0;
 	const char *where = cfg->metrics_dir ? cfg->metrics_dir :
@@ -431,8 +547,61 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		_started_clear();
 		return;
 	}
+	g_last_jobs = g_lanes[0].jobs + g_lanes[1].jobs;
+	/* The queue, when every job's details were noted: not with more
+	 * jobs than fairway_queue_jobs (one line per episode). */
+	if (cfg->metrics_dir && cfg->queue_jobs &&
+	    ((g_last_jobs > cfg->queue_jobs) || g_lanes[0].over ||
+	     g_lanes[1].over)) {
+		queue = false;
+		if (!g_queue_over_told)
+			info("%s: %"PRIu64" pending jobs, more than fairway_queue_jobs=%u: %s/fairway.json holds the association tree only%s until they are fewer",
+			     plugin_type, g_last_jobs, cfg->queue_jobs,
+			     cfg->metrics_dir,
+			     cfg->shadow_file ? " and the shadow policy is not weighed" : "");
+		g_queue_over_told = true;
+	} else if (queue) {
+		g_queue_over_told = false;
+	}
+	/* TRES weights whose names could not be copied (never seen): the
+	 * jobs' TRES factors could not be named. */
+	if (queue && g_queue_tres && (c.tres_count != g_queue_tres))
+		queue = false;
+	if (queue) {
+		size_t nj = g_lanes[0].njobs + g_lanes[1].njobs;
+		size_t nt = g_lanes[0].ntres + g_lanes[1].ntres;
+
+		jobs = xcalloc(nj + 1, sizeof(*jobs));
+		tres = xcalloc(nt + 1, sizeof(*tres));
+		for (int l = 0, j = 0, t = 0; l < 2; l++) {
+			memcpy(jobs + j, g_lanes[l].jobv,
+			       g_lanes[l].njobs * sizeof(*jobs));
+			for (size_t i = 0; i < g_lanes[l].njobs; i++)
+				if (jobs[j + i].tres_at != SIZE_MAX)
+					jobs[j + i].tres_at += t;
+			memcpy(tres + t, g_lanes[l].tres,
+			       g_lanes[l].ntres * sizeof(*tres));
+			j += g_lanes[l].njobs;
+			t += g_lanes[l].ntres;
+		}
+		p.jobs = jobs;
+		p.job_count = nj;
+		p.tres_values = tres;
+		p.tres_value_count = nt;
+		p.partition_info = g_parts.info;
+		p.qos_info = c.qos_info;
+		p.weights = &cfg->weights;
+		p.decay_half_life = slurm_conf.priority_decay_hl;
+		p.calc_period = slurm_conf.priority_calc_period;
+		p.cluster_cpus = g_parts.cluster_cpus;
+		p.cluster_nodes = g_parts.cluster_nodes;
+		p.tres_names = (const char *const *) c.tres_names;
+		p.shadow_file = cfg->shadow_file;
+	}
 	rows = xcalloc(nrows + 1, sizeof(*rows));
 	for (int l = 0; l < 2; l++) {
+		uint32_t job_base = l ? g_lanes[0].njobs : 0;
+
 		for (size_t i = 0; i < g_lanes[l].n; i++) {
 			const note_t *n = &g_lanes[l].v[i];
 			uint32_t part = _part_index(n->part);
@@ -447,6 +616,8 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 			rows[r].assoc_id = n->assoc_id;
 			rows[r].job_id = n->job_id;
 			rows[r].eligible_time = n->eligible;
+			rows[r].job = (!queue || (n->job == UINT32_MAX)) ?
+				UINT32_MAX : job_base + n->job;
 			r++;
 		}
 	}
@@ -491,6 +662,8 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	_started_clear();
 	xfree(history);
 	xfree(rows);
+	xfree(jobs);
+	xfree(tres);
 	_copy_free(&c);
 }
 
@@ -499,6 +672,10 @@ extern void fw_publish_free(void)
 	for (int i = 0; i < 2; i++) {
 		xfree(g_lanes[i].v);
 		g_lanes[i].n = g_lanes[i].cap = 0;
+		xfree(g_lanes[i].jobv);
+		g_lanes[i].njobs = g_lanes[i].jobs_cap = 0;
+		xfree(g_lanes[i].tres);
+		g_lanes[i].ntres = g_lanes[i].tres_cap = 0;
 	}
 	_parts_clear();
 	_started_clear();

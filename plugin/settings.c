@@ -44,6 +44,7 @@ extern void fw_cfg_put(const fw_cfg_t *cfg)
 	if (last) {
 		xfree(c->tres);
 		xfree(c->metrics_dir);
+		xfree(c->shadow_file);
 		xfree(c);
 	}
 }
@@ -90,6 +91,9 @@ static void _options_read(fw_cfg_t *c)
 	c->history_days = o.history_days;
 	c->starvation_minutes = o.starvation_minutes;
 	c->starvation_quantile = o.starvation_quantile;
+	if (o.shadow_file[0])
+		c->shadow_file = xstrdup(o.shadow_file);
+	c->queue_jobs = o.queue_jobs;
 }
 
 /* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;

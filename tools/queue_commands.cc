@@ -15,6 +15,7 @@
 #include "cli_io.h"
 #include "compare.h"
 #include "compare_format.h"
+#include "conf_values.h"
 #include "explain.h"
 #include "explain_format.h"
 #include "live.h"
@@ -213,61 +214,8 @@ bool split_assignment(const std::string& text, std::string& account, std::string
   return !account.empty() && (colon == std::string::npos || !user.empty());
 }
 
-// A number of decimal digits (and at most one '.'), as typed; nullopt otherwise.
-std::optional<double> plain_number(const std::string& text) {
-  if (text.empty() || text.size() > 40) return std::nullopt;
-  size_t dots = 0;
-  for (char c : text) {
-    if (c == '.') ++dots;
-    else if (c < '0' || c > '9') return std::nullopt;
-  }
-  if (dots > 1 || text == ".") return std::nullopt;
-  return std::strtod(text.c_str(), nullptr);
-}
-
-// PriorityMaxAge as slurm.conf takes it: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS,
-// DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS; in seconds, rounded up to whole
-// minutes as Slurm keeps it.
-std::optional<uint32_t> parse_max_age(const std::string& text) {
-  std::vector<uint64_t> f;
-  uint64_t days = 0;
-  bool has_days = false;
-  std::string rest = text;
-  if (const size_t dash = text.find('-'); dash != std::string::npos) {
-    const auto d = plain_number(text.substr(0, dash));
-    if (!d || *d != std::floor(*d) || *d > 49710) return std::nullopt;  // 2^32 s
-    days = static_cast<uint64_t>(*d);
-    has_days = true;
-    rest = text.substr(dash + 1);
-  }
-  size_t start = 0;
-  while (true) {
-    const size_t colon = rest.find(':', start);
-    const auto v = plain_number(rest.substr(start, colon - start));
-    if (!v || *v != std::floor(*v) || *v > 1e9) return std::nullopt;
-    f.push_back(static_cast<uint64_t>(*v));
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  uint64_t seconds = 0;
-  if (has_days) {
-    if (f.size() > 3) return std::nullopt;
-    seconds = days * 86400 + f[0] * 3600 + (f.size() > 1 ? f[1] * 60 : 0) +
-              (f.size() > 2 ? f[2] : 0);
-  } else if (f.size() == 1) {
-    seconds = f[0] * 60;
-  } else if (f.size() == 2) {
-    seconds = f[0] * 60 + f[1];
-  } else if (f.size() == 3) {
-    seconds = f[0] * 3600 + f[1] * 60 + f[2];
-  } else {
-    return std::nullopt;
-  }
-  // slurm.conf keeps PriorityMaxAge in whole minutes, a part of one counting as one.
-  seconds = (seconds + 59) / 60 * 60;
-  if (seconds > UINT32_MAX) return std::nullopt;
-  return static_cast<uint32_t>(seconds);
-}
+using fairway::parse_max_age;
+using fairway::plain_number;
 
 // The change the arguments ask for; nullopt after saying what is wrong.
 std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
@@ -318,26 +266,14 @@ std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
     }
   }
   if (!a.flags.empty()) {
-    uint32_t bits = 0;
-    std::string list = a.flags;
-    for (char& ch : list) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    if (list != "NONE") {
-      size_t start = 0;
-      while (true) {
-        const size_t comma = list.find(',', start);
-        const std::string name = list.substr(start, comma - start);
-        const uint32_t bit = fairway::priority_flag_bit(name);
-        if (!bit && name != "FAIR_TREE") {
-          say("--flags " + shown(a.flags) + ": unknown PriorityFlag " + shown(name) +
-              " (a comma-separated list as slurm.conf's PriorityFlags, or NONE)");
-          return std::nullopt;
-        }
-        bits |= bit;
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
+    std::string unknown;
+    const auto bits = fairway::parse_priority_flags(a.flags, unknown);
+    if (!bits) {
+      say("--flags " + shown(a.flags) + ": unknown PriorityFlag " + shown(unknown) +
+          " (a comma-separated list as slurm.conf's PriorityFlags, or NONE)");
+      return std::nullopt;
     }
-    c.flags = bits;
+    c.flags = *bits;
   }
   if (a.algorithm == "fair_tree") c.algorithm = fairway::Algorithm::kFairTree;
   if (a.algorithm == "classic") c.algorithm = fairway::Algorithm::kClassic;

@@ -515,6 +515,8 @@ typedef struct fairway_options {
   uint32_t history_days;  /* fairway_history_days; 0: off */
   uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: off */
   double starvation_quantile;  /* fairway_starvation_quantile (default 0.75) */
+  char shadow_file[4096];      /* fairway_shadow; "": off */
+  uint32_t queue_jobs;         /* fairway_queue_jobs (default 100000) */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */
@@ -542,7 +544,38 @@ typedef struct fairway_pending_row {
   uint32_t assoc_id;      /* the job's association (0: none) */
   uint32_t job_id;
   int64_t eligible_time;  /* when it became eligible; 0: not yet */
+  uint32_t job;           /* index into fairway_publication_t.jobs; UINT32_MAX: none */
 } fairway_pending_row_t;
+
+/* What the per-period snapshot's queue holds of a pending job beyond its rows (noted
+ * with them when fairway_publication_t.jobs is wanted). */
+typedef struct fairway_pending_job {
+  uint32_t array_job_id;  /* 0: not an array task */
+  uint32_t priority;      /* the job's priority (squeue's) */
+  int64_t accrue_time;    /* 0: not accruing age */
+  uint32_t min_cpus, max_cpus, min_nodes;
+  uint32_t time_limit;    /* minutes; NO_VAL or INFINITE: none */
+  int admin;              /* priority set by an administrator (no factors) */
+  /* Its weighted factors as sprio shows them (the partition factor is each partition's). */
+  double age, assoc, fairshare, job_size, qos;
+  uint32_t site, nice;    /* biased by FAIRWAY_NICE_OFFSET */
+  size_t tres_at;         /* its weighted TRES factors: fairway_publication_t.tres_values
+                           * [tres_at .. tres_at + tres_count); SIZE_MAX: none */
+} fairway_pending_job_t;
+
+/* A partition's settings that the queue's factors depend on. */
+typedef struct fairway_partition_info {
+  uint32_t priority_job_factor;
+  double norm_priority;
+  uint32_t priority_tier;
+  uint32_t total_cpus, total_nodes;
+} fairway_partition_info_t;
+
+/* A QOS's settings that the queue's factors depend on. */
+typedef struct fairway_qos_info {
+  uint32_t priority;
+  double usage_factor;
+} fairway_qos_info_t;
 
 /* A job that started since the last period, as the plugin copied it. */
 typedef struct fairway_started_job {
@@ -582,6 +615,20 @@ typedef struct fairway_publication {
   size_t started_count;
   uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: no alerts */
   double starvation_quantile;  /* fairway_starvation_quantile, in (0, 1] */
+  /* The queue, for a version 2 per-period snapshot and the shadow policy (jobs NULL:
+   * a version 1 snapshot, no shadow).  partition_info and qos_info are parallel to
+   * partitions and qos; tres_names name the TRES indexes of the weights. */
+  const fairway_pending_job_t* jobs;
+  size_t job_count;
+  const fairway_partition_info_t* partition_info;
+  const fairway_qos_info_t* qos_info;
+  const fairway_weights_t* weights;
+  uint32_t decay_half_life, calc_period; /* seconds */
+  uint32_t cluster_cpus, cluster_nodes;
+  const char* const* tres_names;         /* weights->tres_count names */
+  const double* tres_values;
+  size_t tres_value_count;
+  const char* shadow_file;  /* fairway_shadow (with directory and jobs); NULL: none */
 } fairway_publication_t;
 
 /* What publishing keeps from one period to the next (starvation episodes). */
@@ -599,7 +646,12 @@ void fairway_publisher_destroy(fairway_publisher_t** pub);
  *                 (doc/metrics.md), mode 0644;
  *   fairway.json  the association tree as a snapshot file that `fairway shares` reads,
  *                 mode 0600;
- * and, with history_dir, appends one record per association to the day's history file
+ * With jobs, fairway.json is a version 2 snapshot (the queue: `fairway explain`, `whatif`
+ * read it); with shadow_file too, the queue is weighed again under the settings that file
+ * names (lib/core/shadow_policy.h) and the movement is in the metrics and in
+ * fairway_shadow.json (mode 0600); a shadow policy that cannot be read or weighed is told
+ * through say once until it changes, and the other files are written still.
+ * And, with history_dir, appends one record per association to the day's history file
  * there (lib/core/history.h), removing the files older than history_days, and one line
  * per started job to the journal of job starts (lib/io/job_starts_file.h: its place in the
  * last order pub kept, and the jobs it passed).  With

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <unordered_set>
 #include <string>
 #include <utility>
@@ -24,11 +25,15 @@
 #include "metrics_format.h"
 #include "pending_stats.h"
 #include "plugin_options.h"
+#include "published_queue.h"
+#include "shadow_policy.h"
 #include "snapshot.h"
+#include "whatif_json.h"
 
 struct fairway_publisher {
   std::map<uint32_t, int64_t> starved;  // association id -> when its episode started
   fairway::PeriodOrder last;            // the last period's pending order (job starts)
+  std::string shadow_problem;           // what stopped the shadow policy last, or empty
 };
 
 namespace {
@@ -83,6 +88,38 @@ void report_episodes(fairway_publisher* pub, const fairway::AssocTree& t,
     say(line.c_str(), arg);
   }
   pub->starved = std::move(now_starved);
+}
+
+// Movers per partition in fairway_shadow.json.
+constexpr size_t kShadowTopMovers = 100;
+
+// The queue weighed under the shadow policy in FILE, or nullopt after telling why (once until
+// the problem changes; and once when it is weighed again).
+std::optional<fairway::WhatIf> weigh_shadow(fairway_publisher* pub, const std::string& file,
+                                            const fairway::Queue& q,
+                                            const fairway::FairShareInput& fs,
+                                            fairway_message_fn say, void* arg) {
+  std::string problem;
+  std::optional<fairway::WhatIf> w;
+  try {
+    bool exists = false;
+    const std::string text =
+        fairway::read_whole_file(file, &exists, fairway::kMaxShadowPolicyBytes + 1);
+    if (!exists) fairway::invalid("no such file");
+    w = fairway::what_if(q, fs, fairway::parse_shadow_policy(text, q.settings));
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  const std::string last = pub ? pub->shadow_problem : std::string();
+  std::string line;
+  if (!problem.empty() && problem != last)
+    line = "shadow policy " + file + " not weighed: " + problem +
+           "; the live priorities are not affected, retried every period";
+  else if (problem.empty() && !last.empty())
+    line = "shadow policy " + file + " weighed again";
+  if (!line.empty() && say) say(line.c_str(), arg);
+  if (pub) pub->shadow_problem = problem;
+  return w;
 }
 
 std::vector<std::string> names(const char* const* v, size_t n, const char* what) {
@@ -188,11 +225,28 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     report_episodes(pub, tree, starvation, ss.quantile, p->period_end, say, arg);
     if (p->directory) {
       const std::string dir = p->directory;
+      fairway::Snapshot snap = fairway::snapshot_from_tree(tree, algo, p->dampening);
+      std::optional<fairway::WhatIf> shadow;
+      if (p->jobs) {
+        snap.slurm_release = in.slurm_release;
+        snap.queue = fairway::published_queue(*p, tree, in.partitions, in.qos, nullptr);
+        if (p->shadow_file && *p->shadow_file) {
+          shadow = weigh_shadow(pub, p->shadow_file, *snap.queue,
+                                {snap.associations, snap.algorithm, snap.dampening_factor}, say,
+                                arg);
+          in.shadow_on = true;
+          in.shadow = shadow ? &*shadow : nullptr;
+        }
+      }
       fairway::write_file_atomically(dir + "/fairway.prom", fairway::format_metrics(in),
                                      {.mode = 0644, .durable = false});
-      fairway::Snapshot snap = fairway::snapshot_from_tree(tree, algo, p->dampening);
       fairway::write_file_atomically(dir + "/fairway.json", fairway::write_snapshot(snap),
                                      {.mode = 0600, .durable = false});
+      if (shadow)
+        fairway::write_file_atomically(
+            dir + "/fairway_shadow.json",
+            fairway::format_shadow_json(*shadow, p->shadow_file, p->period_end, kShadowTopMovers),
+            {.mode = 0600, .durable = false});
     }
     if (p->history_dir && p->history_days) {
       fairway::HistoryPeriod period;
@@ -231,6 +285,9 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     out->history_days = o.history_days;
     out->starvation_minutes = o.starvation_minutes;
     out->starvation_quantile = o.starvation_quantile;
+    static_assert(fairway::kMaxOptionPath < sizeof out->shadow_file);
+    std::memcpy(out->shadow_file, o.shadow_file.data(), o.shadow_file.size());
+    out->queue_jobs = o.queue_jobs;
     if (say)
       for (const std::string& m : problems) say(m.c_str(), arg);
   });

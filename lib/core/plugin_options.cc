@@ -4,13 +4,15 @@
 
 #include <cstdlib>
 
+#include "quoted_text.h"
+
 namespace fairway {
 namespace {
 
 constexpr std::string_view kPrefix = "fairway_";
 constexpr const char* kKnown =
     "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
-    "fairway_starvation_quantile";
+    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs";
 
 // A whole number from lo to hi written in decimal digits only.
 bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
@@ -30,23 +32,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// The option as the message quotes it: printable ASCII, anything else as \xNN, at most 80.
-std::string shown(std::string_view s) {
-  static const char hex[] = "0123456789abcdef";
-  std::string out;
-  for (char ch : s.substr(0, 80)) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c >= 0x20 && c < 0x7f && c != '\'') {
-      out += ch;
-    } else {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  if (s.size() > 80) out += "...";
-  return "'" + out + "'";
-}
+std::string shown(std::string_view s) { return quoted_text(s, 80); }
 
 }  // namespace
 
@@ -101,22 +87,43 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
       o.starvation_quantile = q;
       continue;
     }
-    if (name != "fairway_metrics_dir") {
+    if (name == "fairway_queue_jobs") {
+      unsigned long jobs = 0;
+      if (!whole(value, 0, 10000000, jobs)) {
+        problems.push_back("PriorityParameters: fairway_queue_jobs=" + shown(value) +
+                           " is not a whole number of jobs from 0 to 10000000, ignored");
+        continue;
+      }
+      o.queue_jobs = static_cast<uint32_t>(jobs);
+      continue;
+    }
+    if (name != "fairway_metrics_dir" && name != "fairway_shadow") {
       problems.push_back("PriorityParameters: unknown option " + shown(name) +
                          ", ignored (the options are: " + kKnown + ")");
       continue;
     }
+    const bool metrics = name == "fairway_metrics_dir";
+    const std::string opt(name);
     if (eq == std::string_view::npos || value.empty()) {
-      problems.push_back("PriorityParameters: fairway_metrics_dir needs a directory "
-                         "(fairway_metrics_dir=/path), ignored");
+      problems.push_back("PriorityParameters: " + opt + " needs " +
+                         (metrics ? "a directory (fairway_metrics_dir=/path)"
+                                  : "a file (fairway_shadow=/path)") +
+                         ", ignored");
       continue;
     }
     if (value.front() != '/' || value.size() > kMaxOptionPath ||
         value.find('\0') != std::string_view::npos) {
-      problems.push_back("PriorityParameters: fairway_metrics_dir=" + shown(value) +
+      problems.push_back("PriorityParameters: " + opt + "=" + shown(value) +
                          " is not an absolute path" +
                          (value.size() > kMaxOptionPath ? " of at most 4000 bytes" : "") +
                          ", ignored");
+      continue;
+    }
+    if (!metrics) {
+      if (!o.shadow_file.empty())
+        problems.push_back("PriorityParameters: fairway_shadow is given more than once; the "
+                           "last one is used");
+      o.shadow_file = std::string(value);
       continue;
     }
     if (metrics_seen)
@@ -125,6 +132,11 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
     metrics_seen = true;
     o.metrics_dir = std::string(value);
     while (o.metrics_dir.size() > 1 && o.metrics_dir.back() == '/') o.metrics_dir.pop_back();
+  }
+  if (!o.shadow_file.empty() && o.metrics_dir.empty()) {
+    problems.push_back("PriorityParameters: fairway_shadow=" + shown(o.shadow_file) +
+                       " needs fairway_metrics_dir (where its results are published), ignored");
+    o.shadow_file.clear();
   }
   return o;
 }

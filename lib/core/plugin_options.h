@@ -5,11 +5,14 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace fairway {
+
+inline constexpr uint32_t kDefaultQueueJobs = 100000;
 
 struct PluginOptions {
   // fairway_metrics_dir: where each period writes fairway.prom and fairway.json; empty: off.
@@ -20,6 +23,12 @@ struct PluginOptions {
   // 0: off.  fairway_starvation_quantile: "among the highest" factors, in (0, 1].
   uint32_t starvation_minutes = 0;
   double starvation_quantile = 0.75;
+  // fairway_shadow: a file of candidate Priority* settings weighed beside the live ones every
+  // period (lib/core/shadow_policy.h); empty: off.  Needs fairway_metrics_dir.
+  std::string shadow_file;
+  // fairway_queue_jobs: the most pending jobs the per-period snapshot holds and the shadow
+  // policy weighs (0 to 10,000,000); above it the snapshot holds the association tree only.
+  uint32_t queue_jobs = kDefaultQueueJobs;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).

@@ -298,10 +298,10 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
     m.jobs = before.size();
     for (size_t i = 0; i < before.size(); ++i) {
       JobMove mv;
-      mv.job = w.after.job(before[i].job->id);  // owned by the result, as its jobs are
       mv.priority_before = before[i].row->priority;
       mv.place_before = i + 1;
       mv.place_after = place_after[key(before[i])];
+      mv.job = after[mv.place_after - 1].job;  // owned by the result, as its jobs are
       mv.priority_after = after[mv.place_after - 1].row->priority;
       if (mv.place_after != mv.place_before) ++m.moved;
       m.jobs_by_move.push_back(mv);

@@ -176,6 +176,31 @@ std::string format_metrics(const MetricsInput& in) {
     sample(out, "fairway_starvation_factor_threshold", "", in.starvation->threshold);
   }
 
+  if (in.shadow_on) {
+    family(out, "fairway_shadow_weighed", "gauge",
+           "1 when the last period weighed the queue under the shadow policy (fairway_shadow), "
+           "0 when it could not (the log says why).");
+    sample(out, "fairway_shadow_weighed", "", in.shadow ? 1 : 0);
+  }
+  if (in.shadow) {
+    family(out, "fairway_shadow_jobs_moved", "gauge",
+           "Pending jobs per partition that would change place under the shadow policy.");
+    for (const PartitionMoves& m : in.shadow->partitions)
+      sample(out, "fairway_shadow_jobs_moved", label("partition", m.partition),
+             static_cast<double>(m.moved));
+    family(out, "fairway_shadow_rank_correlation", "gauge",
+           "Spearman rank correlation per partition of the live order and the shadow policy's "
+           "(1: the same order).");
+    for (const PartitionMoves& m : in.shadow->partitions)
+      sample(out, "fairway_shadow_rank_correlation", label("partition", m.partition), m.spearman);
+    family(out, "fairway_shadow_fairshare_factor_change", "gauge",
+           "Change of the fair-share factor under the shadow policy, for the associations whose "
+           "factor changes (an account: the highest of its users').");
+    for (const AssocChange& a : in.shadow->associations)
+      sample(out, "fairway_shadow_fairshare_factor_change",
+             label("account", a.account) + "," + label("user", a.user), a.after - a.before);
+  }
+
   pending_families(out, "partition", "partition", in.partitions, in.pending.partitions);
   pending_families(out, "qos", "qos", in.qos, in.pending.qos);
 

@@ -19,6 +19,7 @@
 #include "fair_share.h"
 #include "pending_stats.h"
 #include "starvation.h"
+#include "whatif.h"
 
 namespace fairway {
 
@@ -41,6 +42,10 @@ struct MetricsInput {
   // Starvation alerts (fairway_starvation_minutes), or nullptr when off.
   const StarvationReport* starvation = nullptr;
   uint32_t starvation_minutes = 0;
+  // The shadow policy (fairway_shadow): whether one is set, and the queue weighed under it
+  // (nullptr when it could not be).
+  bool shadow_on = false;
+  const WhatIf* shadow = nullptr;
 };
 
 // The exposition text, ending in '\n'.  Throws std::invalid_argument when tree or result is

@@ -1,6 +1,7 @@
 // A snapshot's pending queue (version 2, see snapshot.h): the priority settings, partitions,
 // QOS and pending jobs.
 #include <cmath>
+#include <unordered_set>
 #include <utility>
 
 #include "json_fields.h"
@@ -201,9 +202,11 @@ void parse_queue_keys(const json& doc, Snapshot& s) {
 
   const json& jobs = require_array(require(doc, "jobs", top), "\"jobs\"");
   q.jobs.reserve(jobs.size());
+  std::unordered_set<uint32_t> ids;
+  ids.reserve(jobs.size());
   for (size_t i = 0; i < jobs.size(); ++i) {
     PendingJob job = parse_job(jobs[i], i);
-    if (q.job(job.id)) error(fmt::format("jobs[{}]: job {} twice", i, job.id));
+    if (!ids.insert(job.id).second) error(fmt::format("jobs[{}]: job {} twice", i, job.id));
     for (const auto& p : job.partitions)
       if (!q.partition(p))
         error(fmt::format("jobs[{}] (job {}): unknown partition {}", i, job.id, json_fields::quoted(p)));

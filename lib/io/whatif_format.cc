@@ -82,31 +82,4 @@ std::string format_whatif_parsable(const WhatIf& w) {
   return out;
 }
 
-std::string format_whatif_json(const WhatIf& w) {
-  json parts = json::array();
-  for (const PartitionMoves& m : w.partitions) {
-    json jobs = json::array();
-    for (const JobMove& mv : m.jobs_by_move)
-      jobs.push_back({{"job", mv.job->id},
-                      {"user", mv.job->user},
-                      {"account", mv.job->account},
-                      {"priority_before", mv.priority_before},
-                      {"priority_after", mv.priority_after},
-                      {"place_before", mv.place_before},
-                      {"place_after", mv.place_after}});
-    parts.push_back({{"partition", m.partition},
-                     {"jobs", m.jobs},
-                     {"moved", m.moved},
-                     {"spearman", m.spearman},
-                     {"jobs_by_move", jobs}});
-  }
-  json assocs = json::array();
-  for (const AssocChange& a : w.associations)
-    assocs.push_back({{"account", a.account},
-                      {"user", a.user.empty() ? json(nullptr) : json(a.user)},
-                      {"fs_factor_before", a.before},
-                      {"fs_factor_after", a.after}});
-  return json{{"partitions", parts}, {"associations", assocs}}.dump();
-}
-
 }  // namespace fairway

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "whatif.h"
+#include "whatif_json.h"  // format_whatif_json
 
 namespace fairway {
 
@@ -17,6 +18,5 @@ std::string format_whatif(const WhatIf& w, size_t top = 10);
 // every job, then "Account|User|FairShareBefore|FairShareAfter" rows for every association whose
 // factor changes, each block after a header line.
 std::string format_whatif_parsable(const WhatIf& w);
-std::string format_whatif_json(const WhatIf& w);
 
 }  // namespace fairway

@@ -39,7 +39,7 @@ cleanup_metrics() {
 	if [ -n "$exporter_pid" ] && alive "$exporter_pid"; then kill "$exporter_pid" 2>/dev/null || true; fi
 	rm -rf "$mdir"
 }
-trap 'cleanup_metrics; _cleanup' EXIT
+trap 'rc=$?; cleanup_metrics; (exit $rc); _cleanup' EXIT
 
 extra="" && tmpfile extra
 {

@@ -26,6 +26,7 @@ list_t *assoc_mgr_assoc_list = NULL;
 list_t *assoc_mgr_qos_list = NULL;
 slurmdb_assoc_rec_t *assoc_mgr_root_assoc = NULL;
 char **assoc_mgr_tres_name_array = NULL;
+uint32_t g_tres_count = 0;
 int node_record_count = 0;
 int active_node_record_count = 0;	/* 24.11 on */
 
@@ -717,6 +718,7 @@ void fake_reset(const fake_hooks_t *hooks)
 	slurmctld_tres_cnt = 5;
 	accounting_enforce = 0;
 	assoc_mgr_tres_name_array = calloc(5, sizeof(char *));
+	g_tres_count = 5;
 	job_list = list_create(fake_ctld_free_job);
 	part_list = list_create(NULL);
 	assoc_mgr_assoc_list = list_create(_free_assoc);
@@ -771,6 +773,12 @@ void fake_conf_state_dir(const char *dir)
 {
 	free(slurm_conf.state_save_location);
 	slurm_conf.state_save_location = strdup(dir);
+}
+
+void fake_conf_priority_params(const char *params)
+{
+	free(slurm_conf.priority_params);
+	slurm_conf.priority_params = params ? strdup(params) : NULL;
 }
 
 void fake_conf_decay_half_life(uint32_t secs)

@@ -516,6 +516,40 @@ TEST_F(ShimTest, UsageSurvivesAKilledSlurmctld) {
   rm_tree(dir);
 }
 
+// With fairway_metrics_dir the period's snapshot holds the pending queue (version 2), up to
+// fairway_queue_jobs jobs; above that, the association tree only, told once per episode.
+TEST_F(ShimTest, TheQueueInThePeriodsSnapshotIsBoundedByFairwayQueueJobs) {
+  const auto dir = UseStateDir("queue");
+  const std::string metrics = "fairway_metrics_dir=" + dir.string();
+  fake_conf_priority_params((metrics + ",fairway_queue_jobs=1").c_str());
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_add_job(101, 31, "p1", "normal", 0, 1, 1, 1003);
+  auto snapshot = [&] {
+    std::ifstream in(dir / "fairway.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  };
+  EXPECT_CALL(mock_, Log(_, HasSubstr("2 pending jobs, more than fairway_queue_jobs=1: " +
+                                      dir.string() + "/fairway.json holds the association "
+                                      "tree only until they are fewer")))
+      .Times(1);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  EXPECT_NE(snapshot().find("{\"fairway_snapshot\": 1,"), std::string::npos);
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  EXPECT_NE(snapshot().find("{\"fairway_snapshot\": 1,"), std::string::npos);
+
+  fake_conf_priority_params((metrics + ",fairway_queue_jobs=2").c_str());
+  fake_call_reconfig(0);
+  ASSERT_EQ(fake_call_cycle(1120), 0);
+  const std::string text = snapshot();
+  EXPECT_NE(text.find("{\"fairway_snapshot\": 2,"), std::string::npos) << text.substr(0, 200);
+  EXPECT_NE(text.find("\"id\": 100,"), std::string::npos);
+  EXPECT_NE(text.find("\"id\": 101,"), std::string::npos);
+  rm_tree(dir);
+}
+
 // An association created after the last period is not in the usage file: what it was
 // charged since is all in the journal, so it starts from 0 and the journal is replayed once.
 // slurmctld's own checkpoint, saved at a clean shutdown after the job ended, already holds

@@ -17,6 +17,7 @@
 #include "metrics_format.h"
 #include "pending_stats.h"
 #include "plugin_options.h"
+#include "queue.h"
 #include "snapshot.h"
 #include "starvation.h"
 
@@ -32,7 +33,7 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
   EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile)");
+  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs)");
   EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
 }
 
@@ -54,11 +55,37 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   problems.clear();
   o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile)");
+  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
   EXPECT_EQ(o.metrics_dir, "");
+}
+
+TEST(PluginOptions, ShadowPolicyNeedsAMetricsDirectoryAndQueueJobsAreBounded) {
+  std::vector<std::string> problems;
+  PluginOptions o = parse_priority_parameters(
+      "fairway_metrics_dir=/m,fairway_shadow=/etc/slurm/shadow.conf,fairway_queue_jobs=5000",
+      problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(o.shadow_file, "/etc/slurm/shadow.conf");
+  EXPECT_EQ(o.queue_jobs, 5000u);
+  EXPECT_EQ(parse_priority_parameters("", problems).queue_jobs, kDefaultQueueJobs);
+  o = parse_priority_parameters("fairway_shadow=/etc/slurm/shadow.conf", problems);
+  EXPECT_EQ(o.shadow_file, "");
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "PriorityParameters: fairway_shadow='/etc/slurm/shadow.conf' needs "
+                         "fairway_metrics_dir (where its results are published), ignored");
+  problems.clear();
+  o = parse_priority_parameters("fairway_metrics_dir=/m,fairway_shadow=shadow.conf,"
+                                "fairway_queue_jobs=10000001,fairway_shadow",
+                                problems);
+  EXPECT_EQ(o.shadow_file, "");
+  EXPECT_EQ(o.queue_jobs, kDefaultQueueJobs);
+  ASSERT_EQ(problems.size(), 3u);
+  EXPECT_EQ(problems[0], "PriorityParameters: fairway_shadow='shadow.conf' is not an absolute path, ignored");
+  EXPECT_EQ(problems[1], "PriorityParameters: fairway_queue_jobs='10000001' is not a whole number of jobs from 0 to 10000000, ignored");
+  EXPECT_EQ(problems[2], "PriorityParameters: fairway_shadow needs a file (fairway_shadow=/path), ignored");
 }
 
 TEST(PluginOptions, HistoryDays) {
@@ -378,6 +405,167 @@ TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
   EXPECT_EQ(said[1], "fair-share starvation of user u3 in account b ended after 15 min");
   fairway_publisher_destroy(&pub);
   EXPECT_EQ(pub, nullptr);
+}
+
+// The shadow policy in FILE (written first) over a two-job queue: alice's older job 10 behind
+// bob's job 11 on fair-share alone.
+struct ShadowQueue {
+  const char* accounts[5] = {"root", "a", "a", "b", "b"};
+  const char* users[5] = {nullptr, nullptr, "alice", nullptr, "bob"};
+  fairway_assoc_t a[5];
+  const char* parts[1] = {"debug"};
+  const char* qos[1] = {"normal"};
+  fairway_partition_info_t part_info[1] = {{1, 1.0, 1, 64, 4}};
+  fairway_qos_info_t qos_info[1] = {{0, 1.0}};
+  fairway_weights_t w{};
+  fairway_pending_job_t jobs[2]{};
+  fairway_pending_row_t rows[2]{};
+  fairway_publication_t p{};
+  explicit ShadowQueue(const std::string& dir) {
+    const uint32_t ids[] = {1, 2, 3, 4, 5}, parents[] = {0, 1, 2, 1, 4};
+    const long double usage[] = {136, 100, 100, 36, 36};
+    for (int i = 0; i < 5; i++) a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
+    w.age = 1000;
+    w.fairshare = 10000;
+    w.max_age = 7 * 86400;
+    const double age[] = {800, 100}, fs[] = {2000, 6000};
+    for (int k = 0; k < 2; k++) {
+      fairway_pending_job_t& j = jobs[k];
+      j.priority = static_cast<uint32_t>(age[k] + fs[k]);
+      j.accrue_time = 1000 + 100 * k;
+      j.min_cpus = j.max_cpus = j.min_nodes = 1;
+      j.time_limit = 60;
+      j.age = age[k];
+      j.fairshare = fs[k];
+      j.site = j.nice = FAIRWAY_NICE_OFFSET;
+      j.tres_at = SIZE_MAX;
+      rows[k] = {0, 0, j.priority, 1, 900 + 100 * k, k ? 5u : 3u, 10u + k, 1000 + 100 * k,
+                 static_cast<uint32_t>(k)};
+    }
+    p.directory = dir.c_str();
+    p.slurm_release = "22.05.8";
+    p.algo = FAIRWAY_ALGO_FAIR_TREE;
+    p.dampening = 1;
+    p.assocs = a;
+    p.assoc_count = 5;
+    p.partitions = parts;
+    p.partition_count = 1;
+    p.qos = qos;
+    p.qos_count = 1;
+    p.rows = rows;
+    p.row_count = 2;
+    p.period_end = 5000;
+    p.jobs = jobs;
+    p.job_count = 2;
+    p.partition_info = part_info;
+    p.qos_info = qos_info;
+    p.weights = &w;
+    p.decay_half_life = 604800;
+    p.calc_period = 300;
+    p.cluster_cpus = 64;
+    p.cluster_nodes = 4;
+  }
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+TEST_F(Publish, WithJobsTheSnapshotHoldsTheQueueThatExplainAndWhatifRead) {
+  ShadowQueue q(dir_);
+  ASSERT_EQ(fairway_publish(nullptr, &q.p, nullptr, nullptr), FAIRWAY_OK) << fairway_last_error();
+  const Snapshot snap = read_snapshot_file(dir_ + "/fairway.json");
+  ASSERT_TRUE(snap.queue);
+  EXPECT_EQ(snap.slurm_release, "22.05.8");
+  const Queue& queue = *snap.queue;
+  EXPECT_EQ(queue.taken_at, 5000);
+  EXPECT_EQ(queue.settings.weight_fairshare, 10000u);
+  EXPECT_EQ(queue.settings.max_age, 7u * 86400);
+  ASSERT_EQ(queue.jobs.size(), 2u);
+  const PendingJob& alice = queue.jobs[0];
+  EXPECT_EQ(alice.id, 10u);
+  EXPECT_EQ(alice.user, "alice");
+  EXPECT_EQ(alice.account, "a");
+  EXPECT_EQ(alice.qos, "normal");
+  EXPECT_EQ(alice.partitions, std::vector<std::string>{"debug"});
+  ASSERT_EQ(alice.rows.size(), 1u);
+  EXPECT_EQ(alice.rows[0].priority, 2800u);
+  EXPECT_EQ(alice.rows[0].age, 800);
+  EXPECT_EQ(alice.rows[0].fairshare, 2000);
+  const std::vector<QueueEntry> order = partition_queue(queue, "debug");
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0].job->id, 11u);
+  // The job an association that is gone no longer has is left out; the rest is published.
+  q.rows[0].assoc_id = 99;
+  ASSERT_EQ(fairway_publish(nullptr, &q.p, nullptr, nullptr), FAIRWAY_OK) << fairway_last_error();
+  EXPECT_EQ(read_snapshot_file(dir_ + "/fairway.json").queue->jobs.size(), 1u);
+}
+
+TEST_F(Publish, TheShadowPolicyPublishesHowTheOrderWouldChange) {
+  ShadowQueue q(dir_);
+  const std::string policy = dir_ + "/shadow.conf";
+  q.p.shadow_file = policy.c_str();
+  fairway_publisher_t* pub = nullptr;
+  ASSERT_EQ(fairway_publisher_new(&pub), FAIRWAY_OK);
+  std::vector<std::string> said;
+  auto say = [](const char* m, void* arg) { static_cast<std::vector<std::string>*>(arg)->push_back(m); };
+
+  // The live settings again: nothing moves.
+  write_text(policy, "PriorityWeightFairshare=10000\nPriorityWeightAge=1000\n");
+  ASSERT_EQ(fairway_publish(pub, &q.p, say, &said), FAIRWAY_OK) << fairway_last_error();
+  auto s = samples(read_text(dir_ + "/fairway.prom"));
+  EXPECT_EQ(s.at("fairway_shadow_weighed"), 1.0);
+  EXPECT_EQ(s.at(R"(fairway_shadow_jobs_moved{partition="debug"})"), 0.0);
+  EXPECT_EQ(s.at(R"(fairway_shadow_rank_correlation{partition="debug"})"), 1.0);
+
+  // Without fair-share, age alone puts alice's older job first.
+  write_text(policy, "PriorityWeightFairshare=0\n");
+  ASSERT_EQ(fairway_publish(pub, &q.p, say, &said), FAIRWAY_OK) << fairway_last_error();
+  s = samples(read_text(dir_ + "/fairway.prom"));
+  EXPECT_EQ(s.at(R"(fairway_shadow_jobs_moved{partition="debug"})"), 2.0);
+  EXPECT_EQ(s.at(R"(fairway_shadow_rank_correlation{partition="debug"})"), -1.0);
+  const std::string json = read_text(dir_ + "/fairway_shadow.json");
+  EXPECT_NE(json.find(R"("job":10,"place_after":1,"place_before":2,"priority_after":800,"priority_before":2800)"),
+            std::string::npos) << json;
+  EXPECT_NE(json.find(R"("fairway_shadow":1)"), std::string::npos);
+  struct stat st {};
+  ASSERT_EQ(stat((dir_ + "/fairway_shadow.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  EXPECT_TRUE(said.empty());
+
+  // A broken policy is told once, the metrics say so, and the other files are written.
+  write_text(policy, "PriorityWeightFairshare=lots\n");
+  for (int k = 0; k < 2; k++) {
+    q.p.period_end += 300;
+    ASSERT_EQ(fairway_publish(pub, &q.p, say, &said), FAIRWAY_OK) << fairway_last_error();
+  }
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0], "shadow policy " + policy +
+                         " not weighed: line 1: 'PriorityWeightFairshare'='lots' is not a whole "
+                         "number from 0 to 4294967295; the live priorities are not affected, "
+                         "retried every period");
+  s = samples(read_text(dir_ + "/fairway.prom"));
+  EXPECT_EQ(s.at("fairway_shadow_weighed"), 0.0);
+  EXPECT_EQ(s.count(R"(fairway_shadow_jobs_moved{partition="debug"})"), 0u);
+  EXPECT_EQ(read_snapshot_file(dir_ + "/fairway.json").queue->taken_at, q.p.period_end);
+  write_text(policy, "PriorityWeightAge=1000\n");
+  ASSERT_EQ(fairway_publish(pub, &q.p, say, &said), FAIRWAY_OK);
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_EQ(said[1], "shadow policy " + policy + " weighed again");
+  unlink(policy.c_str());
+  ASSERT_EQ(fairway_publish(pub, &q.p, say, &said), FAIRWAY_OK);
+  ASSERT_EQ(said.size(), 3u);
+  EXPECT_EQ(said[2], "shadow policy " + policy +
+                         " not weighed: no such file; the live priorities are not affected, "
+                         "retried every period");
+  fairway_publisher_destroy(&pub);
 }
 
 TEST_F(Publish, AMissingDirectoryIsNamedAndTheOldFilesStay) {
