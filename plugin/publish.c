@@ -461,11 +461,43 @@ static void _copy_locked(copy_t *c)
 	}
 }
 
+/* The partitions' indexes sorted by address, for _part_index. */
+static uint32_t *g_part_order = NULL;
+
+static int _cmp_part_order(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) g_parts.ptr[*(const uint32_t *) a];
+	uintptr_t y = (uintptr_t) g_parts.ptr[*(const uint32_t *) b];
+
+	return (x > y) - (x < y);
+}
+
+static void _part_order_build(void)
+{
+	xfree(g_part_order);
+	g_part_order = xcalloc(g_parts.n + 1, sizeof(*g_part_order));
+	for (uint32_t i = 0; i < g_parts.n; i++)
+		g_part_order[i] = i;
+	qsort(g_part_order, g_parts.n, sizeof(*g_part_order),
+	      _cmp_part_order);
+}
+
+/* The index of the partition at `part`, UINT32_MAX: not in the copy. */
 static uint32_t _part_index(const void *part)
 {
-	for (size_t i = 0; i < g_parts.n; i++)
-		if (g_parts.ptr[i] == part)
-			return i;
+	size_t lo = 0, hi = g_parts.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const void *at = g_parts.ptr[g_part_order[mid]];
+
+		if (at == part)
+			return g_part_order[mid];
+		if ((uintptr_t) at < (uintptr_t) part)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return UINT32_MAX;
 }
 
@@ -599,6 +631,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		p.shadow_file = cfg->shadow_file;
 	}
 	rows = xcalloc(nrows + 1, sizeof(*rows));
+	_part_order_build();
 	for (int l = 0; l < 2; l++) {
 		uint32_t job_base = l ? g_lanes[0].njobs : 0;
 
@@ -678,6 +711,7 @@ extern void fw_publish_free(void)
 		g_lanes[i].ntres = g_lanes[i].tres_cap = 0;
 	}
 	_parts_clear();
+	xfree(g_part_order);
 	_started_clear();
 	xfree(g_started);
 	g_started_cap = 0;
