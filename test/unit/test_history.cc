@@ -4,11 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "atomic_file.h"
 #include "error.h"
 #include "history.h"
 #include "history_format.h"
@@ -168,6 +170,53 @@ TEST_F(HistoryDir, AnUncreatableDirectoryIsNamed) {
     EXPECT_EQ(std::string(e.what()),
               "cannot create " + base_ + "/missing/fairway_history: No such file or directory");
   }
+}
+
+// A soak: 20 days of 5-minute periods (5,760 of them), 200 associations and a job start each
+// period, 3 days kept.  After every day the history and the journal hold at most the files of
+// the days kept plus today's, each day file of the history exactly its periods' blocks, and
+// what is read back is every period of those days, none torn.
+TEST_F(HistoryDir, ManyPeriodsStayWithinTheDaysKept) {
+  std::vector<HistoryName> names;
+  HistoryPeriod p;
+  for (uint32_t id = 1; id <= 200; id++) {
+    names.push_back({id, id == 1 ? "root" : "acct" + std::to_string(id % 17), id > 17 ? "u" + std::to_string(id) : ""});
+    p.records.push_back({id, 10.0f * id, 0.001f, 0.005f, 0.5f});
+  }
+  const int64_t day = 86400, t0 = 1795564800;  // a UTC midnight
+  const uint32_t kept = 3;
+  StartRecord r;
+  r.job = {1, "u20", "acct3", "debug", t0, t0, 100, true, {1, 0, 99, 0, 0, 0, 0, 0}};
+  size_t block = 0, days_seen = 0;
+  for (int64_t t = t0; t < t0 + 20 * day; t += 300) {
+    p.time = t;
+    append_history(dir_, p, names, kept);
+    r.job.job_id++;
+    r.job.start_time = t;
+    append_starts(dir_, t, {r}, kept);
+    if (!block) block = encode_history_period(p).size();
+    if ((t - t0) % day != day - 300) continue;  // the last period of a day
+    ++days_seen;
+    size_t history_files = 0, start_files = 0;
+    for (const std::string& f : list_directory(dir_)) {
+      struct stat st {};
+      ASSERT_EQ(stat((dir_ + "/" + f).c_str(), &st), 0) << f;
+      if (f.rfind("starts-", 0) == 0) ++start_files;
+      if (f.rfind("history-", 0) != 0) continue;
+      ++history_files;
+      EXPECT_EQ(static_cast<size_t>(st.st_size), block * 288) << f;  // every period, no more
+    }
+    EXPECT_LE(history_files, std::min<size_t>(days_seen, kept + 1)) << "day " << days_seen;
+    EXPECT_LE(start_files, std::min<size_t>(days_seen, kept + 1)) << "day " << days_seen;
+  }
+  const HistoryData all = read_history(dir_, 0);
+  EXPECT_EQ(all.skipped_bytes, 0u);
+  EXPECT_LE(all.periods.size(), (kept + 1) * 288u);
+  EXPECT_GE(all.periods.size(), kept * 288u);
+  EXPECT_EQ(all.periods.back().time, t0 + 20 * day - 300);
+  EXPECT_EQ(all.names.size(), 200u);
+  EXPECT_TRUE(find_start(dir_, r.job.job_id));
+  EXPECT_FALSE(find_start(dir_, 2));  // the first day's starts are gone
 }
 
 // ---- why a job started ----
