@@ -605,14 +605,17 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 
 		jobs = xcalloc(nj + 1, sizeof(*jobs));
 		tres = xcalloc(nt + 1, sizeof(*tres));
-		for (int l = 0, j = 0, t = 0; l < 2; l++) {
-			memcpy(jobs + j, g_lanes[l].jobv,
-			       g_lanes[l].njobs * sizeof(*jobs));
+		for (size_t l = 0, j = 0, t = 0; l < 2; l++) {
+			/* (A lane that noted nothing may have no buffer.) */
+			if (g_lanes[l].njobs)
+				memcpy(jobs + j, g_lanes[l].jobv,
+				       g_lanes[l].njobs * sizeof(*jobs));
 			for (size_t i = 0; i < g_lanes[l].njobs; i++)
 				if (jobs[j + i].tres_at != SIZE_MAX)
 					jobs[j + i].tres_at += t;
-			memcpy(tres + t, g_lanes[l].tres,
-			       g_lanes[l].ntres * sizeof(*tres));
+			if (g_lanes[l].ntres)
+				memcpy(tres + t, g_lanes[l].tres,
+				       g_lanes[l].ntres * sizeof(*tres));
 			j += g_lanes[l].njobs;
 			t += g_lanes[l].ntres;
 		}
