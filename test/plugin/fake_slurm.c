@@ -690,6 +690,8 @@ void fake_teardown(void)
 	g_nqos = 0;
 	free(slurm_conf.state_save_location);
 	slurm_conf.state_save_location = NULL;
+	free(slurm_conf.priority_params);
+	slurm_conf.priority_params = NULL;
 	free(assoc_mgr_tres_name_array);
 	assoc_mgr_tres_name_array = NULL;
 }
