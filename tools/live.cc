@@ -13,6 +13,7 @@
 #include <map>
 #include <vector>
 
+#include "conf_values.h"
 #include "fair_share.h"
 #include "priority_flags.h"
 #include "slurm_values.h"
@@ -31,11 +32,6 @@ std::string slurm_error(const char* what) {
 std::string user_name(uint32_t uid) {
   if (const passwd* pw = getpwuid(uid)) return pw->pw_name;
   return std::to_string(uid);
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::vector<std::string> split(const char* text) {
@@ -61,7 +57,7 @@ std::vector<std::pair<std::string, double>> tres_weights(const char* text) {
   for (const auto& item : split(text)) {
     const size_t eq = item.find('=');
     if (eq == std::string::npos) continue;
-    const std::string name = lower(item.substr(0, eq));
+    const std::string name = fairway::ascii_lower(item.substr(0, eq));
     char* end = nullptr;
     double w = std::strtod(item.c_str() + eq + 1, &end);
     const bool mb = name == "mem" || name.rfind("bb", 0) == 0;
@@ -258,7 +254,7 @@ bool read_jobs(fairway::Queue& q, std::string& why) {
         row.site = static_cast<int64_t>(r.site) - NICE_OFFSET;
         row.nice = static_cast<int64_t>(r.nice) - NICE_OFFSET;
         for (uint32_t i = 0; i < r.tres_cnt && r.tres && r.tres_names; ++i)
-          if (r.tres[i] != 0) row.tres.emplace_back(lower(r.tres_names[i]), r.tres[i]);
+          if (r.tres[i] != 0) row.tres.emplace_back(fairway::ascii_lower(r.tres_names[i]), r.tres[i]);
       }
       job.admin_priority = job.admin_priority || row.admin;
       // The priority the scheduler uses: the job's own with one partition, else the row's.

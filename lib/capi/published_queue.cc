@@ -2,23 +2,22 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "published_queue.h"
 
-#include <cctype>
 #include <cstdint>
 #include <unordered_map>
 
+#include "conf_values.h"
 #include "error.h"
 #include "slurm_values.h"
 
 namespace fairway {
 namespace {
 
-std::string lower(const char* s) {
-  std::string out(s ? s : "");
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 int64_t unbiased(uint32_t v) { return static_cast<int64_t>(v) - kNiceOffset; }
+
+// The name of TRES index i, as sprio's rows and the snapshot write it (lower case).
+std::string tres_name(const fairway_publication_t& p, size_t i) {
+  return ascii_lower(p.tres_names[i] ? p.tres_names[i] : "");
+}
 
 }  // namespace
 
@@ -43,7 +42,7 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
   s.weight_partition = w.partition;
   s.weight_qos = w.qos;
   for (size_t i = 0; i < w.tres_count; i++)
-    if (w.tres[i] != 0) s.weight_tres.emplace_back(lower(p.tres_names[i]), w.tres[i]);
+    if (w.tres[i] != 0) s.weight_tres.emplace_back(tres_name(p, i), w.tres[i]);
   s.flags = w.flags;
   s.max_age = w.max_age;
   s.favor_small = w.favor_small != 0;
@@ -123,7 +122,7 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
           invalid("fairway_publish: a job's TRES factors are out of range");
         for (size_t t = 0; t < w.tres_count; t++)
           if (p.tres_values[j.tres_at + t] != 0)
-            row.tres.emplace_back(lower(p.tres_names[t]), p.tres_values[j.tres_at + t]);
+            row.tres.emplace_back(tres_name(p, t), p.tres_values[j.tres_at + t]);
       }
     }
     job.rows.push_back(std::move(row));

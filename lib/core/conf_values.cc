@@ -11,6 +11,12 @@
 
 namespace fairway {
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 std::optional<double> plain_number(std::string_view text) {
   if (text.empty() || text.size() > 40) return std::nullopt;
   size_t dots = 0;

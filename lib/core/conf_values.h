@@ -10,6 +10,10 @@
 
 namespace fairway {
 
+// S in lower case (ASCII): slurm.conf's names (PriorityWeightTRES's TRES, its keys) are
+// compared without case.
+std::string ascii_lower(std::string_view s);
+
 // A number of decimal digits with at most one '.', as typed; nullopt otherwise.
 std::optional<double> plain_number(std::string_view text);
 

@@ -14,12 +14,6 @@
 namespace fairway {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 std::string shown(std::string_view s) { return quoted_text(s, 60); }
 
 // PriorityWeight* keys (lower case) and whatif's names for them.
@@ -60,7 +54,7 @@ WhatIfChange parse_shadow_policy(std::string_view text, const PrioritySettings& 
       const size_t eq = pair.find('=');
       if (eq == std::string_view::npos || eq == 0)
         invalid(at + shown(pair) + " is not KEY=VALUE");
-      const std::string key = lower(pair.substr(0, eq));
+      const std::string key = ascii_lower(pair.substr(0, eq));
       const std::string_view value = pair.substr(eq + 1);
       if (!seen.insert(key).second)
         invalid(at + shown(pair.substr(0, eq)) + " is given twice");
@@ -89,13 +83,13 @@ WhatIfChange parse_shadow_policy(std::string_view text, const PrioritySettings& 
             invalid(at + "PriorityWeightTRES: " + shown(item) +
                     " is not TRES=WEIGHT (a TRES name such as CPU or GRES/gpu, a number)");
           c.weights.emplace_back(std::string(item.substr(0, teq)), *v);
-          named.insert(lower(item.substr(0, teq)));
+          named.insert(ascii_lower(item.substr(0, teq)));
           if (comma == std::string_view::npos) break;
           start = comma + 1;
         }
         // As in slurm.conf, the list replaces the live one: a TRES it leaves out weighs 0.
         for (const auto& [name, weight] : live.weight_tres)
-          if (!named.count(lower(name)) && weight != 0) c.weights.emplace_back(name, 0.0);
+          if (!named.count(ascii_lower(name)) && weight != 0) c.weights.emplace_back(name, 0.0);
         continue;
       }
       if (key == "prioritymaxage") {

@@ -6,16 +6,12 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "conf_values.h"
 #include "error.h"
 #include "slurm_values.h"
 
 namespace fairway {
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 uint32_t* weight_field(PrioritySettings& s, const std::string& name) {
   if (name == "age") return &s.weight_age;
@@ -29,7 +25,7 @@ uint32_t* weight_field(PrioritySettings& s, const std::string& name) {
 
 double tres_weight(const PrioritySettings& s, const std::string& name) {
   for (const auto& [n, w] : s.weight_tres)
-    if (lower(n) == lower(name)) return w;
+    if (ascii_lower(n) == ascii_lower(name)) return w;
   return 0;
 }
 
@@ -104,18 +100,18 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
   for (const auto& [name, value] : change.weights) {
     if (!(value >= 0) || !std::isfinite(value))
       invalid("weight " + name + ": " + std::to_string(value) + " is not a weight (0 or more)");
-    if (uint32_t* f = weight_field(s, lower(name))) {
+    if (uint32_t* f = weight_field(s, ascii_lower(name))) {
       if (value != std::floor(value) || value > 4294967295.0)
         invalid("weight " + name + " must be a whole number below 2^32");
       *f = static_cast<uint32_t>(value);
       continue;
     }
     bool known = false;
-    for (const auto& t : s0.weight_tres) known = known || lower(t.first) == lower(name);
+    for (const auto& t : s0.weight_tres) known = known || ascii_lower(t.first) == ascii_lower(name);
     for (const PendingJob& j : q.jobs) {
-      for (const auto& t : j.tres_req) known = known || lower(t.first) == lower(name);
+      for (const auto& t : j.tres_req) known = known || ascii_lower(t.first) == ascii_lower(name);
       for (const FactorRow& r : j.rows)
-        for (const auto& t : r.tres) known = known || lower(t.first) == lower(name);
+        for (const auto& t : r.tres) known = known || ascii_lower(t.first) == ascii_lower(name);
     }
     if (!known)
       invalid("unknown weight " + name + ": neither age, assoc, fairshare, jobsize, partition, "
@@ -123,7 +119,7 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
     tres_changes.emplace_back(name, value);
     bool found = false;
     for (auto& [n, v] : s.weight_tres)
-      if (lower(n) == lower(name)) {
+      if (ascii_lower(n) == ascii_lower(name)) {
         v = value;
         found = true;
       }
@@ -250,7 +246,7 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
         const double before = tres_weight(s0, name);
         bool found = false;
         for (auto& [n, v] : r.tres)
-          if (lower(n) == lower(name)) {
+          if (ascii_lower(n) == ascii_lower(name)) {
             v = need(reweigh(v, before, value), "TRES", "its PriorityWeightTRES");
             found = true;
           }
