@@ -206,6 +206,8 @@ extern void fw_publish_note(const job_record_t *job_ptr,
 extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now);
 /* The weighing helper thread's rows: lane 1 on, -1 off. */
 extern void fw_publish_lane(int lane);
+/* Whether this period notes its pending jobs (what the weighing prefetches). */
+extern bool fw_publish_noting(void);
 /* Copy the partitions' names.  Job write lock (with the partition read lock). */
 extern void fw_publish_partitions(void);
 /* End of the period at `now`: copy the associations and QOS under assoc_mgr's read locks,

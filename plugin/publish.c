@@ -166,6 +166,11 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 	_parts_clear();
 }
 
+extern bool fw_publish_noting(void)
+{
+	return g_noting;
+}
+
 extern void fw_publish_lane(int lane)
 {
 	t_lane = (g_noting && (lane == 1)) ? &g_lanes[1] : NULL;
@@ -296,17 +301,21 @@ static int _cmp_id(const void *a, const void *b)
  */
 extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 {
-	const fw_prio_factors_t *pf = job_ptr->prio_factors;
-	const slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
+	const fw_prio_factors_t *pf;
+	const slurmdb_assoc_rec_t *assoc;
 	fairway_started_job_t *s;
-	uint32_t id = job_ptr->job_id;
+	uint32_t id;
 
 	/* A job cancelled while pending gets start_time = end_time but no
-	 * nodes: it never started. */
+	 * nodes: it never started.  Nothing else of the job is read before
+	 * this test: it runs for every job of the walk under the job lock. */
 	if (!g_noting_starts || IS_JOB_PENDING(job_ptr) ||
 	    (job_ptr->start_time < g_last_walk) || (job_ptr->start_time > now) ||
 	    !job_ptr->nodes || !job_ptr->nodes[0])
 		return;
+	pf = job_ptr->prio_factors;
+	assoc = job_ptr->assoc_ptr;
+	id = job_ptr->job_id;
 	if ((!g_prev_n ||
 	     !bsearch(&id, g_prev_ids, g_prev_n, sizeof(id), _cmp_id)) &&
 	    (job_ptr->start_time == g_last_walk))

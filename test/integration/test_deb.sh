@@ -171,6 +171,13 @@ for b in "$SO" "$CLI"; do
 	assert_match "stack protector in $b" '__stack_chk_fail' "$(readelf -sW --dyn-syms "$b")"
 done
 assert_match "fairway is PIE" 'DYN \(Position-Independent Executable' "$(readelf -h "$CLI")"
+# The weighing pass asks for 12 lines per job ahead of use (plugin/weigh_pass.c): GCC drops
+# the prefetches of a helper it finds free of side effects, which went unnoticed once.
+if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
+	n_prefetch=$(objdump -d --no-show-raw-insn "$SO" | grep -c 'prefetch' || true)
+	check "the packaged plugin's weighing pass prefetches ($n_prefetch prefetch instructions, 12 at least)" \
+		test "$n_prefetch" -ge 12
+fi
 
 # --- the installed CLI -----------------------------------------------------------------
 if [ -n "$VERSION" ]; then
