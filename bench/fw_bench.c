@@ -370,19 +370,21 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	fw_weighed = jobs_weighed();
 	if (!getenv("FW_BENCH_NO_PUBLISH")) {
 		/* The same periods with every publishing option on (metrics,
-		 * history with the journal of starts, starvation alerts): what
-		 * they add to the period and to the job lock. */
+		 * the queue snapshot, a shadow policy, history with the journal
+		 * of starts, starvation alerts) and off, in alternate periods,
+		 * which side goes first swapped every pair: drift of a busy
+		 * machine falls on both sides alike.  Caches are evicted before
+		 * each period, as the seconds between two periods of slurmctld
+		 * do; without that, the work publishing does after the locks
+		 * would count against the next period's. */
 		char dir[] = "/tmp/fw-bench-metrics.XXXXXX", opt[512];
 		FILE *shadow;
-		double fw_ms_cold, fw_lock_cold;
 		char *old = slurm_conf.priority_params;
-		double p_ms, p_lock, n_ms, n_lock, b_ms, b_lock;
+		double on_ms[64], on_lock[64], off_ms[64], off_lock[64];
+		double d_lock[64];
+		int n = (reps < 64) ? reps : 64;
 
-		/* Both sides with cold caches: the work publishing does after
-		 * the locks would otherwise count against the next period. */
 		if (mkdtemp(dir)) {
-			_time_period_as(_fw_period, now + 100, reps, &fw_ms_cold,
-					&fw_lock_cold, true);
 			/* A shadow policy that changes a weight: the queue
 			 * weighed again after the locks. */
 			snprintf(opt, sizeof(opt), "%s/shadow.conf", dir);
@@ -397,29 +399,52 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 				 ",fairway_queue_jobs=" : "",
 				 getenv("FW_BENCH_QUEUE_JOBS") ?
 				 getenv("FW_BENCH_QUEUE_JOBS") : "");
-			slurm_conf.priority_params = opt;
-			fw.reconfig(false);
-			_time_period_as(_fw_period, now + 200, reps, &p_ms, &p_lock,
-					true);
+			for (int r = -1; r < n; r++) {	/* -1: warm-up */
+				for (int k = 0; k < 2; k++) {
+					bool on = ((r & 1) == k);
+					struct timespec a, b;
+					time_t t = now + 200 + 2 * (r + 1) + k;
+
+					slurm_conf.priority_params = on ? opt : old;
+					fw.reconfig(false);
+					_evict_caches();
+					fw_locks.sum_ns = 0;
+					clock_gettime(CLOCK_MONOTONIC, &a);
+					_fw_period(t);
+					clock_gettime(CLOCK_MONOTONIC, &b);
+					if (r < 0)
+						continue;
+					(on ? on_ms : off_ms)[r] =
+						ns_between(a, b) / 1e6;
+					(on ? on_lock : off_lock)[r] =
+						fw_locks.sum_ns / 1e6;
+				}
+				if (r >= 0)
+					d_lock[r] = on_lock[r] - off_lock[r];
+			}
 			slurm_conf.priority_params = old;
 			fw.reconfig(false);
-			/* Without again, after: the baseline is the mean of the
-			 * runs before and after (drift on a busy machine). */
-			_time_period_as(_fw_period, now + 400, reps, &n_ms, &n_lock,
-					true);
-			b_ms = (fw_ms_cold + n_ms) / 2;
-			b_lock = (fw_lock_cold + n_lock) / 2;
 			g_history_bytes = 0;
 			snprintf(opt, sizeof(opt), "%s/fairway_history", dir);
 			nftw(opt, _add_size, 8, FTW_PHYS);
-			printf("# publishing (metrics, queue snapshot, shadow policy, history, starvation), caches evicted before each period: period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%); fairway.prom %.1f MB, fairway.json %.1f MB, fairway_shadow.json %.2f MB, history %.2f MB after %d periods\n",
-			       p_ms, b_ms, 100 * (p_ms - b_ms) / b_ms, p_lock,
-			       b_lock, 100 * (p_lock - b_lock) / b_lock,
-			       _file_size(dir, "fairway.prom") / 1e6,
-			       _file_size(dir, "fairway.json") / 1e6,
-			       _file_size(dir, "fairway_shadow.json") < 0 ? 0 :
-			       _file_size(dir, "fairway_shadow.json") / 1e6,
-			       g_history_bytes / 1e6, reps + 1);
+			{
+				double p_ms = median(on_ms, n), b_ms = median(off_ms, n);
+				double p_lock = median(on_lock, n);
+				double b_lock = median(off_lock, n);
+				double d = median(d_lock, n);
+
+				/* d_lock sorted by median(): its quartiles. */
+				printf("# publishing (metrics, queue snapshot, shadow policy, history, starvation), %d pairs of periods, caches evicted before each: period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%; per pair %+.2f ms, quartiles %+.2f to %+.2f); fairway.prom %.1f MB, fairway.json %.1f MB, fairway_shadow.json %.2f MB, history %.2f MB after %d periods\n",
+				       n, p_ms, b_ms, 100 * (p_ms - b_ms) / b_ms,
+				       p_lock, b_lock,
+				       100 * (p_lock - b_lock) / b_lock, d,
+				       d_lock[n / 4], d_lock[(3 * n) / 4],
+				       _file_size(dir, "fairway.prom") / 1e6,
+				       _file_size(dir, "fairway.json") / 1e6,
+				       _file_size(dir, "fairway_shadow.json") < 0 ? 0 :
+				       _file_size(dir, "fairway_shadow.json") / 1e6,
+				       g_history_bytes / 1e6, n + 1);
+			}
 			_remove_published(dir);
 		}
 	}
