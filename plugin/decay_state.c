@@ -76,10 +76,27 @@ extern void fw_decay_state_write(const fw_state_t *st)
 	xfree(path);
 }
 
+/* PriorityDecayHalfLife as a per-second factor: multifactor's first-order
+ * 1 - 0.693/half-life, or with fairway_decay=exact 2^(-1/half-life), so that
+ * usage is halved after exactly one half-life however the periods fall.  The
+ * mode is logged when it is first read and whenever it changes. */
 extern void fw_decay_settings_read(fw_state_t *st)
 {
-	double decay = fairway_decay_factor((double) slurm_conf.priority_decay_hl);
+	static int logged_exact = -1;
+	const fw_cfg_t *cfg = fw_cfg_get();
+	bool exact = cfg && cfg->decay_exact;
+	double hl = (double) slurm_conf.priority_decay_hl;
+	double decay = exact ? fairway_exact_decay_factor(hl) :
+		fairway_decay_factor(hl);
 
+	fw_cfg_put(cfg);
+	if (logged_exact != (int) exact) {
+		if (exact || (logged_exact == 1))
+			info("%s: usage decays %s", plugin_type, exact ?
+			     "exactly, by 2^(-t/PriorityDecayHalfLife) (fairway_decay=exact)" :
+			     "as multifactor's does, by (1 - 0.693/PriorityDecayHalfLife) per second");
+		logged_exact = exact;
+	}
 	__atomic_store(&st->decay_factor, &decay, __ATOMIC_RELAXED);
 	st->reset.period = slurm_conf.priority_reset_period;
 	st->reset.next_reset = 0;

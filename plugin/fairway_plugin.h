@@ -39,6 +39,7 @@ typedef struct {
 	double starvation_quantile;	/* fairway_starvation_quantile */
 	char *shadow_file;		/* fairway_shadow, or NULL */
 	uint32_t queue_jobs;		/* fairway_queue_jobs */
+	bool decay_exact;		/* fairway_decay=exact */
 } fw_cfg_t;
 
 /* (Re)read slurm.conf's Priority* settings and publish them. */

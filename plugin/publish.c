@@ -677,6 +677,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	p.slurm_release = SLURM_VERSION_STRING;
 	p.lineage_order = FW_SLURM_AT_LEAST(23, 11);
 	p.algo = cfg->algo;
+	p.decay_exact = cfg->decay_exact;
 	p.dampening = cfg->damp;
 	p.assocs = c.assocs;
 	p.assoc_count = c.n;

@@ -94,6 +94,7 @@ static void _options_read(fw_cfg_t *c)
 	if (o.shadow_file[0])
 		c->shadow_file = xstrdup(o.shadow_file);
 	c->queue_jobs = o.queue_jobs;
+	c->decay_exact = o.decay_exact;
 }
 
 /* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;

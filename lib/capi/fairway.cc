@@ -264,6 +264,10 @@ double fairway_decay_factor(double half_life_seconds) {
   return fairway::decay_factor(half_life_seconds);
 }
 
+double fairway_exact_decay_factor(double half_life_seconds) {
+  return fairway::exact_decay_factor(half_life_seconds);
+}
+
 double fairway_period_decay(double decay_factor, double seconds) {
   return fairway::period_decay(decay_factor, seconds);
 }

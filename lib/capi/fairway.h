@@ -364,6 +364,8 @@ double fairway_decay_factor(double half_life_seconds);
 /* decay_factor^seconds, at least DBL_MIN: what stored usage is multiplied by.
  * Errors: none. */
 double fairway_period_decay(double decay_factor, double seconds);
+/* fairway_decay=exact: the per-second factor 2^(-1/half_life) (1 for half_life <= 0). */
+double fairway_exact_decay_factor(double half_life_seconds);
 
 /* PriorityUsageResetPeriod, numbered as Slurm's PRIORITY_RESET_*. */
 typedef enum fairway_reset_period {
@@ -517,6 +519,7 @@ typedef struct fairway_options {
   double starvation_quantile;  /* fairway_starvation_quantile (default 0.75) */
   char shadow_file[4096];      /* fairway_shadow; "": off */
   uint32_t queue_jobs;         /* fairway_queue_jobs (default 100000) */
+  int decay_exact;             /* fairway_decay=exact: 1; slurm (the default): 0 */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */
@@ -629,6 +632,7 @@ typedef struct fairway_publication {
   const double* tres_values;
   size_t tres_value_count;
   const char* shadow_file;  /* fairway_shadow (with directory and jobs); NULL: none */
+  int decay_exact;          /* fairway_decay=exact: usage decays by 2^(-t/half-life) */
 } fairway_publication_t;
 
 /* What publishing keeps from one period to the next (starvation episodes). */

@@ -169,6 +169,7 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
                                         : fairway::SiblingOrder::kUsersThenName;
     in.version = fairway_version();
     in.slurm_release = p->slurm_release ? p->slurm_release : "";
+    in.decay_exact = p->decay_exact != 0;
     in.partitions = names(p->partitions, p->partition_count, "partition names");
     in.qos = names(p->qos, p->qos_count, "QOS names");
     std::vector<fairway::PendingRow> rows(p->row_count);
@@ -288,6 +289,7 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     static_assert(fairway::kMaxOptionPath < sizeof out->shadow_file);
     std::memcpy(out->shadow_file, o.shadow_file.data(), o.shadow_file.size());
     out->queue_jobs = o.queue_jobs;
+    out->decay_exact = o.decay_exact ? 1 : 0;
     if (say)
       for (const std::string& m : problems) say(m.c_str(), arg);
   });

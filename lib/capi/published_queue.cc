@@ -48,6 +48,7 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
   s.favor_small = w.favor_small != 0;
   s.decay_half_life = p.decay_half_life;
   s.calc_period = p.calc_period;
+  s.decay_exact = p.decay_exact != 0;
   for (size_t i = 0; i < p.partition_count; i++) {
     const fairway_partition_info_t& pi = p.partition_info[i];
     q.partitions.push_back(

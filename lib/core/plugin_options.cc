@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kPrefix = "fairway_";
 constexpr const char* kKnown =
     "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
-    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs";
+    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay";
 
 // A whole number from lo to hi written in decimal digits only.
 bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
@@ -95,6 +95,15 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
         continue;
       }
       o.queue_jobs = static_cast<uint32_t>(jobs);
+      continue;
+    }
+    if (name == "fairway_decay") {
+      if (value == "exact" || value == "slurm") {
+        o.decay_exact = value == "exact";
+        continue;
+      }
+      problems.push_back("PriorityParameters: fairway_decay=" + shown(value) +
+                         " is not slurm or exact, ignored (usage decays as multifactor's does)");
       continue;
     }
     if (name != "fairway_metrics_dir" && name != "fairway_shadow") {

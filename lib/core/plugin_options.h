@@ -29,6 +29,9 @@ struct PluginOptions {
   // fairway_queue_jobs: the most pending jobs the per-period snapshot holds and the shadow
   // policy weighs (0 to 10,000,000); above it the snapshot holds the association tree only.
   uint32_t queue_jobs = kDefaultQueueJobs;
+  // fairway_decay: "slurm" (the default: multifactor's per-second 1 - 0.693/half-life) or
+  // "exact" (2^(-t/half-life)).
+  bool decay_exact = false;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).

@@ -26,6 +26,7 @@ struct PrioritySettings {
   bool favor_small = false;                                  // PriorityFavorSmall
   uint32_t decay_half_life = 0;                              // PriorityDecayHalfLife, seconds
   uint32_t calc_period = 0;                                  // PriorityCalcPeriod, seconds
+  bool decay_exact = false;  // fairway_decay=exact: usage decayed by 2^(-t/half-life)
 };
 
 struct PartitionInfo {

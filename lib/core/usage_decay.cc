@@ -13,6 +13,11 @@ double decay_factor(double half_life_seconds) noexcept {
   return 1;
 }
 
+double exact_decay_factor(double half_life_seconds) noexcept {
+  if (half_life_seconds > 0) return std::exp2(-1 / half_life_seconds);
+  return 1;
+}
+
 double period_decay(double factor, double seconds) noexcept {
   double d = std::pow(factor, seconds);
   if (d < DBL_MIN) d = DBL_MIN;

@@ -13,6 +13,10 @@ namespace fairway {
 // approximation 1 - 0.693/half_life (not exactly 2^(-1/h)); 1 (no decay) for half_life <= 0.
 double decay_factor(double half_life_seconds) noexcept;
 
+// The exact per-second factor 2^(-1/half_life) (fairway_decay=exact): usage is halved after
+// exactly one half-life, however the time is cut into periods; 1 for half_life <= 0.
+double exact_decay_factor(double half_life_seconds) noexcept;
+
 // The decay applied to stored usage after `seconds`: decay_factor^seconds, at least DBL_MIN.
 double period_decay(double decay_factor, double seconds) noexcept;
 

@@ -127,7 +127,11 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
                          ft && i ? fmt::format("{:.6f}", static_cast<double>(l.level_fs)) : "",
                          i ? fmt::format("{} of {}", l.rank, l.siblings) : "");
     }
-    out += fmt::format("Its fair-share factor is {:.6f}.\n", e.path.back().fs_factor);
+    out += fmt::format("Its fair-share factor is {:.6f}{}.\n", e.path.back().fs_factor,
+                       q.settings.decay_exact
+                           ? " (usage decayed exactly, halving every PriorityDecayHalfLife: "
+                             "fairway_decay=exact)"
+                           : "");
     if (e.halving_usage)
       out += fmt::format(
           "Usage that would halve it: {} more raw usage charged to {} (about {:.1f} CPU-hours "

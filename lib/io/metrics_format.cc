@@ -109,10 +109,13 @@ std::string format_metrics(const MetricsInput& in) {
 
   std::string out;
   out.reserve(512 + rows.size() * 7 * 110);
-  family(out, "fairway_info", "gauge", "Fairway's version, the Slurm release and the fair-share algorithm (always 1).");
+  family(out, "fairway_info", "gauge",
+         "Fairway's version, the Slurm release, the fair-share algorithm and how usage decays "
+         "(slurm: as multifactor, exact: fairway_decay=exact) (always 1).");
   sample(out, "fairway_info",
          label("version", in.version) + "," + label("slurm_release", in.slurm_release) + "," +
-             label("algorithm", algorithm_name(in.algorithm)),
+             label("algorithm", algorithm_name(in.algorithm)) + "," +
+             label("decay", in.decay_exact ? "exact" : "slurm"),
          1);
 
   std::vector<std::string> labels;

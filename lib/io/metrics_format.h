@@ -31,6 +31,7 @@ struct MetricsInput {
   SiblingOrder sibling_order = SiblingOrder::kUsersThenName;
   std::string version;        // Fairway's
   std::string slurm_release;  // "24.11.5"
+  bool decay_exact = false;   // fairway_decay=exact
   // The pending queue.
   std::vector<std::string> partitions, qos;
   PendingStats pending;  // indexed like partitions and qos

@@ -39,7 +39,7 @@ PrioritySettings parse_settings(const json& p) {
   const std::string where = "\"priority\"";
   require_object(p, where);
   reject_unknown_keys(p, {"weights", "tres_weights", "flags", "max_age", "favor_small",
-                          "decay_half_life", "calc_period"},
+                          "decay_half_life", "calc_period", "decay"},
                       where);
   PrioritySettings s;
   const std::string ww = where + ": \"weights\"";
@@ -65,6 +65,13 @@ PrioritySettings parse_settings(const json& p) {
   s.favor_small = get_bool(require(p, "favor_small", where), at(where, "favor_small"));
   s.decay_half_life = get_u32(p, "decay_half_life", where);
   s.calc_period = get_u32(p, "calc_period", where);
+  if (p.contains("decay")) {
+    const std::string d = get_name(p.at("decay"), at(where, "decay"));
+    if (d != "exact" && d != "slurm")
+      error(fmt::format("{}: \"decay\" is {}, not \"slurm\" or \"exact\"", where,
+                        json_fields::quoted(d)));
+    s.decay_exact = d == "exact";
+  }
   return s;
 }
 
@@ -231,6 +238,8 @@ std::string write_queue_keys(const Snapshot& s) {
       p.weight_age, p.weight_assoc, p.weight_fairshare, p.weight_job_size, p.weight_partition,
       p.weight_qos, map_json(p.weight_tres), flags, p.max_age, p.favor_small ? "true" : "false",
       p.decay_half_life, p.calc_period);
+  // Written only when set, so that a snapshot of the default settings reads as before.
+  if (p.decay_exact) out.insert(out.size() - 1, ", \"decay\": \"exact\"");
   out += ",\n \"partitions\": [";
   for (size_t i = 0; i < q.partitions.size(); ++i) {
     const auto& x = q.partitions[i];

@@ -449,6 +449,35 @@ TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
   rm_tree(dir);
 }
 
+// fairway_decay=exact: stored usage is halved after exactly one half-life, cut into uneven
+// periods, and the mode is logged; without the option the same periods leave multifactor's
+// (1 - 0.693/3600)^3600 = 0.50004 of it, with no line about the decay.
+TEST_F(ShimTest, ExactDecayHalvesUsageAfterOneHalfLife) {
+  for (bool exact : {true, false}) {
+    const auto dir = UseStateDir(exact ? "exact" : "slurm-decay");
+    fake_conf_decay_half_life(3600);
+    fake_conf_priority_params(exact ? "fairway_decay=exact" : "");
+    EXPECT_CALL(mock_, Log(_, _)).Times(AnyNumber());
+    EXPECT_CALL(mock_, Log(_, HasSubstr("usage decays exactly, by 2^(-t/PriorityDecayHalfLife)")))
+        .Times(exact ? 1 : 0);
+    LoadOutsideSlurmctld();
+    ASSERT_EQ(fake_call_cycle(1000), 0);  // the first period decays nothing
+    fake_assoc_set_usage(31, 1000);
+    ASSERT_EQ(fake_call_cycle(2080), 0);  // 0.3 h
+    ASSERT_EQ(fake_call_cycle(4600), 0);  // 0.7 h
+    const double left = static_cast<double>(fake_assoc_usage_raw(31));
+    if (exact) {
+      EXPECT_NEAR(left, 500, 1e-9);
+    } else {
+      EXPECT_NEAR(left, 1000 * std::pow(1 - 0.693 / 3600, 3600), 1e-9);
+      EXPECT_GT(left - 500, 0.03);  // 500.04
+    }
+    fake_call_fini();
+    rm_tree(dir);
+    testing::Mock::VerifyAndClearExpectations(&mock_);
+  }
+}
+
 // A Fair Tree period: the job write lock once for the site factor, then once for the whole
 // of one walk over the jobs (charging the running ones, collecting the pending ones), the
 // tree and the weighing, with every assoc_mgr lock inside it and released before it.

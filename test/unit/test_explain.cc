@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "explain.h"
+#include "explain_format.h"
 #include "queue.h"
 #include "queue_fixtures.h"
 #include "snapshot.h"
@@ -186,6 +187,47 @@ TEST(SnapshotV2, RoundTripAndMalformed) {
   EXPECT_NE(refused("\"slurm_release\": \"24.11.5\", ", "").find("missing key \"slurm_release\""),
             std::string::npos);
   EXPECT_NE(refused("\"fairway_snapshot\": 2", "\"fairway_snapshot\": 1").find("unknown key"),
+            std::string::npos);
+}
+
+// fairway_decay=exact travels with the queue's settings ("decay" only when set, so that a
+// snapshot of the default settings is written as before) and explain names it.
+TEST(SnapshotV2, ExactDecayIsKeptAndExplained) {
+  Snapshot s;
+  s.associations = two_accounts().associations;
+  s.slurm_release = "24.11.5";
+  Queue q = queue();
+  q.jobs.push_back(job(7, 11, 100, row("p", 1234, 12.5, 1000.25)));
+  s.queue = q;
+  const std::string plain = write_snapshot(s);
+  EXPECT_EQ(plain.find("\"decay\""), std::string::npos);
+  EXPECT_FALSE(parse_snapshot(plain).queue->settings.decay_exact);
+  s.queue->settings.decay_exact = true;
+  const std::string text = write_snapshot(s);
+  EXPECT_NE(text.find("\"calc_period\": 0, \"decay\": \"exact\"}"), std::string::npos);
+  const Snapshot back = parse_snapshot(text);
+  EXPECT_TRUE(back.queue->settings.decay_exact);
+  EXPECT_EQ(write_snapshot(back), text);
+  std::string bad = text;
+  bad.replace(bad.find("\"exact\"}"), 8, "\"fast\"}");
+  try {
+    parse_snapshot(bad);
+    ADD_FAILURE() << "a decay of \"fast\" was accepted";
+  } catch (const SnapshotError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"decay\" is \"fast\", not \"slurm\" or \"exact\""),
+              std::string::npos)
+        << e.what();
+  }
+  const FairShareInput fs = two_accounts();
+  const std::string said = format_explain(*back.queue, fs, explain_job(*back.queue, fs, 7));
+  EXPECT_NE(said.find("(usage decayed exactly, halving every PriorityDecayHalfLife: "
+                      "fairway_decay=exact)"),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(format_explain(*s.queue, fs, explain_job(*s.queue, fs, 7)).size(),
+            said.size());
+  s.queue->settings.decay_exact = false;
+  EXPECT_EQ(format_explain(*s.queue, fs, explain_job(*s.queue, fs, 7)).find("decayed exactly"),
             std::string::npos);
 }
 

@@ -33,7 +33,7 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
   EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs)");
+  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay)");
   EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
 }
 
@@ -55,7 +55,7 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   problems.clear();
   o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs)");
+  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
@@ -86,6 +86,23 @@ TEST(PluginOptions, ShadowPolicyNeedsAMetricsDirectoryAndQueueJobsAreBounded) {
   EXPECT_EQ(problems[0], "PriorityParameters: fairway_shadow='shadow.conf' is not an absolute path, ignored");
   EXPECT_EQ(problems[1], "PriorityParameters: fairway_queue_jobs='10000001' is not a whole number of jobs from 0 to 10000000, ignored");
   EXPECT_EQ(problems[2], "PriorityParameters: fairway_shadow needs a file (fairway_shadow=/path), ignored");
+}
+
+TEST(PluginOptions, DecayIsSlurmsUnlessExactIsAsked) {
+  std::vector<std::string> problems;
+  EXPECT_FALSE(parse_priority_parameters("", problems).decay_exact);
+  EXPECT_TRUE(parse_priority_parameters("fairway_decay=exact", problems).decay_exact);
+  EXPECT_FALSE(parse_priority_parameters("fairway_decay=slurm", problems).decay_exact);
+  EXPECT_TRUE(problems.empty());
+  for (const char* bad : {"fairway_decay=Exact", "fairway_decay=", "fairway_decay"}) {
+    problems.clear();
+    EXPECT_FALSE(parse_priority_parameters(bad, problems).decay_exact) << bad;
+    ASSERT_EQ(problems.size(), 1u) << bad;
+    EXPECT_NE(problems[0].find("is not slurm or exact, ignored (usage decays as multifactor's "
+                               "does)"),
+              std::string::npos)
+        << problems[0];
+  }
 }
 
 TEST(PluginOptions, HistoryDays) {
@@ -234,7 +251,11 @@ TEST(MetricsFormat, FairTreeValuesLikeSshareAndOneHelpPerFamily) {
   EXPECT_EQ(s.at(R"(fairway_partition_pending_priority{partition="debug",quantile="0.5"})"), 5.0);
   EXPECT_EQ(s.at(R"(fairway_partition_pending_priority_count{partition="debug"})"), 2.0);
   EXPECT_TRUE(std::isnan(s.at(R"(fairway_qos_pending_priority{qos="normal",quantile="1"})")));
-  EXPECT_EQ(s.at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree"})"), 1.0);
+  EXPECT_EQ(s.at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="slurm"})"), 1.0);
+  in.decay_exact = true;
+  EXPECT_EQ(samples(format_metrics(in))
+                .at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="exact"})"),
+            1.0);
   // One HELP and one TYPE per family, before its samples.
   std::istringstream lines(text);
   std::string line;

@@ -21,6 +21,21 @@ TEST(Decay, FactorIsSlurmsFirstOrderApproximation) {
   EXPECT_NE(d, 0.5);
 }
 
+// fairway_decay=exact: 2^(-1/h) per second, so one half-life halves usage however the time is
+// cut into periods (0.3 h + 0.7 h here), where Slurm's factor leaves 0.50004 after one (0.693
+// is a little less than ln 2).
+TEST(Decay, ExactFactorHalvesUsageAfterOneHalfLifeInUnevenPeriods) {
+  EXPECT_DOUBLE_EQ(fairway_exact_decay_factor(0), 1.0);
+  EXPECT_DOUBLE_EQ(fairway_exact_decay_factor(-5), 1.0);
+  const double f = fairway_exact_decay_factor(3600);
+  EXPECT_DOUBLE_EQ(f, std::exp2(-1.0 / 3600));
+  EXPECT_NEAR(fairway_period_decay(f, 3600), 0.5, 1e-13);
+  EXPECT_NEAR(fairway_period_decay(f, 1080) * fairway_period_decay(f, 2520), 0.5, 1e-13);
+  EXPECT_NEAR(fairway_period_decay(f, 7200), 0.25, 1e-13);
+  // The approximation's shortfall that the exact mode removes, after one half-life.
+  EXPECT_NEAR(fairway_period_decay(fairway_decay_factor(3600), 3600), 0.50004, 1e-5);
+}
+
 TEST(Decay, PeriodDecayNeverReachesZero) {
   EXPECT_EQ(fairway_period_decay(0.5, 1e9), DBL_MIN);
   EXPECT_EQ(fairway_period_decay(1.0, 12345), 1.0);
