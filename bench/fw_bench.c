@@ -14,10 +14,11 @@
  *	this machine, and fairway's period and job lock with every publishing
  *	option on and off (PriorityParameters fairway_metrics_dir,
  *	fairway_history_days, fairway_starvation_minutes, fairway_shadow with
- *	a changed weight; the queue in fairway.json up to fairway_queue_jobs;
- *	caches evicted before
- *	each of those periods; FW_BENCH_NO_PUBLISH skips it,
- *	FW_BENCH_QUEUE_JOBS=N sets fairway_queue_jobs).
+ *	a changed weight; the queue in fairway.json up to fairway_queue_jobs)
+ *	in alternate periods, caches evicted before each, with the median
+ *	and quartiles of the job lock's difference per pair
+ *	(FW_BENCH_NO_PUBLISH skips it, FW_BENCH_QUEUE_JOBS=N sets
+ *	fairway_queue_jobs).
  *	bench/side-by-side runs it and fits the memory.
  *	Environment: FAIRWAY_PLUGIN (the plugin without -p); for profiling:
  *	FW_BENCH_ONLY_FAIRWAY (no multifactor run), FW_BENCH_PERIODS_ONLY (no
@@ -45,17 +46,15 @@
 static void _evict_caches(void);
 
 /* Time fn(now) `reps` times after one warm-up; medians of the time and of the
- * job write lock's hold time.  cold: evict the caches before each run. */
-static void _time_period_as(void (*fn)(time_t), time_t now, int reps,
-			    double *ms, double *lock_ms, bool cold)
+ * job write lock's hold time. */
+static void _time_period(void (*fn)(time_t), time_t now, int reps,
+			 double *ms, double *lock_ms)
 {
 	double t[64], l[64];
 	struct timespec a, b;
 
 	fn(now);
 	for (int r = 0; r < reps && r < 64; r++) {
-		if (cold)
-			_evict_caches();
 		fw_locks.sum_ns = 0;
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		fn(now + 1 + r);
@@ -65,12 +64,6 @@ static void _time_period_as(void (*fn)(time_t), time_t now, int reps,
 	}
 	*ms = median(t, reps);
 	*lock_ms = median(l, reps);
-}
-
-static void _time_period(void (*fn)(time_t), time_t now, int reps,
-			 double *ms, double *lock_ms)
-{
-	_time_period_as(fn, now, reps, ms, lock_ms, false);
 }
 
 static off_t _file_size(const char *dir, const char *name)
