@@ -44,7 +44,7 @@ trap 'rc=$?; cleanup_metrics; (exit $rc); _cleanup' EXIT
 extra="" && tmpfile extra
 {
 	echo "$FROZEN_PRIORITY_CONF"
-	echo "PriorityParameters=fairway_metrics_dir=$mdir,nodecay,fairway_colour=blue,fairway_metrics_dir,fairway_history_days=2,fairway_starvation_minutes=1"
+	echo "PriorityParameters=fairway_metrics_dir=$mdir,nodecay,fairway_colour=blue,fairway_metrics_dir,fairway_history_days=2,fairway_starvation_minutes=1,fairway_decay=exact"
 } >"$extra"
 tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" --conf-extra "$extra"
 # shellcheck disable=SC1091
@@ -78,6 +78,8 @@ assert_eq "one line for an unknown fairway_ option" "$starts" \
 assert_eq "one line for fairway_metrics_dir without a value" "$starts" \
 	"$(grep -c "fairway_metrics_dir needs a directory" "$ctld_log" || true)"
 check "slurmctld runs with the bad options" scontrol ping
+assert_eq "one line per start for fairway_decay=exact" "$starts" \
+	"$(grep -c 'usage decays exactly, by 2^(-t/PriorityDecayHalfLife) (fairway_decay=exact)' "$ctld_log" || true)"
 
 # ---- the files ----
 assert_eq "fairway.prom is mode 0644" 644 "$(stat -c %a "$mdir/fairway.prom")"
@@ -97,6 +99,8 @@ scrape() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.reque
 wait_for 20 scrape || fail "node_exporter answers on 127.0.0.1:$port" "$(tail -3 "$TB_DIR/log/node_exporter.log")"
 assert_eq "node_exporter read the file without error" 0 \
 	"$(awk '/^node_textfile_scrape_error / { print $2 }' "$TB_DIR/scrape.txt")"
+assert_match "fairway_info names the decay mode" '^fairway_info\{(.*,)?decay="exact"(,.*)?\} 1$' \
+	"$(grep '^fairway_info{' "$TB_DIR/scrape.txt")"
 sshare -a -l -P >"$TB_DIR/sshare.txt"
 # Every association of sshare in the scrape, with sshare's values (printed %f: 6 decimals).
 cmp_out=$(python3 - "$TB_DIR/scrape.txt" "$TB_DIR/sshare.txt" <<'EOF'
