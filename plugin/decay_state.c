@@ -78,8 +78,9 @@ extern void fw_decay_state_write(const fw_state_t *st)
 
 /* PriorityDecayHalfLife as a per-second factor: multifactor's first-order
  * 1 - 0.693/half-life, or with fairway_decay=exact 2^(-1/half-life), so that
- * usage is halved after exactly one half-life however the periods fall.  The
- * mode is logged when it is first read and whenever it changes. */
+ * usage is halved after exactly one half-life however the periods fall.  One
+ * line when the exact mode is read, and one whenever the mode changes at a
+ * reconfigure; the default alone logs nothing. */
 extern void fw_decay_settings_read(fw_state_t *st)
 {
 	static int logged_exact = -1;
