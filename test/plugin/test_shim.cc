@@ -451,7 +451,7 @@ TEST_F(ShimTest, CycleChargesRunningJobsDecaysAndWritesState) {
 
 // fairway_decay=exact: stored usage is halved after exactly one half-life, cut into uneven
 // periods, and the mode is logged; without the option the same periods leave multifactor's
-// (1 - 0.693/3600)^3600 = 0.50004 of it, with no line about the decay.
+// (1 - 0.693/3600)^3600 = 0.50004 of it, and nothing says the decay is exact.
 TEST_F(ShimTest, ExactDecayHalvesUsageAfterOneHalfLife) {
   for (bool exact : {true, false}) {
     const auto dir = UseStateDir(exact ? "exact" : "slurm-decay");
