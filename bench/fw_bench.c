@@ -102,7 +102,7 @@ static int _add_size(const char *path, const struct stat *st, int flag,
 /* Evict the caches between two periods (a sweep, not timed), as the seconds
  * or minutes of other work between two periods of slurmctld do.  The sweep is
  * twice the last-level cache, 256 MiB at least: some machines' L3 alone is
- * larger than 256 MiB (480 MiB on the 2-core machine of doc/performance.md),
+ * larger than 256 MiB (480 MiB on a 2-core VM of this project, 2026-11-25),
  * and what one period leaves there must not be found by the next. */
 static void _evict_caches(void)
 {
