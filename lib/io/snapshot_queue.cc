@@ -233,13 +233,13 @@ std::string write_queue_keys(const Snapshot& s) {
       ",\n \"slurm_release\": {}, \"taken_at\": {},\n \"cluster\": {{\"cpus\": {}, \"nodes\": {}}},"
       "\n \"priority\": {{\"weights\": {{\"age\": {}, \"assoc\": {}, \"fairshare\": {}, "
       "\"jobsize\": {}, \"partition\": {}, \"qos\": {}}}, \"tres_weights\": {}, \"flags\": [{}], "
-      "\"max_age\": {}, \"favor_small\": {}, \"decay_half_life\": {}, \"calc_period\": {}}}",
+      "\"max_age\": {}, \"favor_small\": {}, \"decay_half_life\": {}, \"calc_period\": {}{}}}",
       json_fields::quoted(s.slurm_release), static_cast<int64_t>(q.taken_at), q.cluster_cpus, q.cluster_nodes,
       p.weight_age, p.weight_assoc, p.weight_fairshare, p.weight_job_size, p.weight_partition,
       p.weight_qos, map_json(p.weight_tres), flags, p.max_age, p.favor_small ? "true" : "false",
-      p.decay_half_life, p.calc_period);
-  // Written only when set, so that a snapshot of the default settings reads as before.
-  if (p.decay_exact) out.insert(out.size() - 1, ", \"decay\": \"exact\"");
+      p.decay_half_life, p.calc_period,
+      // Written only when set, so that a snapshot of the default settings reads as before.
+      p.decay_exact ? ", \"decay\": \"exact\"" : "");
   out += ",\n \"partitions\": [";
   for (size_t i = 0; i < q.partitions.size(); ++i) {
     const auto& x = q.partitions[i];
