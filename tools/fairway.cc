@@ -161,9 +161,12 @@ int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
   if (!algo_name.empty()) snap.algorithm = *parse_algorithm(algo_name);
   if (dampening) snap.dampening_factor = *dampening;
   try {
+    // RawUsage from the historical usage, the other columns from what fair-share compared
+    // (the same tree unless the snapshot has a held usage basis), as the live sshare shows.
     const fairway::AssocTree tree = fairway::snapshot_tree(snap);
     fairway::FairShareResult result;
-    fairway::compute_fair_share(tree, snap.algorithm, snap.dampening_factor, result);
+    fairway::compute_fair_share(fairway::snapshot_compared_tree(snap), snap.algorithm,
+                                snap.dampening_factor, result);
     fairway::SshareOptions opt;
     opt.dampening_factor = snap.dampening_factor;
     opt.sibling_order = kSiblingOrder;

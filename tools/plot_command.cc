@@ -37,12 +37,19 @@ int cmd_plot_tree(const std::string& snapshot, const std::string& out) {
   if (!snap) return rc;
   std::string svg;
   try {
-    const fairway::AssocTree tree = fairway::snapshot_tree(*snap);
+    // Delivered share: of the usage fair-share compared (what running jobs held, under a held
+    // usage basis).
+    const fairway::AssocTree tree = fairway::snapshot_compared_tree(*snap);
     fairway::FairShareResult result;
     fairway::compute_fair_share(tree, snap->algorithm, snap->dampening_factor, result);
     const std::string base = snapshot.substr(snapshot.rfind('/') + 1);
+    const bool held = snap->usage_basis != fairway::UsageBasis::kHistorical;
     const std::string title =
-        "Entitled and delivered shares" + (snapshot == "-" ? std::string() : " of " + base);
+        std::string(held ? "Entitled and held shares" : "Entitled and delivered shares") +
+        (held ? std::string(" (fairway_usage=") + fairway::usage_basis_name(snap->usage_basis) +
+                    ")"
+              : std::string()) +
+        (snapshot == "-" ? std::string() : " of " + base);
     svg = fairway::plot_tree_svg(tree, result, snap->algorithm, title);
   } catch (const std::bad_alloc&) {
     say("plot: out of memory");

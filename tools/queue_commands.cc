@@ -80,7 +80,7 @@ std::optional<uint32_t> pending_job_id(const fairway::Queue& q, const std::strin
 }
 
 fairway::FairShareInput fair_share_input(const fairway::Snapshot& s) {
-  return {s.associations, s.algorithm, s.dampening_factor};
+  return fairway::snapshot_fair_share_input(s);
 }
 
 // --account A / --user U: the association's fair-share path and the usage that halves its

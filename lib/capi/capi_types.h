@@ -9,6 +9,7 @@
 #include "error.h"
 #include "fair_share.h"
 #include "fairway.h"
+#include "held_usage.h"
 
 namespace fairway {
 
@@ -24,6 +25,33 @@ inline Algorithm to_algorithm(int algo) {
       return Algorithm::kDepthOblivious;
   }
   invalid("unknown fair-share algorithm " + std::to_string(algo));
+}
+
+inline UsageBasis to_usage_basis(uint32_t basis) {
+  switch (basis) {
+    case FAIRWAY_USAGE_HISTORICAL:
+      return UsageBasis::kHistorical;
+    case FAIRWAY_USAGE_ALLOCATED:
+      return UsageBasis::kAllocated;
+    case FAIRWAY_USAGE_COMMITTED:
+      return UsageBasis::kCommitted;
+  }
+  invalid("unknown usage basis " + std::to_string(basis));
+}
+
+inline uint32_t from_usage_basis(UsageBasis b) {
+  return b == UsageBasis::kAllocated   ? FAIRWAY_USAGE_ALLOCATED
+         : b == UsageBasis::kCommitted ? FAIRWAY_USAGE_COMMITTED
+                                       : FAIRWAY_USAGE_HISTORICAL;
+}
+
+// The running jobs of a C array (NULL with count 0: none).
+inline std::vector<RunningJob> to_running_jobs(const fairway_running_job_t* jobs, size_t count) {
+  if (!jobs && count) invalid("NULL running jobs");
+  std::vector<RunningJob> out(count);
+  for (size_t i = 0; i < count; i++)
+    out[i] = {jobs[i].assoc_id, jobs[i].charge_rate, jobs[i].remaining_seconds};
+  return out;
 }
 
 // The records of count associations, in the caller's order.

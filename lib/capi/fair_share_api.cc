@@ -58,6 +58,20 @@ fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t in
   });
 }
 
+fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis,
+                                       const fairway_running_job_t* jobs, size_t count,
+                                       size_t* unknown) {
+  return fairway::guard([&] {
+    if (!fs) fairway::invalid("fairway_fair_share_hold: NULL tree");
+    const fairway::UsageBasis b = fairway::to_usage_basis(basis);
+    if (b == fairway::UsageBasis::kHistorical)
+      fairway::invalid("fairway_fair_share_hold: the historical basis holds nothing");
+    const std::vector<fairway::RunningJob> running = fairway::to_running_jobs(jobs, count);
+    const std::vector<long double> direct = fairway::held_direct(fs->tree, b, running, unknown);
+    fairway::hold_usage(fs->tree, direct);
+  });
+}
+
 fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_algorithm_t algo,
                                           double dampening) {
   int raw_algo;  // the bytes, not a typed load of the enum (see to_algorithm)

@@ -121,6 +121,31 @@ size_t fairway_fair_share_count(const fairway_fair_share_t* fs);
 fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t index,
                                             long double usage_raw);
 
+/* What fair-share compares with shares (PriorityParameters fairway_usage). */
+#define FAIRWAY_USAGE_HISTORICAL 0u /* decayed usage charged over time (multifactor's) */
+#define FAIRWAY_USAGE_ALLOCATED 1u  /* what running jobs are charged per second now */
+#define FAIRWAY_USAGE_COMMITTED 2u  /* that, times the seconds left to each job's end */
+
+/* A running job as fair-share sees it under FAIRWAY_USAGE_ALLOCATED or _COMMITTED. */
+typedef struct fairway_running_job {
+  uint32_t assoc_id;        /* the association its usage is charged to */
+  double charge_rate;       /* billable TRES x QOS UsageFactor (usage per second) */
+  double remaining_seconds; /* to its end time; 0 when past it */
+} fairway_running_job_t;
+
+/*
+ * Replace every association's usage by what the running jobs of its subtree hold
+ * under `basis` (lib/core/held_usage.h): the jobs' charge rates (ALLOCATED) or rates
+ * times remaining seconds (COMMITTED), summed up the tree.  A job whose association is
+ * not in the tree holds nothing and is counted in *unknown (unknown may be NULL).
+ * Errors: FAIRWAY_EINVAL (NULL fs, jobs NULL with count > 0, basis not ALLOCATED or
+ *         COMMITTED), FAIRWAY_ETREE (a total that is not a finite, non-negative number),
+ *         FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis,
+                                       const fairway_running_job_t* jobs, size_t count,
+                                       size_t* unknown);
+
 /*
  * Compute normalized shares, usage and the fair-share factor of every association,
  * exactly as Slurm 22.05's priority/multifactor does for `algo`.  dampening is
@@ -520,6 +545,7 @@ typedef struct fairway_options {
   char shadow_file[4096];      /* fairway_shadow; "": off */
   uint32_t queue_jobs;         /* fairway_queue_jobs (default 100000) */
   int decay_exact;             /* fairway_decay=exact: 1; slurm (the default): 0 */
+  uint32_t usage_basis;        /* fairway_usage: FAIRWAY_USAGE_* (default HISTORICAL) */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */
@@ -633,6 +659,12 @@ typedef struct fairway_publication {
   size_t tres_value_count;
   const char* shadow_file;  /* fairway_shadow (with directory and jobs); NULL: none */
   int decay_exact;          /* fairway_decay=exact: usage decays by 2^(-t/half-life) */
+  /* fairway_usage: FAIRWAY_USAGE_*.  Other than HISTORICAL, fair-share is computed from
+   * what the running jobs hold (fairway_fair_share_hold), the assocs' usage_raw stays the
+   * historical usage (sshare's RawUsage), and the snapshot keeps both. */
+  uint32_t usage_basis;
+  const fairway_running_job_t* running;
+  size_t running_count;
 } fairway_publication_t;
 
 /* What publishing keeps from one period to the next (starvation episodes). */

@@ -156,12 +156,28 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     std::memcpy(&raw_algo, &p->algo, sizeof raw_algo);
     const fairway::Algorithm algo = fairway::to_algorithm(raw_algo);
 
+    const fairway::UsageBasis basis = fairway::to_usage_basis(p->usage_basis);
+    const bool held = basis != fairway::UsageBasis::kHistorical;
+
     fairway::MetricsInput in;
     const fairway::AssocTree tree =
         fairway::AssocTree::build(fairway::to_records(p->assocs, p->assoc_count));
+    // Under a held usage basis fair-share compares what the running jobs held (as the period
+    // did); `tree` keeps the historical usage (sshare's RawUsage).
+    std::vector<long double> held_direct;
+    std::optional<fairway::AssocTree> held_tree;
+    if (held) {
+      held_direct = fairway::held_direct(tree, basis,
+                                         fairway::to_running_jobs(p->running, p->running_count));
+      held_tree.emplace(tree);
+      fairway::hold_usage(*held_tree, held_direct);
+    }
+    const fairway::AssocTree& compared = held ? *held_tree : tree;
     fairway::FairShareResult result;
-    fairway::compute_fair_share(tree, algo, p->dampening, result);
+    fairway::compute_fair_share(compared, algo, p->dampening, result);
     in.tree = &tree;
+    in.compared = &compared;
+    in.usage_basis = basis;
     in.result = &result;
     in.algorithm = algo;
     in.dampening_factor = p->dampening;
@@ -210,7 +226,7 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     ss.quantile = p->starvation_quantile > 0 && p->starvation_quantile <= 1 ? p->starvation_quantile
                                                                            : 0.75;
     const fairway::StarvationReport starvation =
-        ss.minutes ? fairway::find_starved(jobs, tree, result, p->period_end, ss)
+        ss.minutes ? fairway::find_starved(jobs, compared, result, p->period_end, ss)
                    : fairway::StarvationReport{};
     if (ss.minutes) {
       in.starvation = &starvation;
@@ -227,13 +243,15 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     if (p->directory) {
       const std::string dir = p->directory;
       fairway::Snapshot snap = fairway::snapshot_from_tree(tree, algo, p->dampening);
+      snap.usage_basis = basis;
+      snap.held = held_direct;
       std::optional<fairway::WhatIf> shadow;
       if (p->jobs) {
         snap.slurm_release = in.slurm_release;
         snap.queue = fairway::published_queue(*p, tree, in.partitions, in.qos, nullptr);
         if (p->shadow_file && *p->shadow_file) {
           shadow = weigh_shadow(pub, p->shadow_file, *snap.queue,
-                                {snap.associations, snap.algorithm, snap.dampening_factor}, say,
+                                fairway::snapshot_fair_share_input(snap), say,
                                 arg);
           in.shadow_on = true;
           in.shadow = shadow ? &*shadow : nullptr;
@@ -255,12 +273,13 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       period.time = p->period_end;
       period.records.reserve(tree.size());
       names.reserve(tree.size());
-      const long double root = tree.usage_raw(tree.root());
+      // Delivered: the share of the usage fair-share compared (held, under a held basis).
+      const long double root = compared.usage_raw(compared.root());
       for (uint32_t i = 0; i < tree.size(); i++) {
         fairway::HistoryRecord r;
         r.id = tree.id(i);
         r.usage_raw = static_cast<double>(tree.usage_raw(i));
-        r.delivered = root > 0 ? static_cast<float>(tree.usage_raw(i) / root) : 0.0f;
+        r.delivered = root > 0 ? static_cast<float>(compared.usage_raw(i) / root) : 0.0f;
         r.entitled = static_cast<float>(tree.shares_norm_classic(i));
         r.fs_factor = static_cast<float>(result.fs_factor[i]);
         period.records.push_back(r);
@@ -290,6 +309,7 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     std::memcpy(out->shadow_file, o.shadow_file.data(), o.shadow_file.size());
     out->queue_jobs = o.queue_jobs;
     out->decay_exact = o.decay_exact ? 1 : 0;
+    out->usage_basis = fairway::from_usage_basis(o.usage_basis);
     if (say)
       for (const std::string& m : problems) say(m.c_str(), arg);
   });

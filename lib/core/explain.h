@@ -10,6 +10,7 @@
 
 #include "assoc_tree.h"
 #include "fair_share.h"
+#include "held_usage.h"
 #include "queue.h"
 
 namespace fairway {
@@ -19,6 +20,8 @@ struct FairShareInput {
   std::vector<AssocRecord> associations;  // usage_raw: usage charged directly to each
   Algorithm algorithm = Algorithm::kFairTree;
   double dampening_factor = 1;
+  // What that usage is: historical, or (fairway_usage) what running jobs held.
+  UsageBasis usage_basis = UsageBasis::kHistorical;
 };
 
 // The tree built from a FairShareInput (direct usage accumulated up the tree) and its

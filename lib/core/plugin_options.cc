@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kPrefix = "fairway_";
 constexpr const char* kKnown =
     "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
-    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay";
+    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage";
 
 // A whole number from lo to hi written in decimal digits only.
 bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
@@ -104,6 +104,16 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
       }
       problems.push_back("PriorityParameters: fairway_decay=" + shown(value) +
                          " is not slurm or exact, ignored (usage decays as multifactor's does)");
+      continue;
+    }
+    if (name == "fairway_usage") {
+      if (const auto b = parse_usage_basis(value)) {
+        o.usage_basis = *b;
+        continue;
+      }
+      problems.push_back("PriorityParameters: fairway_usage=" + shown(value) +
+                         " is not historical, allocated or committed, ignored (fair-share "
+                         "compares historical usage, as multifactor's does)");
       continue;
     }
     if (name != "fairway_metrics_dir" && name != "fairway_shadow") {

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "held_usage.h"
+
 namespace fairway {
 
 inline constexpr uint32_t kDefaultQueueJobs = 100000;
@@ -32,6 +34,10 @@ struct PluginOptions {
   // fairway_decay: "slurm" (the default: multifactor's per-second 1 - 0.693/half-life) or
   // "exact" (2^(-t/half-life)).
   bool decay_exact = false;
+  // fairway_usage: what fair-share compares with shares: "historical" (the default: decayed
+  // usage, as multifactor), "allocated" (what running jobs hold now) or "committed" (that,
+  // times the time they have left); lib/core/held_usage.h.
+  UsageBasis usage_basis = UsageBasis::kHistorical;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).

@@ -96,7 +96,13 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
           "  - age: waiting alone will not put it ahead of job {}: age stops separating them "
           "in {} (PriorityMaxAge {}), and the rest of the difference stays.\n",
           a->id, duration_words(p.age_saturates), duration_words(s.max_age));
-    if (p.fair_share_passes > 0)
+    if (s.weight_fairshare && fs.usage_basis != UsageBasis::kHistorical)
+      out += fmt::format(
+          "  - fair-share: compares what running jobs hold now (fairway_usage={}), not usage "
+          "over time: account {}'s factor rises as its running jobs end and falls as others' "
+          "end.\n",
+          usage_basis_name(fs.usage_basis), j.account);
+    else if (p.fair_share_passes > 0)
       out += fmt::format(
           "  - fair-share: if account {} ran nothing more (its usage halving every {}) and the "
           "rest of the cluster's usage stayed as it is, it would pass job {} in about {}.\n",
@@ -127,12 +133,29 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
                          ft && i ? fmt::format("{:.6f}", static_cast<double>(l.level_fs)) : "",
                          i ? fmt::format("{} of {}", l.rank, l.siblings) : "");
     }
-    out += fmt::format("Its fair-share factor is {:.6f}{}.\n", e.path.back().fs_factor,
-                       q.settings.decay_exact
-                           ? " (usage decayed exactly, halving every PriorityDecayHalfLife: "
-                             "fairway_decay=exact)"
-                           : "");
-    if (e.halving_usage)
+    const bool held = fs.usage_basis != UsageBasis::kHistorical;
+    out += fmt::format(
+        "Its fair-share factor is {:.6f}{}.\n", e.path.back().fs_factor,
+        fs.usage_basis == UsageBasis::kAllocated
+            ? " (from the billable TRES running jobs hold now, not historical usage: "
+              "fairway_usage=allocated)"
+        : fs.usage_basis == UsageBasis::kCommitted
+            ? " (from the billable TRES running jobs hold times the time left to their limits, "
+              "not historical usage: fairway_usage=committed)"
+        : q.settings.decay_exact ? " (usage decayed exactly, halving every PriorityDecayHalfLife: "
+                                   "fairway_decay=exact)"
+                                 : "");
+    if (e.halving_usage && fs.usage_basis == UsageBasis::kAllocated)
+      out += fmt::format("Running jobs holding {} more billable TRES in {} would halve it.\n",
+                         number_words(std::round(static_cast<double>(*e.halving_usage))),
+                         name_of(e.path.back()));
+    else if (e.halving_usage && held)
+      out += fmt::format(
+          "Running jobs holding {} more billable-TRES-seconds of remaining time in {} would "
+          "halve it (about {:.1f} CPU-hours at a billing of 1 per CPU).\n",
+          number_words(std::round(static_cast<double>(*e.halving_usage))), name_of(e.path.back()),
+          static_cast<double>(*e.halving_usage) / 3600.0);
+    else if (e.halving_usage)
       out += fmt::format(
           "Usage that would halve it: {} more raw usage charged to {} (about {:.1f} CPU-hours "
           "at a billing of 1 per CPU).\n",

@@ -110,12 +110,14 @@ std::string format_metrics(const MetricsInput& in) {
   std::string out;
   out.reserve(512 + rows.size() * 7 * 110);
   family(out, "fairway_info", "gauge",
-         "Fairway's version, the Slurm release, the fair-share algorithm and how usage decays "
-         "(slurm: as multifactor, exact: fairway_decay=exact) (always 1).");
+         "Fairway's version, the Slurm release, the fair-share algorithm, how usage decays "
+         "(slurm: as multifactor, exact: fairway_decay=exact) and what usage fair-share compares "
+         "(historical, or fairway_usage=allocated or committed) (always 1).");
   sample(out, "fairway_info",
          label("version", in.version) + "," + label("slurm_release", in.slurm_release) + "," +
              label("algorithm", algorithm_name(in.algorithm)) + "," +
-             label("decay", in.decay_exact ? "exact" : "slurm"),
+             label("decay", in.decay_exact ? "exact" : "slurm") + "," +
+             label("usage", usage_basis_name(in.usage_basis)),
          1);
 
   std::vector<std::string> labels;
@@ -161,7 +163,7 @@ std::string format_metrics(const MetricsInput& in) {
          "entitle it to (1: as entitled, below 1: less).");
   for (size_t k = 0; k < rows.size(); k++)
     sample(out, "fairway_association_delivered_entitled_ratio", labels[k],
-           delivered_over_entitled(t, rows[k].index));
+           delivered_over_entitled(in.compared ? *in.compared : t, rows[k].index));
 
   if (in.starvation) {
     std::vector<std::string> by_index(t.size());

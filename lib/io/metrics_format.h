@@ -17,6 +17,7 @@
 
 #include "assoc_tree.h"
 #include "fair_share.h"
+#include "held_usage.h"
 #include "pending_stats.h"
 #include "starvation.h"
 #include "whatif.h"
@@ -24,8 +25,12 @@
 namespace fairway {
 
 struct MetricsInput {
-  const AssocTree* tree = nullptr;
+  const AssocTree* tree = nullptr;  // usage_raw: historical usage (sshare's RawUsage)
   const FairShareResult* result = nullptr;
+  // The tree whose usage fair-share compared (delivered shares come from it): `tree` itself,
+  // or under fairway_usage=allocated|committed the same tree with held usage; nullptr: `tree`.
+  const AssocTree* compared = nullptr;
+  UsageBasis usage_basis = UsageBasis::kHistorical;
   Algorithm algorithm = Algorithm::kFairTree;
   double dampening_factor = 1;
   SiblingOrder sibling_order = SiblingOrder::kUsersThenName;

@@ -74,7 +74,8 @@ AssocRecord parse_association(const json& a, size_t index) {
   w.has_id = true;
   w.id = r.id;
   const std::string where = w.str();
-  reject_unknown_keys(a, {"id", "parent", "account", "user", "shares", "usage"}, where);
+  reject_unknown_keys(a, {"id", "parent", "account", "user", "shares", "usage", "held_usage"},
+                      where);
 
   const json& parent = require(a, "parent", where);
   r.parent_id =
@@ -104,6 +105,38 @@ AssocRecord parse_association(const json& a, size_t index) {
   }
   r.usage_raw = get_usage(require(a, "usage", where), where + ": \"usage\"");
   return r;
+}
+
+// "usage_basis" (absent: historical) and, under allocated or committed, every association's
+// "held_usage"; "held_usage" under the historical basis is refused (it would be ignored).
+void parse_held_usage(const json& doc, const json& assocs, Snapshot& s) {
+  if (const auto it = doc.find("usage_basis"); it != doc.end()) {
+    if (!it->is_string())
+      error(fmt::format("\"usage_basis\" must be a string, not {}", type_name(*it)));
+    const std::string& name = it->get_ref<const std::string&>();
+    const auto b = parse_usage_basis(name);
+    if (!b)
+      error(fmt::format("unknown \"usage_basis\" {} (historical, allocated or committed)",
+                        quoted(name)));
+    s.usage_basis = *b;
+  }
+  const bool held = s.usage_basis != UsageBasis::kHistorical;
+  if (held) s.held.reserve(assocs.size());
+  for (size_t i = 0; i < assocs.size(); ++i) {
+    const std::string where = fmt::format("associations[{}] (id {})", i, s.associations[i].id);
+    const auto it = assocs[i].find("held_usage");
+    if (!held) {
+      if (it != assocs[i].end())
+        error(fmt::format("{}: \"held_usage\" without a \"usage_basis\" of allocated or "
+                          "committed",
+                          where));
+      continue;
+    }
+    if (it == assocs[i].end())
+      error(fmt::format("{}: no \"held_usage\" (required with \"usage_basis\" {})", where,
+                        quoted(usage_basis_name(s.usage_basis))));
+    s.held.push_back(get_usage(*it, where + ": \"held_usage\""));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -427,12 +460,12 @@ Snapshot parse_snapshot(std::string_view text) {
   const bool v2 = version.get<uint64_t>() == 2;
   if (v2)
     reject_unknown_keys(doc, {"fairway_snapshot", "algorithm", "dampening_factor",
-                              "associations", "slurm_release", "taken_at", "cluster",
-                              "priority", "partitions", "qos", "jobs"},
+                              "usage_basis", "associations", "slurm_release", "taken_at",
+                              "cluster", "priority", "partitions", "qos", "jobs"},
                         "top level");
   else
     reject_unknown_keys(doc, {"fairway_snapshot", "algorithm", "dampening_factor",
-                              "associations"},
+                              "usage_basis", "associations"},
                         "top level (version 1)");
 
   Snapshot s;
@@ -461,6 +494,7 @@ Snapshot parse_snapshot(std::string_view text) {
   s.associations.reserve(assocs.size());
   for (size_t i = 0; i < assocs.size(); ++i)
     s.associations.push_back(parse_association(assocs[i], i));
+  parse_held_usage(doc, assocs, s);
   (void)snapshot_tree(s);  // shape errors are snapshot errors too
   if (v2) parse_queue_keys(doc, s);
   return s;
@@ -525,11 +559,16 @@ Snapshot read_snapshot_file(const std::string& path) {
 std::string write_snapshot(const Snapshot& s) {
   if (!valid_dampening_factor(s.dampening_factor))
     error(fmt::format("dampening factor {}: {}", s.dampening_factor, kDampeningFactorRule));
+  const bool held = s.usage_basis != UsageBasis::kHistorical;
+  if (held && s.held.size() != s.associations.size())
+    error(fmt::format("{} held usage values for {} associations", s.held.size(),
+                      s.associations.size()));
   std::string out = fmt::format(
-      "{{\"fairway_snapshot\": {}, \"algorithm\": \"{}\", \"dampening_factor\": {},\n"
+      "{{\"fairway_snapshot\": {}, \"algorithm\": \"{}\", \"dampening_factor\": {},{}\n"
       " \"associations\": [",
       s.queue ? 2 : 1, algorithm_name(s.algorithm),
-      json(static_cast<uint64_t>(s.dampening_factor)).dump());
+      json(static_cast<uint64_t>(s.dampening_factor)).dump(),
+      held ? fmt::format(" \"usage_basis\": \"{}\",", usage_basis_name(s.usage_basis)) : "");
   for (size_t i = 0; i < s.associations.size(); ++i) {
     const AssocRecord& r = s.associations[i];
     const bool parent = r.shares_parent || r.shares_raw == kSharesUseParent;
@@ -539,6 +578,10 @@ std::string write_snapshot(const Snapshot& s) {
         i ? "," : "", r.id, r.parent_id ? std::to_string(r.parent_id) : "null", quoted(r.account),
         r.user.empty() ? "null" : quoted(r.user),
         parent ? "\"parent\"" : std::to_string(r.shares_raw), usage_json(r.usage_raw));
+    if (held) {
+      out.pop_back();  // the association's closing brace
+      out += fmt::format(", \"held_usage\": {}}}", usage_json(s.held[i]));
+    }
   }
   out += "]";
   if (s.queue) out += write_queue_keys(s);
@@ -555,6 +598,27 @@ AssocTree snapshot_tree(const Snapshot& s) {
   } catch (const TreeError& e) {
     error(e.what());
   }
+}
+
+AssocTree snapshot_compared_tree(const Snapshot& s) {
+  AssocTree t = snapshot_tree(s);
+  if (s.usage_basis == UsageBasis::kHistorical) return t;
+  if (s.held.size() != s.associations.size())
+    error(fmt::format("{} held usage values for {} associations", s.held.size(),
+                      s.associations.size()));
+  try {
+    hold_usage(t, s.held);
+  } catch (const TreeError& e) {
+    error(e.what());
+  }
+  return t;
+}
+
+FairShareInput snapshot_fair_share_input(const Snapshot& s) {
+  FairShareInput in{s.associations, s.algorithm, s.dampening_factor, s.usage_basis};
+  if (s.usage_basis != UsageBasis::kHistorical && s.held.size() == in.associations.size())
+    for (size_t i = 0; i < in.associations.size(); ++i) in.associations[i].usage_raw = s.held[i];
+  return in;
 }
 
 Snapshot snapshot_from_tree(const AssocTree& t, Algorithm algorithm, double dampening_factor) {

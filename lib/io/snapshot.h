@@ -21,6 +21,11 @@
 // not JSON is described by line and column, what was expected and what was found (bytes outside
 // printable ASCII by their value, never raw).
 //
+// Either version may have "usage_basis": "allocated" or "committed" (PriorityParameters
+// fairway_usage; absent means "historical"); then every association has "held_usage", the usage
+// its own running jobs held (lib/core/held_usage.h), in the form of "usage", and fair-share is
+// computed from the held usage while "usage" keeps the historical usage sshare's RawUsage shows.
+//
 // Version 2 ("fairway_snapshot": 2, what `fairway snapshot` writes) has the keys of version 1
 // and these, all required (doc/fairway.1, SNAPSHOT FILES, shows a whole file):
 //   "slurm_release": "24.11.5"   the release of the slurmctld it was taken from
@@ -55,7 +60,9 @@
 #include <vector>
 
 #include "assoc_tree.h"
+#include "explain.h"
 #include "fair_share.h"
+#include "held_usage.h"
 #include "queue.h"
 
 namespace fairway {
@@ -73,6 +80,11 @@ struct Snapshot {
   // when `queue` is set, else as version 1).
   std::string slurm_release;
   std::optional<Queue> queue;
+  // What fair-share compared (PriorityParameters fairway_usage): under allocated or committed,
+  // `held` is the usage each association's own running jobs held, parallel to `associations`
+  // (whose usage stays the historical usage sshare shows as RawUsage).
+  UsageBasis usage_basis = UsageBasis::kHistorical;
+  std::vector<long double> held;
 };
 
 inline constexpr int kSnapshotVersion = 2;  // the newest; version 1 is read too
@@ -109,6 +121,13 @@ std::string write_snapshot(const Snapshot& snapshot);
 // The tree of a snapshot, with total usage (accumulate_direct_usage). Throws SnapshotError
 // ("snapshot: the snapshot has no associations" for an empty list, else the tree's problem).
 AssocTree snapshot_tree(const Snapshot& snapshot);
+
+// The tree whose usage fair-share compares: snapshot_tree's, or under a usage basis other than
+// historical, with the held usage totals (hold_usage). Throws SnapshotError.
+AssocTree snapshot_compared_tree(const Snapshot& snapshot);
+// The associations, algorithm and dampening of a snapshot as the explanations' input, each
+// association's usage being what fair-share compares (its held usage under a held basis).
+FairShareInput snapshot_fair_share_input(const Snapshot& snapshot);
 
 // A snapshot of a built tree (whose usage is total usage): direct usage = total minus the
 // children's totals, clamped at 0 (rounding); so the totals read back can differ from the tree's

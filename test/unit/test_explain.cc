@@ -231,5 +231,59 @@ TEST(SnapshotV2, ExactDecayIsKeptAndExplained) {
             std::string::npos);
 }
 
+// fairway_usage=allocated: the snapshot keeps each association's held usage beside its
+// historical usage; explain computes fair-share from the held usage (u21 holding 8 CPUs now
+// puts b below a, although a used 400 of 500) and says which usage produced the factor, and
+// what the "halving" amount is held in.
+TEST(SnapshotV2, HeldUsageIsKeptAndExplained) {
+  Snapshot s;
+  s.associations = two_accounts().associations;
+  s.slurm_release = "24.11.5";
+  Queue q = queue();
+  q.jobs.push_back(job(7, 11, 100, row("p", 1234, 12.5, 1000.25)));
+  s.queue = q;
+  s.usage_basis = UsageBasis::kAllocated;
+  s.held = {0, 0, 0, 1, 1, 8};
+  const std::string text = write_snapshot(s);
+  EXPECT_NE(text.find("\"dampening_factor\": 1, \"usage_basis\": \"allocated\","),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"usage\": 100.0, \"held_usage\": 8.0}"), std::string::npos) << text;
+  const Snapshot back = parse_snapshot(text);
+  EXPECT_EQ(back.usage_basis, UsageBasis::kAllocated);
+  EXPECT_EQ(back.held, s.held);
+  EXPECT_EQ(write_snapshot(back), text);
+  const FairShareInput fs = snapshot_fair_share_input(back);
+  EXPECT_EQ(fs.usage_basis, UsageBasis::kAllocated);
+  const auto path = fair_share_path(fs, 11);
+  ASSERT_EQ(path.size(), 3u);
+  EXPECT_EQ(path[1].rank, 1u);  // a holds 2 of 10: above b
+  const std::string said = format_explain(*back.queue, fs, explain_job(*back.queue, fs, 7));
+  EXPECT_NE(said.find("(from the billable TRES running jobs hold now, not historical usage: "
+                      "fairway_usage=allocated)"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("Running jobs holding "), std::string::npos) << said;
+  EXPECT_EQ(said.find("CPU-hours"), std::string::npos) << said;
+  // Refused: held usage without a basis, a basis without held usage, an unknown basis.
+  const auto refused = [](std::string t, const std::string& from, const std::string& to) {
+    t.replace(t.find(from), from.size(), to);
+    try {
+      parse_snapshot(t);
+    } catch (const SnapshotError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refused(text, " \"usage_basis\": \"allocated\",", "")
+                .find("\"held_usage\" without a \"usage_basis\" of allocated or committed"),
+            std::string::npos);
+  EXPECT_NE(refused(text, ", \"held_usage\": 8.0}", "}")
+                .find("associations[5] (id 21): no \"held_usage\""),
+            std::string::npos);
+  EXPECT_NE(refused(text, "\"allocated\",", "\"now\",").find("unknown \"usage_basis\" \"now\""),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace fairway

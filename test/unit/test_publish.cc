@@ -33,7 +33,7 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
   EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay)");
+  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage)");
   EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
 }
 
@@ -55,7 +55,7 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   problems.clear();
   o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay)");
+  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
@@ -251,10 +251,11 @@ TEST(MetricsFormat, FairTreeValuesLikeSshareAndOneHelpPerFamily) {
   EXPECT_EQ(s.at(R"(fairway_partition_pending_priority{partition="debug",quantile="0.5"})"), 5.0);
   EXPECT_EQ(s.at(R"(fairway_partition_pending_priority_count{partition="debug"})"), 2.0);
   EXPECT_TRUE(std::isnan(s.at(R"(fairway_qos_pending_priority{qos="normal",quantile="1"})")));
-  EXPECT_EQ(s.at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="slurm"})"), 1.0);
+  EXPECT_EQ(s.at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="slurm",usage="historical"})"), 1.0);
   in.decay_exact = true;
+  in.usage_basis = UsageBasis::kCommitted;
   EXPECT_EQ(samples(format_metrics(in))
-                .at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="exact"})"),
+                .at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="exact",usage="committed"})"),
             1.0);
   // One HELP and one TYPE per family, before its samples.
   std::istringstream lines(text);
@@ -375,6 +376,54 @@ TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
   const auto s = samples(text.str());
   EXPECT_EQ(s.at(R"(fairway_partition_oldest_pending_seconds{partition="debug"})"), 100.0);
   EXPECT_EQ(s.at(R"(fairway_partition_pending_priority{partition="debug",quantile="1"})"), 20.0);
+}
+
+// fairway_usage=allocated: fair-share is computed from what the running jobs hold (alice 1 CPU,
+// bob 3: a, with all the historical usage, is now the light user), the snapshot keeps both the
+// historical usage (RawUsage) and the held usage, and replayed it gives the same values; the
+// metrics name the basis and deliver shares of what is held.
+TEST_F(Publish, AllocatedUsageIsWhatFairShareComparesAndTheSnapshotKeepsBoth) {
+  const char* accounts[] = {"root", "a", "a", "b", "b"};
+  const char* users[] = {nullptr, nullptr, "alice", nullptr, "bob"};
+  fairway_assoc_t a[5];
+  const uint32_t ids[] = {1, 2, 3, 4, 5}, parents[] = {0, 1, 2, 1, 4};
+  const long double usage[] = {136, 100, 100, 36, 36};
+  for (int i = 0; i < 5; i++)
+    a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
+  const fairway_running_job_t running[] = {{3, 1.0, 60}, {5, 3.0, 60}, {77, 5.0, 60}};
+  fairway_publication_t p{};
+  p.directory = dir_.c_str();
+  p.slurm_release = "22.05.8";
+  p.algo = FAIRWAY_ALGO_FAIR_TREE;
+  p.dampening = 1;
+  p.assocs = a;
+  p.assoc_count = 5;
+  p.period_end = 150;
+  p.usage_basis = FAIRWAY_USAGE_ALLOCATED;
+  p.running = running;
+  p.running_count = 3;
+  ASSERT_EQ(fairway_publish(nullptr, &p, nullptr, nullptr), FAIRWAY_OK) << fairway_last_error();
+  const Snapshot snap = read_snapshot_file(dir_ + "/fairway.json");
+  EXPECT_EQ(snap.usage_basis, UsageBasis::kAllocated);
+  EXPECT_EQ(snap.held, (std::vector<long double>{0, 0, 1, 0, 3}));  // job of 77: unknown
+  const AssocTree t = snapshot_tree(snap);
+  for (uint32_t i = 0; i < 5; i++) EXPECT_EQ(t.usage_raw(i), usage[i]) << t.id(i);
+  const AssocTree held = snapshot_compared_tree(snap);
+  EXPECT_EQ(held.usage_raw(0), 4.0L);
+  FairShareResult r;
+  compute_fair_share(held, Algorithm::kFairTree, 1, r);
+  EXPECT_DOUBLE_EQ(r.fs_factor[2], 1.0);  // alice: a holds 1 of 4 with half the shares
+  EXPECT_DOUBLE_EQ(r.fs_factor[4], 0.5);  // bob
+  std::ifstream prom(dir_ + "/fairway.prom");
+  std::stringstream text;
+  text << prom.rdbuf();
+  const auto s = samples(text.str());
+  EXPECT_EQ(s.at(R"(fairway_association_fairshare_factor{id="3",account="a",user="alice",parent="a"})"), 1.0);
+  EXPECT_EQ(s.at(R"(fairway_association_usage_raw{id="3",account="a",user="alice",parent="a"})"), 100.0);
+  // a: 1 of 4 held over 1/2 of the shares.
+  EXPECT_DOUBLE_EQ(s.at(R"(fairway_association_delivered_entitled_ratio{id="2",account="a",user="",parent="root"})"),
+                   0.5);
+  EXPECT_NE(text.str().find(",usage=\"allocated\"} 1"), std::string::npos);
 }
 
 TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
