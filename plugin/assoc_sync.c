@@ -181,9 +181,26 @@ static fairway_error_t _fs_build(void)
 	return err;
 }
 
+/* fairway_usage=allocated|committed: the tree's usage becomes what the
+ * running jobs noted by the last walk hold (assoc->usage->usage_raw, sshare's
+ * RawUsage, stays historical usage). */
+static fairway_error_t _hold_usage(const fw_cfg_t *cfg)
+{
+	size_t n, unknown = 0;
+	const fairway_running_job_t *jobs = fw_held_jobs(&n);
+	fairway_error_t err = fairway_fair_share_hold(g_fs, cfg->usage_basis,
+						      jobs, n, &unknown);
+
+	if ((err == FAIRWAY_OK) && unknown)
+		log_flag(PRIO, "%s: %zu running jobs of associations no longer listed hold nothing this period",
+			 plugin_type, unknown);
+	return err;
+}
+
 /*
  * Recompute the fair-share values of every association from its current raw
- * usage and write them back into assoc->usage.  Caller holds the assoc write
+ * usage (or, under fairway_usage, what its running jobs hold) and write them
+ * back into assoc->usage.  Caller holds the assoc write
  * lock.  On a malformed tree nothing is written and the reason is logged.
  *
  * users_lazy: classic multifactor computes only the accounts in the period and
@@ -199,13 +216,16 @@ static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
 		return SLURM_SUCCESS;
 
 	if (_fs_snapshot()) {
-		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK); i++)
+		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK) &&
+			     !fw_cfg_held(cfg); i++)
 			err = fairway_fair_share_set_usage(
 				g_fs, i, g_fs_ptrs[i]->usage->usage_raw);
 	} else {
 		fairway_fair_share_destroy(&g_fs);
 		err = _fs_build();
 	}
+	if ((err == FAIRWAY_OK) && fw_cfg_held(cfg))
+		err = _hold_usage(cfg);
 	if (err != FAIRWAY_OK) {
 		error("%s: association tree rejected, fair-share values left unchanged: %s: %s",
 		      plugin_type, fairway_strerror(err), fairway_last_error());

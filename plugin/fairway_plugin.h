@@ -40,7 +40,15 @@ typedef struct {
 	char *shadow_file;		/* fairway_shadow, or NULL */
 	uint32_t queue_jobs;		/* fairway_queue_jobs */
 	bool decay_exact;		/* fairway_decay=exact */
+	uint32_t usage_basis;		/* fairway_usage: FAIRWAY_USAGE_* */
 } fw_cfg_t;
+
+/* Fair-share compares what running jobs hold (fairway_usage=allocated or
+ * committed), not historical usage. */
+static inline bool fw_cfg_held(const fw_cfg_t *cfg)
+{
+	return cfg->usage_basis != FAIRWAY_USAGE_HISTORICAL;
+}
 
 /* (Re)read slurm.conf's Priority* settings and publish them. */
 extern void fw_settings_read(bool fair_share);
@@ -177,6 +185,15 @@ extern int fw_collect_job(void *x, void *arg);
 extern void fw_weigh_collected(const fw_cfg_t *cfg, time_t now, size_t n);
 extern void fw_weigh_pass_configure(void);
 extern void fw_weigh_pass_free(void);
+
+/* ---- held_usage.c: running jobs' holdings (fairway_usage) ---- */
+/* Forget the last walk's jobs; note one running job (job write lock, assoc
+ * read or write lock, TRES read lock); the jobs noted since the reset.  All
+ * under calc_lock. */
+extern void fw_held_reset(void);
+extern void fw_held_note(job_record_t *job_ptr, time_t now);
+extern const fairway_running_job_t *fw_held_jobs(size_t *n);
+extern void fw_held_free(void);
 
 /* ---- period.c: one calculation period and the thread running them ---- */
 extern int fw_period(fw_state_t *st, time_t now);

@@ -94,14 +94,19 @@ static void _period_without_fair_share(fw_state_t *st, const fw_cfg_t *cfg,
 /*
  * One period at `now`, in multifactor's order: usage reset if due; (classic)
  * account fair-share; decay of stored usage; then either (classic) each job
- * charged and weighed in one pass, or (Fair Tree) all jobs charged, the tree
- * computed, all jobs weighed; finally the state file.  Caller holds
+ * charged and weighed in one pass, or (Fair Tree, and classic under
+ * fairway_usage=allocated|committed) all jobs charged, the tree computed, all
+ * jobs weighed; finally the state file.  Caller holds
  * st->calc_lock.
  */
 extern int fw_period(fw_state_t *st, time_t now)
 {
 	const fw_cfg_t *cfg = fw_cfg_get();
-	bool fair_tree = (cfg->algo == FAIRWAY_ALGO_FAIR_TREE);
+	/* Fair Tree, or classic comparing held usage (which must be collected
+	 * before any account is computed): charge and collect in one walk,
+	 * compute the tree, weigh the collected jobs. */
+	bool one_walk = (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) ||
+		fw_cfg_held(cfg);
 	double decay;
 	int rc = SLURM_SUCCESS;
 
@@ -120,7 +125,7 @@ extern int fw_period(fw_state_t *st, time_t now)
 	if (fairway_reset_due(&st->reset, now))
 		fw_usage_reset(st);
 
-	if (!fair_tree && st->fair_share)
+	if (!one_walk && st->fair_share)
 		rc = fw_fair_share_locked(cfg, true);
 
 	if (st->last_ran && (difftime(now, st->last_ran) > 0)) {
@@ -131,15 +136,15 @@ extern int fw_period(fw_state_t *st, time_t now)
 		fw_job_write_lock(st);
 		if (st->site_factor)
 			site_factor_g_update();
-		if (!fair_tree)
+		if (!one_walk)
 			fw_charge_and_weigh_all(st, cfg, now);
-		if (!fair_tree)
+		if (!one_walk)
 			st->charged_to = now;
 		fw_publish_partitions();
 		fw_job_write_unlock(st);
 	}
 
-	if (fair_tree) {
+	if (one_walk) {
 		/*
 		 * One walk over job_list charges the running jobs and collects
 		 * the weighable ones; the tree is computed and the collected jobs
@@ -155,6 +160,7 @@ extern int fw_period(fw_state_t *st, time_t now)
 
 		fw_job_write_lock(st);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
+		fw_held_reset();
 		if (job_list) {
 			assoc_mgr_lock(&fw_charge_locks);
 			list_for_each(job_list, fw_collect_job, &c);
@@ -178,7 +184,7 @@ extern int fw_period(fw_state_t *st, time_t now)
 		fw_job_write_unlock(st);
 	}
 
-	if (FW_CLASSIC_STORES_FS_FACTOR && !fair_tree && st->fair_share)
+	if (FW_CLASSIC_STORES_FS_FACTOR && !one_walk && st->fair_share)
 		fw_store_jobs_fs_factors(cfg);
 
 	/* No charging pass ran (classic, first period or clock not moved):

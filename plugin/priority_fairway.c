@@ -178,6 +178,7 @@ extern int fini(void)
 	/* No period runs now (the thread is gone; a test's synchronous call
 	 * has returned). */
 	fw_weigh_pass_free();
+	fw_held_free();
 	fw_settings_clear();
 	fw_assoc_sync_free();
 	fw_publish_free();

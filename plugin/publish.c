@@ -678,6 +678,9 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	p.lineage_order = FW_SLURM_AT_LEAST(23, 11);
 	p.algo = cfg->algo;
 	p.decay_exact = cfg->decay_exact;
+	p.usage_basis = cfg->usage_basis;
+	if (fw_cfg_held(cfg))
+		p.running = fw_held_jobs(&p.running_count);
 	p.dampening = cfg->damp;
 	p.assocs = c.assocs;
 	p.assoc_count = c.n;

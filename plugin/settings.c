@@ -63,9 +63,13 @@ static void _cfg_publish(fw_cfg_t *c)
 	fw_cfg_put(old);
 }
 
+/* The fairway_usage value last logged (settings.c's _usage_basis_check). */
+static uint32_t g_logged_basis = FAIRWAY_USAGE_HISTORICAL;
+
 extern void fw_settings_clear(void)
 {
 	_cfg_publish(NULL);
+	g_logged_basis = FAIRWAY_USAGE_HISTORICAL;
 }
 
 static void _say_option(const char *message, void *arg)
@@ -95,6 +99,34 @@ static void _options_read(fw_cfg_t *c)
 		c->shadow_file = xstrdup(o.shadow_file);
 	c->queue_jobs = o.queue_jobs;
 	c->decay_exact = o.decay_exact;
+	c->usage_basis = o.usage_basis;
+}
+
+/* One line when fairway_usage is read other than historical, and one whenever
+ * it changes at a reconfigure; the default alone logs nothing.  Depth-oblivious
+ * walks assoc_mgr's own tree from historical usage: there it is refused. */
+static void _usage_basis_check(fw_cfg_t *c)
+{
+	uint32_t logged = g_logged_basis;
+
+	if (fw_cfg_held(c) && (c->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS)) {
+		error("%s: PriorityParameters: fairway_usage=%s applies to Fair Tree and classic fair-share, not depth-oblivious; ignored (fair-share compares historical usage)",
+		      plugin_type, (c->usage_basis == FAIRWAY_USAGE_COMMITTED) ?
+		      "committed" : "allocated");
+		c->usage_basis = FAIRWAY_USAGE_HISTORICAL;
+	}
+	if (c->usage_basis == logged)
+		return;
+	if (c->usage_basis == FAIRWAY_USAGE_ALLOCATED)
+		info("%s: fair-share compares the billable TRES running jobs hold now with shares (fairway_usage=allocated); RawUsage stays historical usage",
+		     plugin_type);
+	else if (c->usage_basis == FAIRWAY_USAGE_COMMITTED)
+		info("%s: fair-share compares the billable TRES running jobs hold, times the time left to their time limits, with shares (fairway_usage=committed); RawUsage stays historical usage",
+		     plugin_type);
+	else
+		info("%s: fair-share compares historical usage with shares, as multifactor's does",
+		     plugin_type);
+	g_logged_basis = c->usage_basis;
 }
 
 /* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;
@@ -133,6 +165,7 @@ extern void fw_settings_read(bool fair_share)
 		w->fairshare = 0;
 	}
 	_options_read(c);
+	_usage_basis_check(c);
 
 	log_flag(PRIO, "%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
 		 plugin_type, w->age, w->assoc, w->fairshare, w->job_size,

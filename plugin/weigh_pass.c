@@ -182,8 +182,11 @@ extern int fw_collect_job(void *x, void *arg)
 {
 	fw_collect_t *c = arg;
 
-	if (c->charge)
+	if (c->charge) {
 		(void) fw_charge_running_job(c->st, c->cfg, x, c->now, true);
+		if (fw_cfg_held(c->cfg))
+			fw_held_note(x, c->now);
+	}
 	fw_publish_note_started(x, c->now);
 	if (!fw_weighable(c->cfg, x))
 		return 0;
@@ -195,16 +198,17 @@ extern int fw_collect_job(void *x, void *arg)
 	return 0;
 }
 
-/* Weigh the n jobs collected in g_weigh_jobs (Fair Tree only: see above), in
- * two threads from g_parallel_min_jobs on.  Caller holds the job write lock
+/* Weigh the n jobs collected in g_weigh_jobs, under Fair Tree in two threads
+ * from g_parallel_min_jobs on (classic, collected under fairway_usage: one).  Caller holds the job write lock
  * and the assoc and QOS read locks. */
 extern void fw_weigh_collected(const fw_cfg_t *cfg, time_t now, size_t n)
 {
 	size_t half;
 	bool changed;
 
+	/* Classic (collected under fairway_usage): one thread, see above. */
 	if ((g_weigh_threads < 2) || (n < g_parallel_min_jobs) ||
-	    !_helper_start()) {
+	    (cfg->algo != FAIRWAY_ALGO_FAIR_TREE) || !_helper_start()) {
 		if (_weigh_range(cfg, now, 0, n))
 			last_job_update = time(NULL);
 		return;

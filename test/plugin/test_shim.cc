@@ -23,6 +23,7 @@
 
 using ::testing::_;
 using ::testing::AnyNumber;
+using ::testing::AtLeast;
 using ::testing::HasSubstr;
 using ::testing::InSequence;
 using ::testing::NiceMock;
@@ -476,6 +477,99 @@ TEST_F(ShimTest, ExactDecayHalvesUsageAfterOneHalfLife) {
     rm_tree(dir);
     testing::Mock::VerifyAndClearExpectations(&mock_);
   }
+}
+
+// fairway_usage=allocated under Fair Tree: fair-share compares the CPUs running jobs hold now
+// (u1 1 of 5, u3 4 of 5: a's level 2/3 over 1/5 ranks above b's 1/3 over 4/5), not historical
+// usage (where b ranks above a); users ranked u2 (holds nothing), u1, u3.  RawUsage stays
+// historical, charged as before.  committed weighs each by the seconds left to its end: u1
+// 1 CPU x 10000 s against u3 4 CPUs x 500 s puts b above a again.
+TEST_F(ShimTest, AllocatedUsageRanksByWhatRunningJobsHoldNow) {
+  for (const char* basis : {"allocated", "committed"}) {
+    const auto dir = UseStateDir(basis);
+    fake_conf_priority_params((std::string("fairway_usage=") + basis).c_str());
+    EXPECT_CALL(mock_, Log(_, _)).Times(AnyNumber());
+    EXPECT_CALL(mock_, Log(_, HasSubstr(std::string("(fairway_usage=") + basis + ")")))
+        .Times(AtLeast(1));
+    LoadOutsideSlurmctld();
+    fake_add_job(100, 21, "p1", "normal", 1, 1, 1, 1001);  // running, 1 CPU
+    fake_add_job(101, 31, "p1", "normal", 1, 4, 1, 1003);  // running, 4 CPUs
+    fake_add_job(102, 22, "p1", "normal", 0, 1, 1, 1002);  // pending
+    fake_job_set(100, "end_time", 1000 + 10000);
+    fake_job_set(101, "end_time", 1000 + 500);
+    ASSERT_EQ(fake_call_cycle(1000), 0);
+    const bool allocated = std::string(basis) == "allocated";
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(22), allocated ? 1.0 : 2.0 / 3);
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), allocated ? 2.0 / 3 : 1.0 / 3);
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), allocated ? 1.0 / 3 : 1.0);
+    EXPECT_DOUBLE_EQ(fake_job_factor(102, "fs"), 10000 * fake_assoc_fs_factor(22));
+    // Level FS of a: 2/3 of the shares over its fraction of what is held.
+    const double a_held = allocated ? 1.0 / 5 : 10000.0 / 12000;
+    EXPECT_NEAR(static_cast<double>(fake_assoc_level_fs(2)), (2.0 / 3) / a_held, 1e-12);
+    EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(21)), 100.0);  // historical, no time yet
+    ASSERT_EQ(fake_call_cycle(1060), 0);                              // 60 s later
+    EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(31)), 30 + 240.0);
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), allocated ? 1.0 / 3 : 1.0);
+    fake_call_fini();
+    rm_tree(dir);
+    testing::Mock::VerifyAndClearExpectations(&mock_);
+    fake_teardown();
+    SetUp();
+  }
+}
+
+// Classic under fairway_usage=allocated computes every association from what is held, in the
+// period (users too, not on demand): the same effective usage as a historical period whose
+// usage is what was held (root 5, a 1, u1 1, b 4, u3 4 CPUs); and each job's factor is
+// 2^(-usage_efctv / shares_norm) with classic's shares (1/3 each): u1 0.2, u2 0.1, u3 0.8.
+TEST_F(ShimTest, ClassicAllocatedUsageEqualsHistoricalOfTheHeldUsage) {
+  std::vector<long double> held_run, usage_run;
+  std::vector<double> held_factors;
+  for (bool held : {true, false}) {
+    const auto dir = UseStateDir(held ? "classic-held" : "classic-usage");
+    fake_conf_classic(1);
+    fake_conf_priority_params(held ? "fairway_usage=allocated" : "");
+    LoadOutsideSlurmctld();
+    if (held) {
+      fake_add_job(100, 21, "p1", "normal", 1, 1, 1, 1001);
+      fake_add_job(101, 31, "p1", "normal", 1, 4, 1, 1003);
+    } else {
+      const std::pair<uint32_t, double> usage[] = {{1, 5}, {2, 1}, {21, 1}, {22, 0},
+                                                   {3, 4}, {31, 4}};
+      for (const auto& [id, u] : usage) fake_assoc_set_usage(id, u);
+    }
+    for (uint32_t id : {21u, 22u, 31u})  // one pending job each: users computed for them
+      fake_add_job(200 + id, id, "p1", "normal", 0, 1, 1, 1000 + id);
+    ASSERT_EQ(fake_call_cycle(1000), 0);  // classic weighs from the second period on
+    ASSERT_EQ(fake_call_cycle(1060), 0);
+    auto& out = held ? held_run : usage_run;
+    for (uint32_t id : {2u, 3u, 21u, 22u, 31u}) out.push_back(fake_assoc_usage_efctv(id));
+    if (held)
+      for (uint32_t id : {21u, 22u, 31u}) held_factors.push_back(fake_job_factor(200 + id, "fs"));
+    fake_call_fini();
+    rm_tree(dir);
+    fake_teardown();
+    SetUp();
+  }
+  ASSERT_EQ(held_run.size(), usage_run.size());
+  for (size_t i = 0; i < held_run.size(); ++i) EXPECT_EQ(held_run[i], usage_run[i]) << i;
+  ASSERT_EQ(held_factors.size(), 3u);
+  EXPECT_NEAR(held_factors[0], 10000 * std::pow(2.0, -0.6), 1e-9);  // u1
+  EXPECT_NEAR(held_factors[1], 10000 * std::pow(2.0, -0.3), 1e-9);  // u2
+  EXPECT_NEAR(held_factors[2], 10000 * std::pow(2.0, -2.4), 1e-9);  // u3
+}
+
+// A bad fairway_usage value: one line naming it each time the settings are read (init, then
+// reconfigure), and fair-share compares historical usage.
+TEST_F(ShimTest, BadUsageBasisIsLoggedAndIgnored) {
+  fake_conf_priority_params("fairway_usage=now");
+  EXPECT_CALL(mock_, Log(_, HasSubstr("fairway_usage='now' is not historical, allocated or "
+                                      "committed, ignored")))
+      .Times(2);
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 1, 1, 1, 1001);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 1.0);  // b above a, as by historical usage
 }
 
 // A Fair Tree period: the job write lock once for the site factor, then once for the whole
