@@ -20,7 +20,10 @@
 #     whose jobs have waited a minute with a fair-share factor in the top quarter (from sshare)
 #     are the ones starved, each told once in the log and marked 1 in the metrics;
 #   * hold brought up, its jobs start: fairway history --job gives each the place and priority
-#     it had in the scheduler's order (squeue --sort=-p,V,i) before it started.
+#     it had in the scheduler's order (squeue --sort=-p,V,i) before it started;
+#   * fairway_usage=allocated added by reconfigure, two long jobs running: sshare's normalized
+#     usage is the share of CPUs held (RawUsage stays historical), fairway_info names the basis,
+#     and fairway shares of the period's snapshot prints what sshare prints.
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -253,4 +256,35 @@ done <"$TB_DIR/order"
 assert_eq "fairway history --job: every started job's priority, place and passed = the order before" "" "$bad"
 assert_match "fairway history --job in words" "^Job [0-9]+ \\(user [^ ]+, account [^ ]+\\) started .* in partition hold" \
 	"$("$cli" history --job "$(head -1 "$TB_DIR/order" | cut -d' ' -f1)" 2>&1 | head -1)"
+
+# ---- fairway_usage=allocated: fair-share compares what running jobs hold now ----
+# fw_u1 holds 4 CPUs, fw_u3 2 (billing = CPUs here); everyone else holds nothing, whatever
+# usage they have.  sshare's RawUsage stays historical; its other columns are computed from
+# what is held, and fairway shares of the period's snapshot prints the same.
+submit fw_u1 bloggs.prj -n4 -t 10 --wrap 'sleep 600' >/dev/null
+submit fw_u3 chem.theory -n2 -t 10 --wrap 'sleep 600' >/dev/null
+two_running() { [ "$(squeue -h -t R -u fw_u1,fw_u3 -o %i | wc -l)" -eq 2 ]; }
+wait_for 30 two_running || fail "two long jobs run" "$(squeue -h -o '%i %u %T %r' | head -5)"
+sed -i 's/^PriorityParameters=.*/&,fairway_usage=allocated/' "$TB_DIR/etc/slurm.conf"
+t=$(date +%s)
+check "scontrol reconfigure (fairway_usage=allocated)" scontrol reconfigure
+wait_for 90 period_ended_after "$t" || fail "a period ran after the reconfigure" "state file $(stat -c %y "$state")"
+sleep 2
+assert_ne "a log line names fairway_usage=allocated" 0 \
+	"$(grep -c 'running jobs hold now with shares (fairway_usage=allocated)' "$ctld_log" || true)"
+assert_match "fairway_info names the usage basis" '^fairway_info\{(.*,)?usage="allocated"(,.*)?\} 1$' \
+	"$(grep '^fairway_info{' "$mdir/fairway.prom")"
+sshare -a -l -P >"$TB_DIR/sshare_held.txt"
+assert_eq "fw_u1's NormUsage: 4 of the 6 CPUs held" "0.666667" \
+	"$(awk -F'|' '$2 == "fw_u1" && $1 ~ /^ *bloggs\.prj$/ { print $6 }' "$TB_DIR/sshare_held.txt")"
+idle_with_usage=$(awk -F'|' 'NR > 1 && $2 != "" && $2 != "fw_u1" && $2 != "fw_u3" && $5 > 0 { n++; if ($6 + 0 != 0) bad++ } END { print n + 0 "|" bad + 0 }' "$TB_DIR/sshare_held.txt")
+assert_match "users with RawUsage but nothing running: NormUsage 0" '^[1-9][0-9]*\|0$' "$idle_with_usage"
+"$cli" shares "$mdir/fairway.json" | cut -d'|' -f1-9 >"$TB_DIR/replay_held.txt" || true
+cut -d'|' -f1-9 "$TB_DIR/sshare_held.txt" >"$TB_DIR/sshare_held9.txt"
+if cmp -s "$TB_DIR/sshare_held9.txt" "$TB_DIR/replay_held.txt"; then
+	pass "fairway_usage=allocated: fairway shares of fairway.json = live sshare -a -l -P"
+else
+	fail "fairway_usage=allocated: fairway shares of fairway.json = live sshare -a -l -P" \
+		"$(diff "$TB_DIR/sshare_held9.txt" "$TB_DIR/replay_held.txt" | head -12)"
+fi
 finish
