@@ -180,13 +180,18 @@ assert_eq "highest priority in hold = squeue's" "$(tail -1 "$TB_DIR/prios")" \
 assert_match "the period's job-lock time is published" '^[0-9.e-]+$' "$(metric fairway_period_job_lock_seconds)"
 
 # ---- the snapshot ----
-"$cli" shares "$mdir/fairway.json" | cut -d'|' -f1-9 >"$TB_DIR/replay.txt" || true
-cut -d'|' -f1-9 "$TB_DIR/sshare.txt" >"$TB_DIR/sshare9.txt"
-if cmp -s "$TB_DIR/sshare9.txt" "$TB_DIR/replay.txt"; then
-	pass "fairway shares of fairway.json = live sshare -a -l -P"
-else
-	fail "fairway shares of fairway.json = live sshare -a -l -P" "$(diff "$TB_DIR/sshare9.txt" "$TB_DIR/replay.txt" | head -12; grep -v '"usage": 0.0}' "$mdir/fairway.json" | head -12)"
-fi
+# replay_equals_sshare NAME SSHARE-FILE: fairway shares of the period's snapshot prints the
+# first nine columns of the live sshare -a -l -P saved in SSHARE-FILE.
+replay_equals_sshare() {
+	"$cli" shares "$mdir/fairway.json" | cut -d'|' -f1-9 >"$2.replay" || true
+	cut -d'|' -f1-9 "$2" >"$2.9"
+	if cmp -s "$2.9" "$2.replay"; then
+		pass "$1"
+	else
+		fail "$1" "$(diff "$2.9" "$2.replay" | head -12; grep -v '"usage": 0.0' "$mdir/fairway.json" | head -12)"
+	fi
+}
+replay_equals_sshare "fairway shares of fairway.json = live sshare -a -l -P" "$TB_DIR/sshare.txt"
 
 # ---- the directory goes away for two periods, then comes back ----
 squeue -h -t PD -o '%i %Q' | sort >"$TB_DIR/prio_before"
@@ -279,12 +284,6 @@ assert_eq "fw_u1's NormUsage: 4 of the 6 CPUs held" "0.666667" \
 	"$(awk -F'|' '$2 == "fw_u1" && $1 ~ /^ *bloggs\.prj$/ { print $6 }' "$TB_DIR/sshare_held.txt")"
 idle_with_usage=$(awk -F'|' 'NR > 1 && $2 != "" && $2 != "fw_u1" && $2 != "fw_u3" && $5 > 0 { n++; if ($6 + 0 != 0) bad++ } END { print n + 0 "|" bad + 0 }' "$TB_DIR/sshare_held.txt")
 assert_match "users with RawUsage but nothing running: NormUsage 0" '^[1-9][0-9]*\|0$' "$idle_with_usage"
-"$cli" shares "$mdir/fairway.json" | cut -d'|' -f1-9 >"$TB_DIR/replay_held.txt" || true
-cut -d'|' -f1-9 "$TB_DIR/sshare_held.txt" >"$TB_DIR/sshare_held9.txt"
-if cmp -s "$TB_DIR/sshare_held9.txt" "$TB_DIR/replay_held.txt"; then
-	pass "fairway_usage=allocated: fairway shares of fairway.json = live sshare -a -l -P"
-else
-	fail "fairway_usage=allocated: fairway shares of fairway.json = live sshare -a -l -P" \
-		"$(diff "$TB_DIR/sshare_held9.txt" "$TB_DIR/replay_held.txt" | head -12)"
-fi
+replay_equals_sshare "fairway_usage=allocated: fairway shares of fairway.json = live sshare -a -l -P" \
+	"$TB_DIR/sshare_held.txt"
 finish

@@ -190,15 +190,21 @@ TEST(SnapshotV2, RoundTripAndMalformed) {
             std::string::npos);
 }
 
-// fairway_decay=exact travels with the queue's settings ("decay" only when set, so that a
-// snapshot of the default settings is written as before) and explain names it.
-TEST(SnapshotV2, ExactDecayIsKeptAndExplained) {
+// two_accounts() with one pending job of u11 (job 7), as a version 2 snapshot.
+Snapshot two_accounts_and_job_7() {
   Snapshot s;
   s.associations = two_accounts().associations;
   s.slurm_release = "24.11.5";
   Queue q = queue();
   q.jobs.push_back(job(7, 11, 100, row("p", 1234, 12.5, 1000.25)));
   s.queue = q;
+  return s;
+}
+
+// fairway_decay=exact travels with the queue's settings ("decay" only when set, so that a
+// snapshot of the default settings is written as before) and explain names it.
+TEST(SnapshotV2, ExactDecayIsKeptAndExplained) {
+  Snapshot s = two_accounts_and_job_7();
   const std::string plain = write_snapshot(s);
   EXPECT_EQ(plain.find("\"decay\""), std::string::npos);
   EXPECT_FALSE(parse_snapshot(plain).queue->settings.decay_exact);
@@ -236,12 +242,7 @@ TEST(SnapshotV2, ExactDecayIsKeptAndExplained) {
 // puts b below a, although a used 400 of 500) and says which usage produced the factor, and
 // what the "halving" amount is held in.
 TEST(SnapshotV2, HeldUsageIsKeptAndExplained) {
-  Snapshot s;
-  s.associations = two_accounts().associations;
-  s.slurm_release = "24.11.5";
-  Queue q = queue();
-  q.jobs.push_back(job(7, 11, 100, row("p", 1234, 12.5, 1000.25)));
-  s.queue = q;
+  Snapshot s = two_accounts_and_job_7();
   s.usage_basis = UsageBasis::kAllocated;
   s.held = {0, 0, 0, 1, 1, 8};
   const std::string text = write_snapshot(s);

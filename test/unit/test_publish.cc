@@ -336,28 +336,38 @@ class Publish : public ::testing::Test {
   std::string dir_;
 };
 
-TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
-  const char* accounts[] = {"root", "a", "a", "b", "b"};
-  const char* users[] = {nullptr, nullptr, "alice", nullptr, "bob"};
+// root -> a (alice used 100), b (bob used 36), one share each; a publication of them into
+// the test's directory at 150 under Fair Tree.
+struct AliceAndBob {
+  const char* accounts[5] = {"root", "a", "a", "b", "b"};
+  const char* users[5] = {nullptr, nullptr, "alice", nullptr, "bob"};
+  const long double usage[5] = {136, 100, 100, 36, 36};
   fairway_assoc_t a[5];
-  const uint32_t ids[] = {1, 2, 3, 4, 5}, parents[] = {0, 1, 2, 1, 4};
-  const long double usage[] = {136, 100, 100, 36, 36};
-  for (int i = 0; i < 5; i++)
-    a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
+  fairway_publication_t p{};
+  explicit AliceAndBob(const std::string& dir) {
+    const uint32_t ids[] = {1, 2, 3, 4, 5}, parents[] = {0, 1, 2, 1, 4};
+    for (int i = 0; i < 5; i++)
+      a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
+    p.directory = dir.c_str();
+    p.slurm_release = "22.05.8";
+    p.algo = FAIRWAY_ALGO_FAIR_TREE;
+    p.dampening = 1;
+    p.assocs = a;
+    p.assoc_count = 5;
+    p.period_end = 150;
+  }
+  AliceAndBob(const AliceAndBob&) = delete;
+};
+
+TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
+  AliceAndBob ab(dir_);
+  fairway_publication_t& p = ab.p;
   const char* parts[] = {"debug"};
   fairway_pending_row_t rows[] = {{0, UINT32_MAX, 10, 1, 100}, {0, UINT32_MAX, 20, 1, 50}};
-  fairway_publication_t p{};
-  p.directory = dir_.c_str();
-  p.slurm_release = "22.05.8";
-  p.algo = FAIRWAY_ALGO_FAIR_TREE;
-  p.dampening = 1;
-  p.assocs = a;
-  p.assoc_count = 5;
   p.partitions = parts;
   p.partition_count = 1;
   p.rows = rows;
   p.row_count = 2;
-  p.period_end = 150;
   ASSERT_EQ(fairway_publish(nullptr, &p, nullptr, nullptr), FAIRWAY_OK) << fairway_last_error();
   struct stat st {};
   ASSERT_EQ(stat((dir_ + "/fairway.prom").c_str(), &st), 0);
@@ -369,7 +379,7 @@ TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
   const Snapshot snap = read_snapshot_file(dir_ + "/fairway.json");
   const AssocTree t = snapshot_tree(snap);
   ASSERT_EQ(t.size(), 5u);
-  for (uint32_t i = 0; i < 5; i++) EXPECT_EQ(t.usage_raw(i), usage[i]) << t.id(i);
+  for (uint32_t i = 0; i < 5; i++) EXPECT_EQ(t.usage_raw(i), ab.usage[i]) << t.id(i);
   std::ifstream prom(dir_ + "/fairway.prom");
   std::stringstream text;
   text << prom.rdbuf();
@@ -383,22 +393,9 @@ TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
 // historical usage (RawUsage) and the held usage, and replayed it gives the same values; the
 // metrics name the basis and deliver shares of what is held.
 TEST_F(Publish, AllocatedUsageIsWhatFairShareComparesAndTheSnapshotKeepsBoth) {
-  const char* accounts[] = {"root", "a", "a", "b", "b"};
-  const char* users[] = {nullptr, nullptr, "alice", nullptr, "bob"};
-  fairway_assoc_t a[5];
-  const uint32_t ids[] = {1, 2, 3, 4, 5}, parents[] = {0, 1, 2, 1, 4};
-  const long double usage[] = {136, 100, 100, 36, 36};
-  for (int i = 0; i < 5; i++)
-    a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
+  AliceAndBob ab(dir_);
+  fairway_publication_t& p = ab.p;
   const fairway_running_job_t running[] = {{3, 1.0, 60}, {5, 3.0, 60}, {77, 5.0, 60}};
-  fairway_publication_t p{};
-  p.directory = dir_.c_str();
-  p.slurm_release = "22.05.8";
-  p.algo = FAIRWAY_ALGO_FAIR_TREE;
-  p.dampening = 1;
-  p.assocs = a;
-  p.assoc_count = 5;
-  p.period_end = 150;
   p.usage_basis = FAIRWAY_USAGE_ALLOCATED;
   p.running = running;
   p.running_count = 3;
@@ -407,7 +404,7 @@ TEST_F(Publish, AllocatedUsageIsWhatFairShareComparesAndTheSnapshotKeepsBoth) {
   EXPECT_EQ(snap.usage_basis, UsageBasis::kAllocated);
   EXPECT_EQ(snap.held, (std::vector<long double>{0, 0, 1, 0, 3}));  // job of 77: unknown
   const AssocTree t = snapshot_tree(snap);
-  for (uint32_t i = 0; i < 5; i++) EXPECT_EQ(t.usage_raw(i), usage[i]) << t.id(i);
+  for (uint32_t i = 0; i < 5; i++) EXPECT_EQ(t.usage_raw(i), ab.usage[i]) << t.id(i);
   const AssocTree held = snapshot_compared_tree(snap);
   EXPECT_EQ(held.usage_raw(0), 4.0L);
   FairShareResult r;
