@@ -476,10 +476,7 @@ TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
 
 // The shadow policy in FILE (written first) over a two-job queue: alice's older job 10 behind
 // bob's job 11 on fair-share alone.
-struct ShadowQueue {
-  const char* accounts[5] = {"root", "a", "a", "b", "b"};
-  const char* users[5] = {nullptr, nullptr, "alice", nullptr, "bob"};
-  fairway_assoc_t a[5];
+struct ShadowQueue : AliceAndBob {
   const char* parts[1] = {"debug"};
   const char* qos[1] = {"normal"};
   fairway_partition_info_t part_info[1] = {{1, 1.0, 1, 64, 4}};
@@ -487,11 +484,7 @@ struct ShadowQueue {
   fairway_weights_t w{};
   fairway_pending_job_t jobs[2]{};
   fairway_pending_row_t rows[2]{};
-  fairway_publication_t p{};
-  explicit ShadowQueue(const std::string& dir) {
-    const uint32_t ids[] = {1, 2, 3, 4, 5}, parents[] = {0, 1, 2, 1, 4};
-    const long double usage[] = {136, 100, 100, 36, 36};
-    for (int i = 0; i < 5; i++) a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
+  explicit ShadowQueue(const std::string& dir) : AliceAndBob(dir) {
     w.age = 1000;
     w.fairshare = 10000;
     w.max_age = 7 * 86400;
@@ -509,12 +502,6 @@ struct ShadowQueue {
       rows[k] = {0, 0, j.priority, 1, 900 + 100 * k, k ? 5u : 3u, 10u + k, 1000 + 100 * k,
                  static_cast<uint32_t>(k)};
     }
-    p.directory = dir.c_str();
-    p.slurm_release = "22.05.8";
-    p.algo = FAIRWAY_ALGO_FAIR_TREE;
-    p.dampening = 1;
-    p.assocs = a;
-    p.assoc_count = 5;
     p.partitions = parts;
     p.partition_count = 1;
     p.qos = qos;
