@@ -41,6 +41,7 @@ typedef struct {
 	uint32_t queue_jobs;		/* fairway_queue_jobs */
 	bool decay_exact;		/* fairway_decay=exact */
 	uint32_t usage_basis;		/* fairway_usage: FAIRWAY_USAGE_* */
+	uint32_t rerank_interval;	/* fairway_rerank_interval, seconds */
 } fw_cfg_t;
 
 /* Fair-share compares what running jobs hold (fairway_usage=allocated or
@@ -179,6 +180,9 @@ typedef struct {
 	time_t now;
 	bool charge;
 	size_t n;
+	/* Between periods (fairway_rerank_interval): note what running jobs
+	 * hold, charge nothing, note no start. */
+	bool rerank;
 } fw_collect_t;
 extern int fw_collect_job(void *x, void *arg);
 /* Weigh the n collected jobs.  Job write lock, assoc and QOS read locks. */

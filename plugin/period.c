@@ -203,18 +203,75 @@ extern int fw_period(fw_state_t *st, time_t now)
 	return rc;
 }
 
-extern int fw_recalc(fw_state_t *st, time_t now)
+/*
+ * fairway_usage=allocated|committed between periods: one walk of job_list
+ * notes what the running jobs hold now and collects the weighable jobs (no
+ * usage charged, no start noted, nothing published), fair-share is computed
+ * from it, and the collected jobs are weighed; all under one job write lock,
+ * as a Fair Tree period.  Caller holds st->calc_lock.
+ */
+static int _rerank_held(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
+{
+	fw_collect_t c = { st, cfg, now, false, 0, true };
+	assoc_mgr_lock_t note_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+					.tres = READ_LOCK };
+	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	int rc;
+
+	fw_job_write_lock(st);
+	fw_held_reset();
+	if (job_list) {
+		assoc_mgr_lock(&note_locks);
+		list_for_each(job_list, fw_collect_job, &c);
+		assoc_mgr_unlock(&note_locks);
+	}
+	rc = fw_fair_share_locked(cfg, false);
+	if (c.n) {
+		assoc_mgr_lock(&assoc_read);
+		fw_weigh_collected(cfg, now, c.n);
+		assoc_mgr_unlock(&assoc_read);
+	}
+	fw_job_write_unlock(st);
+	return rc;
+}
+
+/* Fair-share and every pending job's priority recomputed without decay or
+ * charges; under a held usage basis from what running jobs hold now.  Caller
+ * holds st->calc_lock. */
+static int _recalc_locked(fw_state_t *st, time_t now)
 {
 	const fw_cfg_t *cfg = fw_cfg_get();
 	int rc = SLURM_SUCCESS;
 
-	slurm_mutex_lock(&st->calc_lock);
-	if (st->fair_share)
-		rc = fw_fair_share_locked(cfg, false);
-	_weigh_all_jobs(st, cfg, now);
-	slurm_mutex_unlock(&st->calc_lock);
+	if (st->fair_share && fw_cfg_held(cfg)) {
+		rc = _rerank_held(st, cfg, now);
+	} else {
+		if (st->fair_share)
+			rc = fw_fair_share_locked(cfg, false);
+		_weigh_all_jobs(st, cfg, now);
+	}
 	fw_cfg_put(cfg);
 	return rc;
+}
+
+extern int fw_recalc(fw_state_t *st, time_t now)
+{
+	int rc;
+
+	slurm_mutex_lock(&st->calc_lock);
+	rc = _recalc_locked(st, now);
+	slurm_mutex_unlock(&st->calc_lock);
+	return rc;
+}
+
+/* fairway_rerank_interval under a held usage basis, else 0. */
+static uint32_t _rerank_interval(void)
+{
+	const fw_cfg_t *cfg = fw_cfg_get();
+	uint32_t iv = fw_cfg_held(cfg) ? cfg->rerank_interval : 0;
+
+	fw_cfg_put(cfg);
+	return iv;
 }
 
 static void *_calc_thread(void *arg)
@@ -231,16 +288,32 @@ static void *_calc_thread(void *arg)
 	 * any period charges them again. */
 	fw_init_grp_used_tres_run_secs(st);
 	while (!st->shutdown) {
+		time_t reranked;
+
 		(void) fw_period(st, start);
+		reranked = time(NULL);
 
 		next.tv_sec += slurm_conf.priority_calc_period;
 		while (!st->shutdown) {
-			struct timespec now;
+			struct timespec now, until = next;
+			uint32_t iv = _rerank_interval();
+
 			clock_gettime(CLOCK_REALTIME, &now);
 			if (now.tv_sec >= next.tv_sec)
 				break;
+			/* Between periods, every fairway_rerank_interval. */
+			if (iv && (now.tv_sec >= reranked + (time_t) iv) &&
+			    st->loaded) {
+				(void) _recalc_locked(st, now.tv_sec);
+				reranked = time(NULL);
+				continue;
+			}
+			if (iv && (reranked + (time_t) iv < until.tv_sec)) {
+				until.tv_sec = reranked + iv;
+				until.tv_nsec = 0;
+			}
 			pthread_cond_timedwait(&st->calc_cond, &st->calc_lock,
-					       &next);
+					       &until);
 		}
 		start = time(NULL);
 	}

@@ -22,7 +22,9 @@
  *	With the current association usage (no decay, no new usage), recompute
  *	the fair-share values of every association and the priority of every
  *	pending job in job_list, synchronously, taking the same locks as the
- *	calculation thread.  Returns SLURM_SUCCESS or SLURM_ERROR.
+ *	calculation thread; under fairway_usage=allocated|committed from what
+ *	running jobs hold now (what fairway_rerank_interval runs between
+ *	periods).  Returns SLURM_SUCCESS or SLURM_ERROR.
  *    int priority_fairway_cycle(time_t now)
  *	One full calculation period ending at `now`, synchronously: usage
  *	reset if due, decay of stored usage, running jobs' new usage charged,

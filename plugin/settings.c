@@ -100,6 +100,7 @@ static void _options_read(fw_cfg_t *c)
 	c->queue_jobs = o.queue_jobs;
 	c->decay_exact = o.decay_exact;
 	c->usage_basis = o.usage_basis;
+	c->rerank_interval = o.rerank_interval;
 }
 
 /* One line when fairway_usage is read other than historical, and one whenever
@@ -114,6 +115,7 @@ static void _usage_basis_check(fw_cfg_t *c)
 		      plugin_type, (c->usage_basis == FAIRWAY_USAGE_COMMITTED) ?
 		      "committed" : "allocated");
 		c->usage_basis = FAIRWAY_USAGE_HISTORICAL;
+		c->rerank_interval = 0;
 	}
 	if (c->usage_basis == logged)
 		return;

@@ -182,12 +182,12 @@ extern int fw_collect_job(void *x, void *arg)
 {
 	fw_collect_t *c = arg;
 
-	if (c->charge) {
+	if (c->charge)
 		(void) fw_charge_running_job(c->st, c->cfg, x, c->now, true);
-		if (fw_cfg_held(c->cfg))
-			fw_held_note(x, c->now);
-	}
-	fw_publish_note_started(x, c->now);
+	if ((c->charge || c->rerank) && fw_cfg_held(c->cfg))
+		fw_held_note(x, c->now);
+	if (!c->rerank)
+		fw_publish_note_started(x, c->now);
 	if (!fw_weighable(c->cfg, x))
 		return 0;
 	if (c->n == g_weigh_cap) {	/* grows with the queue, never shrinks */

@@ -546,6 +546,7 @@ typedef struct fairway_options {
   uint32_t queue_jobs;         /* fairway_queue_jobs (default 100000) */
   int decay_exact;             /* fairway_decay=exact: 1; slurm (the default): 0 */
   uint32_t usage_basis;        /* fairway_usage: FAIRWAY_USAGE_* (default HISTORICAL) */
+  uint32_t rerank_interval;    /* fairway_rerank_interval, seconds; 0: at periods only */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */

@@ -310,6 +310,7 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     out->queue_jobs = o.queue_jobs;
     out->decay_exact = o.decay_exact ? 1 : 0;
     out->usage_basis = fairway::from_usage_basis(o.usage_basis);
+    out->rerank_interval = o.rerank_interval;
     if (say)
       for (const std::string& m : problems) say(m.c_str(), arg);
   });

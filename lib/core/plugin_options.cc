@@ -12,7 +12,7 @@ namespace {
 constexpr std::string_view kPrefix = "fairway_";
 constexpr const char* kKnown =
     "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
-    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage";
+    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval";
 
 // A whole number from lo to hi written in decimal digits only.
 bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
@@ -106,6 +106,16 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
                          " is not slurm or exact, ignored (usage decays as multifactor's does)");
       continue;
     }
+    if (name == "fairway_rerank_interval") {
+      unsigned long secs = 0;
+      if (!whole(value, 0, 3600, secs)) {
+        problems.push_back("PriorityParameters: fairway_rerank_interval=" + shown(value) +
+                           " is not a whole number of seconds from 0 to 3600, ignored");
+        continue;
+      }
+      o.rerank_interval = static_cast<uint32_t>(secs);
+      continue;
+    }
     if (name == "fairway_usage") {
       if (const auto b = parse_usage_basis(value)) {
         o.usage_basis = *b;
@@ -156,6 +166,11 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
     problems.push_back("PriorityParameters: fairway_shadow=" + shown(o.shadow_file) +
                        " needs fairway_metrics_dir (where its results are published), ignored");
     o.shadow_file.clear();
+  }
+  if (o.rerank_interval && o.usage_basis == UsageBasis::kHistorical) {
+    problems.push_back("PriorityParameters: fairway_rerank_interval needs fairway_usage=allocated "
+                       "or committed (historical usage changes only at periods), ignored");
+    o.rerank_interval = 0;
   }
   return o;
 }

@@ -38,6 +38,10 @@ struct PluginOptions {
   // usage, as multifactor), "allocated" (what running jobs hold now) or "committed" (that,
   // times the time they have left); lib/core/held_usage.h.
   UsageBasis usage_basis = UsageBasis::kHistorical;
+  // fairway_rerank_interval: with a held usage basis, fair-share and every pending job's
+  // priority are also recomputed from what is held every this many seconds between periods
+  // (1 to 3600); 0: at periods only.
+  uint32_t rerank_interval = 0;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).

@@ -518,6 +518,39 @@ TEST_F(ShimTest, AllocatedUsageRanksByWhatRunningJobsHoldNow) {
   }
 }
 
+// Between periods (priority_fairway_recalc, what fairway_rerank_interval runs), a held usage
+// basis recomputes fair-share from what is held now: a job of u3 that started after the
+// period turns the order over, and nothing is charged.
+TEST_F(ShimTest, RecalcUnderAllocatedUsageSeesJobsStartedSinceThePeriod) {
+  const auto dir = UseStateDir("rerank");
+  fake_conf_priority_params("fairway_usage=allocated,fairway_rerank_interval=10");
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 1, 4, 1, 1001);  // running, 4 CPUs
+  fake_add_job(102, 22, "p1", "normal", 0, 1, 1, 1002);  // pending
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 1.0);  // b holds nothing: first
+  const double charged = static_cast<double>(fake_assoc_usage_raw(1));
+  fake_add_job(101, 31, "p1", "normal", 1, 16, 1, 1003);  // u3 starts 16 CPUs
+  fake_job_set(101, "start_time", 1070);
+  ASSERT_EQ(fake_call_recalc(1080), 0);
+  // b: 1/3 of the shares over 16 of 20 CPUs; a: 2/3 over 4 of 20: a's users now first.
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(22), 1.0);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 1.0 / 3);
+  EXPECT_DOUBLE_EQ(fake_job_factor(102, "fs"), 10000.0);
+  EXPECT_EQ(static_cast<double>(fake_assoc_usage_raw(1)), charged);  // nothing charged
+  rm_tree(dir);
+}
+
+// fairway_rerank_interval without a held usage basis: one line, and it is ignored.
+TEST_F(ShimTest, RerankIntervalWithoutHeldUsageIsLoggedAndIgnored) {
+  fake_conf_priority_params("fairway_rerank_interval=10");
+  EXPECT_CALL(mock_, Log(_, HasSubstr("fairway_rerank_interval needs fairway_usage=allocated or "
+                                      "committed")))
+      .Times(2);  // init, then reconfigure
+  LoadOutsideSlurmctld();
+}
+
 // Classic under fairway_usage=allocated computes every association from what is held, in the
 // period (users too, not on demand): the same effective usage as a historical period whose
 // usage is what was held (root 5, a 1, u1 1, b 4, u3 4 CPUs); and each job's factor is
