@@ -110,6 +110,24 @@ TEST(HeldUsage, OptionParsesAndBadValuesAreNamed) {
   EXPECT_NE(problems[0].find("fairway_usage='now' is not historical, allocated or committed"),
             std::string::npos)
       << problems[0];
+  problems.clear();
+  EXPECT_EQ(parse_priority_parameters("fairway_usage=allocated,fairway_rerank_interval=10",
+                                      problems)
+                .rerank_interval,
+            10u);
+  EXPECT_TRUE(problems.empty());
+  // Historical usage changes only at periods: an interval without a held basis is refused.
+  EXPECT_EQ(parse_priority_parameters("fairway_rerank_interval=10", problems).rerank_interval, 0u);
+  EXPECT_EQ(parse_priority_parameters("fairway_usage=committed,fairway_rerank_interval=3601",
+                                      problems)
+                .rerank_interval,
+            0u);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("fairway_rerank_interval needs fairway_usage=allocated or committed"),
+            std::string::npos);
+  EXPECT_NE(problems[1].find("fairway_rerank_interval='3601' is not a whole number of seconds"),
+            std::string::npos)
+      << problems[1];
 }
 
 // The C API: fairway_fair_share_hold replaces the usage of a kept tree by what is held; the
