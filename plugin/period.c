@@ -303,7 +303,7 @@ static void *_calc_thread(void *arg)
 				break;
 			/* Between periods, every fairway_rerank_interval. */
 			if (iv && (now.tv_sec >= reranked + (time_t) iv) &&
-			    st->loaded) {
+			    st->loaded && st->fair_share) {
 				(void) _recalc_locked(st, now.tv_sec);
 				reranked = time(NULL);
 				continue;
