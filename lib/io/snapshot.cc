@@ -574,14 +574,11 @@ std::string write_snapshot(const Snapshot& s) {
     const bool parent = r.shares_parent || r.shares_raw == kSharesUseParent;
     out += fmt::format(
         "{}\n  {{\"id\": {}, \"parent\": {}, \"account\": {}, \"user\": {}, \"shares\": {}, "
-        "\"usage\": {}}}",
+        "\"usage\": {}{}}}",
         i ? "," : "", r.id, r.parent_id ? std::to_string(r.parent_id) : "null", quoted(r.account),
         r.user.empty() ? "null" : quoted(r.user),
-        parent ? "\"parent\"" : std::to_string(r.shares_raw), usage_json(r.usage_raw));
-    if (held) {
-      out.pop_back();  // the association's closing brace
-      out += fmt::format(", \"held_usage\": {}}}", usage_json(s.held[i]));
-    }
+        parent ? "\"parent\"" : std::to_string(r.shares_raw), usage_json(r.usage_raw),
+        held ? ", \"held_usage\": " + usage_json(s.held[i]) : std::string());
   }
   out += "]";
   if (s.queue) out += write_queue_keys(s);
