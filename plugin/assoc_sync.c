@@ -215,14 +215,13 @@ static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
 	if (!assoc_mgr_assoc_list || !assoc_mgr_root_assoc)
 		return SLURM_SUCCESS;
 
-	if (_fs_snapshot()) {
-		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK) &&
-			     !fw_cfg_held(cfg); i++)
-			err = fairway_fair_share_set_usage(
-				g_fs, i, g_fs_ptrs[i]->usage->usage_raw);
-	} else {
+	if (!_fs_snapshot()) {
 		fairway_fair_share_destroy(&g_fs);
 		err = _fs_build();
+	} else if (!fw_cfg_held(cfg)) {
+		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK); i++)
+			err = fairway_fair_share_set_usage(
+				g_fs, i, g_fs_ptrs[i]->usage->usage_raw);
 	}
 	if ((err == FAIRWAY_OK) && fw_cfg_held(cfg))
 		err = _hold_usage(cfg);

@@ -72,6 +72,45 @@ static double _ms(struct timespec a, struct timespec b)
 }
 
 /*
+ * One walk of job_list under walk_locks with c (charging running jobs when
+ * c->charge, noting what they hold under fairway_usage), then the tree
+ * computed (with fair-share on) and the collected jobs weighed under the
+ * assoc and QOS read locks; the three steps' times logged.  Caller holds the
+ * job write lock, so the list is walked once under it (multifactor walks it
+ * twice and takes the job write lock twice, for longer in all); assoc locks
+ * inside the job lock: slurmctld's order.  Returns the fair-share result.
+ */
+static int _walk_and_weigh(fw_collect_t *c, assoc_mgr_lock_t *walk_locks,
+			   const char *walk)
+{
+	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	struct timespec t0, t1, t2, t3;
+	int rc = SLURM_SUCCESS;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	fw_held_reset();
+	if (job_list) {
+		assoc_mgr_lock(walk_locks);
+		list_for_each(job_list, fw_collect_job, c);
+		assoc_mgr_unlock(walk_locks);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (c->st->fair_share)
+		rc = fw_fair_share_locked(c->cfg, false);
+	clock_gettime(CLOCK_MONOTONIC, &t2);
+	if (c->n) {
+		assoc_mgr_lock(&assoc_read);
+		fw_weigh_collected(c->cfg, c->now, c->n);
+		assoc_mgr_unlock(&assoc_read);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t3);
+	log_flag(PRIO, "%s: %ld: job list walk (%s) %.3f ms, fair-share %.3f ms, weighing %zu jobs %.3f ms",
+		 plugin_type, (long) c->now, walk, _ms(t0, t1), _ms(t1, t2),
+		 c->n, _ms(t2, t3));
+	return rc;
+}
+
+/*
  * A period without fair-share (24.11 on: no slurmdbd, or no root association;
  * FW_THREAD_WITHOUT_FAIR_SHARE): the site factor updated, from the second
  * period on (multifactor's first period skips to weighing), then every job
@@ -145,41 +184,14 @@ extern int fw_period(fw_state_t *st, time_t now)
 	}
 
 	if (one_walk) {
-		/*
-		 * One walk over job_list charges the running jobs and collects
-		 * the weighable ones; the tree is computed and the collected jobs
-		 * weighed without letting go of the job lock, so that the list is
-		 * walked once (multifactor walks it twice and takes the job write
-		 * lock twice, for longer in all).  Assoc locks inside the job
-		 * lock: slurmctld's order.
-		 */
+		/* Running jobs charged in the walk, under the job write lock
+		 * that also makes charged_to consistent with job ends. */
 		fw_collect_t c = { st, cfg, now, true, 0 };
-		assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK,
-						.qos = READ_LOCK };
-		struct timespec t0, t1, t2, t3;
 
 		fw_job_write_lock(st);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		fw_held_reset();
-		if (job_list) {
-			assoc_mgr_lock(&fw_charge_locks);
-			list_for_each(job_list, fw_collect_job, &c);
-			assoc_mgr_unlock(&fw_charge_locks);
-		}
+		rc = _walk_and_weigh(&c, &fw_charge_locks,
+				     "charging, collecting");
 		st->charged_to = now;
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		if (st->fair_share)
-			rc = fw_fair_share_locked(cfg, false);
-		clock_gettime(CLOCK_MONOTONIC, &t2);
-		if (c.n) {
-			assoc_mgr_lock(&assoc_read);
-			fw_weigh_collected(cfg, now, c.n);
-			assoc_mgr_unlock(&assoc_read);
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t3);
-		log_flag(PRIO, "%s: period %ld: job list walk (charging, collecting) %.3f ms, fair-share %.3f ms, weighing %zu jobs %.3f ms",
-			 plugin_type, (long) now, _ms(t0, t1), _ms(t1, t2),
-			 c.n, _ms(t2, t3));
 		fw_publish_partitions();
 		fw_job_write_unlock(st);
 	}
@@ -215,22 +227,10 @@ static int _rerank_held(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	fw_collect_t c = { st, cfg, now, false, 0, true };
 	assoc_mgr_lock_t note_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
 					.tres = READ_LOCK };
-	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	int rc;
 
 	fw_job_write_lock(st);
-	fw_held_reset();
-	if (job_list) {
-		assoc_mgr_lock(&note_locks);
-		list_for_each(job_list, fw_collect_job, &c);
-		assoc_mgr_unlock(&note_locks);
-	}
-	rc = fw_fair_share_locked(cfg, false);
-	if (c.n) {
-		assoc_mgr_lock(&assoc_read);
-		fw_weigh_collected(cfg, now, c.n);
-		assoc_mgr_unlock(&assoc_read);
-	}
+	rc = _walk_and_weigh(&c, &note_locks, "noting what running jobs hold");
 	fw_job_write_unlock(st);
 	return rc;
 }

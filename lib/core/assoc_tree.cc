@@ -258,16 +258,26 @@ void AssocTree::set_usage(uint32_t i, long double usage_raw) {
   usage_[i] = usage_raw;
 }
 
-void accumulate_direct_usage(std::vector<AssocRecord>& records) {
-  const AssocTree t = AssocTree::build(records);  // validates (and copies: snapshots only)
-  std::vector<long double> total(records.size());
+std::vector<long double> subtree_totals(const AssocTree& t, std::span<const long double> direct) {
+  if (direct.size() != t.size())
+    throw std::invalid_argument("subtree totals: " + std::to_string(direct.size()) +
+                                " values for " + std::to_string(t.size()) + " associations");
+  std::vector<long double> total(t.size());
   const auto order = t.preorder();
   for (size_t k = order.size(); k-- > 0;) {
     const uint32_t v = order[k];
-    long double sum = records[v].usage_raw;
+    long double sum = direct[v];
     for (uint32_t c : t.children(v)) sum += total[c];
     total[v] = sum;
   }
+  return total;
+}
+
+void accumulate_direct_usage(std::vector<AssocRecord>& records) {
+  const AssocTree t = AssocTree::build(records);  // validates (and copies: snapshots only)
+  std::vector<long double> direct(records.size());
+  for (size_t i = 0; i < records.size(); ++i) direct[i] = records[i].usage_raw;
+  const std::vector<long double> total = subtree_totals(t, direct);
   for (size_t i = 0; i < records.size(); ++i) records[i].usage_raw = total[i];
 }
 

@@ -148,6 +148,12 @@ class AssocTree {
   uint32_t user_count_ = 0;
 };
 
+// Each association's total of `direct` (indexed like the tree): its own value plus its
+// children's totals, summed bottom-up in children order as long double.  One order for every
+// caller, so that the same direct values give the same bits.  Throws std::invalid_argument on
+// a size mismatch.
+std::vector<long double> subtree_totals(const AssocTree& tree, std::span<const long double> direct);
+
 // For snapshots, where usage is charged directly to each association: replaces every record's
 // usage_raw by its total, i.e. its own usage plus its children's totals (summed in input order,
 // as long double). Validates the tree like AssocTree::build (throws TreeError).

@@ -2,7 +2,6 @@
 #include "held_usage.h"
 
 #include <cmath>
-#include <stdexcept>
 
 namespace fairway {
 
@@ -50,17 +49,7 @@ std::vector<long double> held_direct(const AssocTree& tree, UsageBasis basis,
 }
 
 void hold_usage(AssocTree& tree, std::span<const long double> direct) {
-  if (direct.size() != tree.size())
-    throw std::invalid_argument("held usage: " + std::to_string(direct.size()) +
-                                " values for " + std::to_string(tree.size()) + " associations");
-  std::vector<long double> total(tree.size());
-  const auto order = tree.preorder();
-  for (size_t k = order.size(); k-- > 0;) {
-    const uint32_t v = order[k];
-    long double sum = direct[v];
-    for (uint32_t c : tree.children(v)) sum += total[c];
-    total[v] = sum;
-  }
+  const std::vector<long double> total = subtree_totals(tree, direct);
   for (uint32_t i = 0; i < tree.size(); ++i) tree.set_usage(i, total[i]);
 }
 

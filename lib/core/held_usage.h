@@ -47,9 +47,9 @@ long double held_by_job(UsageBasis basis, const RunningJob& job) noexcept;
 std::vector<long double> held_direct(const AssocTree& tree, UsageBasis basis,
                                      std::span<const RunningJob> jobs, size_t* unknown = nullptr);
 
-// Sets every association's usage in `tree` to its held total: its direct held usage plus its
-// children's totals, summed as accumulate_direct_usage sums a snapshot's direct usage, so that
-// the plugin and a snapshot of what it held compute the same bits.  `direct` is indexed like
+// Sets every association's usage in `tree` to its held total (subtree_totals, as a snapshot's
+// direct usage is summed), so that the plugin and a snapshot of what it held compute the same
+// bits.  `direct` is indexed like
 // the tree (throws std::invalid_argument on a size mismatch; TreeError for a negative, NaN or
 // infinite value).
 void hold_usage(AssocTree& tree, std::span<const long double> direct);

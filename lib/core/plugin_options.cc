@@ -12,7 +12,8 @@ namespace {
 constexpr std::string_view kPrefix = "fairway_";
 constexpr const char* kKnown =
     "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
-    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval";
+    "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, "
+    "fairway_usage, fairway_rerank_interval";
 
 // A whole number from lo to hi written in decimal digits only.
 bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
