@@ -13,6 +13,7 @@
 #include "assoc_tree.h"
 #include "capi_types.h"
 #include "fair_share.h"
+#include "fairshare_tres.h"
 #include "fairway.h"
 
 struct fairway_fair_share {
@@ -43,6 +44,25 @@ void fairway_fair_share_destroy(fairway_fair_share_t** fs) {
   if (!fs || !*fs) return;
   delete *fs;
   *fs = nullptr;
+}
+
+fairway_error_t fairway_fair_share_copy(const fairway_fair_share_t* fs,
+                                       fairway_fair_share_t** out) {
+  return fairway::guard([&] {
+    if (!out) fairway::invalid("fairway_fair_share_copy: NULL out");
+    *out = nullptr;
+    if (!fs) fairway::invalid("fairway_fair_share_copy: NULL tree");
+    auto copy = std::make_unique<fairway_fair_share>(fairway_fair_share{fs->tree, {}, false});
+    copy->result.resize(copy->tree.size());
+    *out = copy.release();
+  });
+}
+
+int fairway_job_fairshare_tres(const uint64_t* asked, const uint64_t* available, size_t count,
+                               uint64_t asked_cpus, uint64_t available_cpus) {
+  if (!asked || !available) return -1;
+  return fairway::job_fairshare_tres({asked, count}, {available, count}, asked_cpus,
+                                     available_cpus);
 }
 
 size_t fairway_fair_share_count(const fairway_fair_share_t* fs) { return fs ? fs->tree.size() : 0; }

@@ -114,6 +114,14 @@ void fairway_fair_share_destroy(fairway_fair_share_t** fs);
 size_t fairway_fair_share_count(const fairway_fair_share_t* fs);
 
 /*
+ * A copy of fs (its tree and usage; nothing computed yet) in *out, for a second usage
+ * compared on the same tree (fairway_fairshare_tres).
+ * Errors: FAIRWAY_EINVAL (NULL fs or out), FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_fair_share_copy(const fairway_fair_share_t* fs,
+                                       fairway_fair_share_t** out);
+
+/*
  * Replace the total raw usage of association `index` between two computations.
  * Errors: FAIRWAY_EINVAL (NULL fs, index out of range),
  *         FAIRWAY_ETREE (negative or NaN usage).
@@ -145,6 +153,15 @@ typedef struct fairway_running_job {
 fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis,
                                        const fairway_running_job_t* jobs, size_t count,
                                        size_t* unknown);
+
+/*
+ * PriorityParameters fairway_fairshare_tres: which of the listed TRES a job is judged by
+ * (lib/core/fairshare_tres.h), an index in [0, count), or -1 for billing.  asked[k] is
+ * what the job asks for of the k-th listed TRES, available[k] what its partition has;
+ * asked_cpus and available_cpus the same for CPUs.  Errors: none (NULL arrays: -1).
+ */
+int fairway_job_fairshare_tres(const uint64_t* asked, const uint64_t* available, size_t count,
+                               uint64_t asked_cpus, uint64_t available_cpus);
 
 /*
  * Compute normalized shares, usage and the fair-share factor of every association,
@@ -537,6 +554,8 @@ void fairway_journal_destroy(fairway_journal_entry_t** entries);
 /* Fairway's options in PriorityParameters                                   */
 /* ------------------------------------------------------------------------- */
 
+#define FAIRWAY_MAX_FAIRSHARE_TRES 8
+
 typedef struct fairway_options {
   char metrics_dir[4096]; /* fairway_metrics_dir; "": off */
   uint32_t history_days;  /* fairway_history_days; 0: off */
@@ -547,6 +566,10 @@ typedef struct fairway_options {
   int decay_exact;             /* fairway_decay=exact: 1; slurm (the default): 0 */
   uint32_t usage_basis;        /* fairway_usage: FAIRWAY_USAGE_* (default HISTORICAL) */
   uint32_t rerank_interval;    /* fairway_rerank_interval, seconds; 0: at periods only */
+  /* fairway_fairshare_tres: the TRES whose usage judges the jobs that mostly ask for them,
+   * in the order given (NUL-terminated names as written); count 0: off. */
+  char fairshare_tres[FAIRWAY_MAX_FAIRSHARE_TRES][64];
+  uint32_t fairshare_tres_count;
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */

@@ -17,6 +17,7 @@
 #include "atomic_file.h"
 #include "capi_types.h"
 #include "fair_share.h"
+#include "fairshare_tres.h"
 #include "history.h"
 #include "job_starts.h"
 #include "job_starts_file.h"
@@ -311,6 +312,10 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     out->decay_exact = o.decay_exact ? 1 : 0;
     out->usage_basis = fairway::from_usage_basis(o.usage_basis);
     out->rerank_interval = o.rerank_interval;
+    static_assert(fairway::kMaxFairShareTres == FAIRWAY_MAX_FAIRSHARE_TRES);
+    static_assert(fairway::kMaxFairShareTresName < sizeof out->fairshare_tres[0]);
+    for (const std::string& t : o.fairshare_tres)
+      std::memcpy(out->fairshare_tres[out->fairshare_tres_count++], t.data(), t.size());
     if (say)
       for (const std::string& m : problems) say(m.c_str(), arg);
   });

@@ -2,8 +2,11 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "plugin_options.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
+#include "fairshare_tres.h"
 #include "quoted_text.h"
 
 namespace fairway {
@@ -13,7 +16,7 @@ constexpr std::string_view kPrefix = "fairway_";
 constexpr const char* kKnown =
     "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
     "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, "
-    "fairway_usage, fairway_rerank_interval";
+    "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres";
 
 // A whole number from lo to hi written in decimal digits only.
 bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
@@ -40,6 +43,8 @@ std::string shown(std::string_view s) { return quoted_text(s, 80); }
 PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::string>& problems) {
   PluginOptions o;
   bool metrics_seen = false;
+  bool in_tres_list = false;  // the last option was fairway_fairshare_tres: bare items continue it
+  bool tres_seen = false;
   size_t pos = 0;
   while (pos <= text.size()) {
     size_t comma = text.find(',', pos);
@@ -51,6 +56,44 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
     const std::string_view name = trim(item.substr(0, eq));
     const std::string_view value =
         eq == std::string_view::npos ? std::string_view() : trim(item.substr(eq + 1));
+    const bool continues_list =
+        in_tres_list && eq == std::string_view::npos && name.substr(0, kPrefix.size()) != kPrefix;
+    if (!continues_list) in_tres_list = false;
+    if (continues_list || name == "fairway_fairshare_tres") {
+      if (!continues_list) {
+        if (tres_seen)
+          problems.push_back("PriorityParameters: fairway_fairshare_tres is given more than "
+                             "once; the last one is used");
+        tres_seen = in_tres_list = true;
+        o.fairshare_tres.clear();
+      }
+      const std::string_view tres = continues_list ? item : value;
+      if (const auto why = fairshare_tres_name_problem(tres)) {
+        problems.push_back("PriorityParameters: fairway_fairshare_tres: " + shown(tres) +
+                           " is " + *why + ", ignored");
+        continue;
+      }
+      bool dup = false;
+      for (const std::string& t : o.fairshare_tres)
+        if (t.size() == tres.size() && std::equal(t.begin(), t.end(), tres.begin(), [](char a, char b) {
+              return std::tolower(static_cast<unsigned char>(a)) ==
+                     std::tolower(static_cast<unsigned char>(b));
+            }))
+          dup = true;
+      if (dup) {
+        problems.push_back("PriorityParameters: fairway_fairshare_tres lists " + shown(tres) +
+                           " twice; listed once");
+        continue;
+      }
+      if (o.fairshare_tres.size() == kMaxFairShareTres) {
+        problems.push_back("PriorityParameters: fairway_fairshare_tres lists more than " +
+                           std::to_string(kMaxFairShareTres) + " TRES; " + shown(tres) +
+                           " ignored");
+        continue;
+      }
+      o.fairshare_tres.emplace_back(tres);
+      continue;
+    }
     if (name.substr(0, kPrefix.size()) != kPrefix) {
       problems.push_back("PriorityParameters: " + shown(item) +
                          " is not a Fairway option (those begin with fairway_), ignored");

@@ -42,6 +42,11 @@ struct PluginOptions {
   // priority are also recomputed from what is held every this many seconds between periods
   // (1 to 3600); 0: at periods only.
   uint32_t rerank_interval = 0;
+  // fairway_fairshare_tres: TRES whose usage judges the jobs that mostly ask for them
+  // (lib/core/fairshare_tres.h), in the order given; empty: every job by billing.  The list is
+  // comma-separated like the options: an item without '=' after it continues it
+  // (fairway_fairshare_tres=gres/gpu,license/matlab).
+  std::vector<std::string> fairshare_tres;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).
