@@ -2,7 +2,9 @@
  *  assoc_sync.c - the association tree copied into the core, fair-share computed
  *  there, the results written back into assoc->usage (where sshare reads them);
  *  and, for Fair Tree's weighing pass, a compact table of every association's
- *  fair-share factor.  Depth-oblivious walks assoc_mgr's tree itself, in
+ *  fair-share factor; with fairway_fairshare_tres, one more tree per listed
+ *  TRES comparing its usage, and the factors jobs judged by it get.
+ *  Depth-oblivious walks assoc_mgr's tree itself, in
  *  multifactor's order (assoc_usage.c computes each association).
  *
  *  Copyright (C) 2026 The Fairway authors.
@@ -25,11 +27,22 @@
  */
 typedef struct {
 	uint32_t id;		/* 0: empty (association ids start at 1) */
+	uint32_t index;		/* in g_fs_ptrs (fairway_fairshare_tres) */
 	double fs_factor;
 } fs_slot_t;
 static fs_slot_t *g_fs_slots = NULL;
 static size_t g_fs_mask = 0;
-static bool g_fs_slots_valid = false;
+static bool g_fs_slots_valid = false;	/* fs_factor: Fair Tree's */
+/*
+ * fairway_fairshare_tres: per listed TRES, the tree with that usage (same
+ * shape as g_fs) and every association's factor from it, by index:
+ * g_tres_fs[k * g_fs_n + index].  Valid with the slots' indexes.
+ */
+static fairway_fair_share_t *g_fs_tres[FAIRWAY_MAX_FAIRSHARE_TRES];
+static double *g_tres_fs = NULL;
+static size_t g_tres_fs_cap = 0;
+static int g_tres_n = 0;
+static bool g_tres_valid = false;
 
 static inline size_t _fs_slot_hash(uint32_t id)
 {
@@ -53,6 +66,7 @@ extern const double *fw_fs_slot(uint32_t id)
 extern void fw_fs_slots_invalidate(void)
 {
 	g_fs_slots_valid = false;
+	g_tres_valid = false;
 }
 
 /*
@@ -73,7 +87,23 @@ typedef struct {
 static fs_shape_t *g_fs_shape = NULL;
 static size_t g_fs_n = 0, g_fs_cap = 0;
 
-static void _fs_slots_build(void)
+extern bool fw_tres_fs_factor(uint32_t id, int k, double *out)
+{
+	size_t h;
+
+	if (!g_tres_valid || !id || (k < 0) || (k >= g_tres_n))
+		return false;
+	for (h = _fs_slot_hash(id) & g_fs_mask; g_fs_slots[h].id;
+	     h = (h + 1) & g_fs_mask)
+		if (g_fs_slots[h].id == id) {
+			*out = g_tres_fs[k * g_fs_n + g_fs_slots[h].index];
+			return true;
+		}
+	return false;
+}
+
+/* The slots of every association: id, index and (Fair Tree) fs_factor. */
+static void _fs_slots_build(bool fair_tree)
 {
 	size_t want = 1024;
 
@@ -95,15 +125,27 @@ static void _fs_slots_build(void)
 		while (g_fs_slots[h].id && (g_fs_slots[h].id != id))
 			h = (h + 1) & g_fs_mask;
 		g_fs_slots[h].id = id;
+		g_fs_slots[h].index = (uint32_t) i;
 		g_fs_slots[h].fs_factor = g_fs_ptrs[i]->usage->fs_factor;
 	}
-	g_fs_slots_valid = true;
+	g_fs_slots_valid = fair_tree;
+}
+
+static void _tres_trees_free(int from)
+{
+	for (int k = from; k < FAIRWAY_MAX_FAIRSHARE_TRES; k++)
+		fairway_fair_share_destroy(&g_fs_tres[k]);
 }
 
 
 extern void fw_assoc_sync_free(void)
 {
 	g_fs_slots_valid = false;
+	g_tres_valid = false;
+	_tres_trees_free(0);
+	xfree(g_tres_fs);
+	g_tres_fs_cap = 0;
+	g_tres_n = 0;
 	xfree(g_fs_slots);
 	g_fs_mask = 0;
 	fairway_fair_share_destroy(&g_fs);
@@ -207,16 +249,88 @@ static fairway_error_t _hold_usage(const fw_cfg_t *cfg)
  * marks users' effective usage NO_VAL, to be computed on demand (by a job's
  * fair-share factor or sshare) from the usage of that moment; do the same.
  */
+/*
+ * fairway_fairshare_tres: for each listed TRES, a copy of the tree (made
+ * again when the shape changed) given each association's usage of that TRES
+ * (usage_tres_raw, historical and decayed as usage_raw is; or what its running
+ * jobs were allocated of it under fairway_usage), computed with the same
+ * algorithm, and every association's factor kept.  On an error the jobs keep
+ * billing's factor and the reason is logged.
+ */
+static void _recalc_tres(const fw_cfg_t *cfg, bool rebuilt)
+{
+	fairway_error_t err = FAIRWAY_OK;
+	int k;
+
+	_tres_trees_free(cfg->fs_tres_n);
+	g_tres_n = 0;
+	if (!cfg->fs_tres_n)
+		return;
+	if (g_tres_fs_cap < g_fs_n * cfg->fs_tres_n) {
+		g_tres_fs_cap = g_fs_n * cfg->fs_tres_n;
+		xrecalloc(g_tres_fs, g_tres_fs_cap, sizeof(*g_tres_fs));
+	}
+	for (k = 0; (k < cfg->fs_tres_n) && (err == FAIRWAY_OK); k++) {
+		int pos = cfg->fs_tres_pos[k];
+
+		if (rebuilt || !g_fs_tres[k] ||
+		    (fairway_fair_share_count(g_fs_tres[k]) != g_fs_n)) {
+			fairway_fair_share_destroy(&g_fs_tres[k]);
+			err = fairway_fair_share_copy(g_fs, &g_fs_tres[k]);
+		}
+		if ((err == FAIRWAY_OK) && fw_cfg_held(cfg)) {
+			size_t n;
+			const fairway_running_job_t *jobs =
+				fw_held_tres_jobs(k, &n);
+
+			err = fairway_fair_share_hold(g_fs_tres[k],
+						      cfg->usage_basis, jobs,
+						      n, NULL);
+		}
+		for (size_t i = 0; !fw_cfg_held(cfg) && (err == FAIRWAY_OK) &&
+		     (i < g_fs_n); i++) {
+			const slurmdb_assoc_usage_t *u = g_fs_ptrs[i]->usage;
+			long double used = (u->usage_tres_raw &&
+					    (pos < (int) u->tres_cnt)) ?
+				u->usage_tres_raw[pos] : 0.0L;
+
+			err = fairway_fair_share_set_usage(g_fs_tres[k], i,
+							   used);
+		}
+		if (err == FAIRWAY_OK)
+			err = fairway_fair_share_compute(g_fs_tres[k],
+							 cfg->algo, cfg->damp);
+		for (size_t i = 0; (err == FAIRWAY_OK) && (i < g_fs_n); i++) {
+			fairway_assoc_result_t r;
+
+			err = fairway_fair_share_result(g_fs_tres[k], i, &r);
+			g_tres_fs[k * g_fs_n + i] = r.fs_factor;
+		}
+	}
+	if (err != FAIRWAY_OK) {
+		error("%s: fair-share of %s usage failed, jobs asking mostly for it keep billing's factor: %s: %s",
+		      plugin_type, cfg->fs_tres_name[k - 1],
+		      fairway_strerror(err), fairway_last_error());
+		_tres_trees_free(0);
+		return;
+	}
+	g_tres_n = cfg->fs_tres_n;
+	g_tres_valid = true;
+}
+
 static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
 {
 	fairway_error_t err = FAIRWAY_OK;
+	bool rebuilt = false;
 
 	g_fs_slots_valid = false;
+	g_tres_valid = false;
 	if (!assoc_mgr_assoc_list || !assoc_mgr_root_assoc)
 		return SLURM_SUCCESS;
 
 	if (!_fs_snapshot()) {
 		fairway_fair_share_destroy(&g_fs);
+		rebuilt = true;
 		err = _fs_build();
 	} else if (!fw_cfg_held(cfg)) {
 		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK); i++)
@@ -264,8 +378,9 @@ static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
 		    (g_fs_ptrs[i] != assoc_mgr_root_assoc))
 			fw_store_fs_factor(g_fs_ptrs[i], cfg->damp);
 	}
-	if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE)
-		_fs_slots_build();
+	if ((cfg->algo == FAIRWAY_ALGO_FAIR_TREE) || cfg->fs_tres_n)
+		_fs_slots_build(cfg->algo == FAIRWAY_ALGO_FAIR_TREE);
+	_recalc_tres(cfg, rebuilt);
 	return SLURM_SUCCESS;
 }
 

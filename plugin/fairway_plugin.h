@@ -42,6 +42,11 @@ typedef struct {
 	bool decay_exact;		/* fairway_decay=exact */
 	uint32_t usage_basis;		/* fairway_usage: FAIRWAY_USAGE_* */
 	uint32_t rerank_interval;	/* fairway_rerank_interval, seconds */
+	/* fairway_fairshare_tres: the listed TRES slurmctld tracks, by name
+	 * and position in the TRES arrays (lib/core/fairshare_tres.h). */
+	int fs_tres_n;
+	int fs_tres_pos[FAIRWAY_MAX_FAIRSHARE_TRES];
+	char *fs_tres_name[FAIRWAY_MAX_FAIRSHARE_TRES];
 } fw_cfg_t;
 
 /* Fair-share compares what running jobs hold (fairway_usage=allocated or
@@ -123,6 +128,11 @@ extern int fw_fair_share_locked(const fw_cfg_t *cfg, bool users_lazy);
 extern const double *fw_fs_slot(uint32_t id);
 /* Forget the fs_factor table (associations changed).  Assoc write lock. */
 extern void fw_fs_slots_invalidate(void);
+/* fairway_fairshare_tres: the fair-share factor association `id` has when
+ * fair-share compares its usage of the cfg's k-th listed TRES, from the last
+ * calculation, in *out; false when there is none (the job keeps billing's).
+ * Assoc read lock. */
+extern bool fw_tres_fs_factor(uint32_t id, int k, double *out);
 extern void fw_assoc_sync_free(void);
 
 /* ---- assoc_usage.c: on-demand usage, an algorithm switch ---- */
@@ -195,8 +205,12 @@ extern void fw_weigh_pass_free(void);
  * read or write lock, TRES read lock); the jobs noted since the reset.  All
  * under calc_lock. */
 extern void fw_held_reset(void);
-extern void fw_held_note(job_record_t *job_ptr, time_t now);
+extern void fw_held_note(const fw_cfg_t *cfg, job_record_t *job_ptr,
+			 time_t now);
 extern const fairway_running_job_t *fw_held_jobs(size_t *n);
+/* The same jobs holding what they were allocated of the cfg's k-th
+ * fairway_fairshare_tres (times the QOS UsageFactor) in place of billing. */
+extern const fairway_running_job_t *fw_held_tres_jobs(int k, size_t *n);
 extern void fw_held_free(void);
 
 /* ---- period.c: one calculation period and the thread running them ---- */

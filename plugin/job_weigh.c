@@ -52,6 +52,31 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 					 fs_assoc->usage->shares_norm, cfg->damp);
 }
 
+/*
+ * fairway_fairshare_tres: which listed TRES the job mostly asks for in its
+ * partition (lib/core/fairshare_tres.h), or -1 (billing).  A pending job by
+ * what it asks for, a running one (CALCULATE_RUNNING) by what it was given.
+ */
+static int _job_fs_tres(const fw_cfg_t *cfg, const job_record_t *job_ptr)
+{
+	const uint64_t *asked = job_ptr->tres_req_cnt;
+	const uint64_t *part = job_ptr->part_ptr ?
+		job_ptr->part_ptr->tres_cnt : NULL;
+	uint64_t a[FAIRWAY_MAX_FAIRSHARE_TRES], p[FAIRWAY_MAX_FAIRSHARE_TRES];
+
+	if (!IS_JOB_PENDING(job_ptr) && job_ptr->tres_alloc_cnt)
+		asked = job_ptr->tres_alloc_cnt;
+	if (!asked || !part)
+		return -1;
+	for (int k = 0; k < cfg->fs_tres_n; k++) {
+		a[k] = asked[cfg->fs_tres_pos[k]];
+		p[k] = part[cfg->fs_tres_pos[k]];
+	}
+	return fairway_job_fairshare_tres(a, p, cfg->fs_tres_n,
+					  asked[TRES_ARRAY_CPU],
+					  part[TRES_ARRAY_CPU]);
+}
+
 /* Copy what the job-factor computation needs out of a job.  Caller holds the
  * job lock and the assoc read lock. */
 static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
@@ -92,6 +117,14 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			in->assoc_priority_norm =
 				job_ptr->assoc_ptr->usage->priority_norm;
 		}
+	}
+	if (cfg->fs_tres_n && in->has_assoc && cfg->weights.fairshare &&
+	    cfg->fair_share) {
+		int k = _job_fs_tres(cfg, job_ptr);
+		double f;
+
+		if ((k >= 0) && fw_tres_fs_factor(job_ptr->assoc_id, k, &f))
+			in->fs_factor = f;
 	}
 	if (job_ptr->part_ptr) {
 		in->has_part = 1;

@@ -11,6 +11,9 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <string.h>
+#include <strings.h>
+
 #include "fairway_plugin.h"
 
 #include "priority_flags.h"
@@ -43,6 +46,8 @@ extern void fw_cfg_put(const fw_cfg_t *cfg)
 	slurm_mutex_unlock(&g_cfg_lock);
 	if (last) {
 		xfree(c->tres);
+		for (int k = 0; k < c->fs_tres_n; k++)
+			xfree(c->fs_tres_name[k]);
 		xfree(c->metrics_dir);
 		xfree(c->shadow_file);
 		xfree(c);
@@ -65,11 +70,14 @@ static void _cfg_publish(fw_cfg_t *c)
 
 /* The fairway_usage value last logged (settings.c's _usage_basis_check). */
 static uint32_t g_logged_basis = FAIRWAY_USAGE_HISTORICAL;
+/* The fairway_fairshare_tres list last logged ("": none; _fs_tres_check). */
+static char g_logged_tres[FAIRWAY_MAX_FAIRSHARE_TRES * 65] = "";
 
 extern void fw_settings_clear(void)
 {
 	_cfg_publish(NULL);
 	g_logged_basis = FAIRWAY_USAGE_HISTORICAL;
+	g_logged_tres[0] = '\0';
 }
 
 static void _say_option(const char *message, void *arg)
@@ -101,6 +109,73 @@ static void _options_read(fw_cfg_t *c)
 	c->decay_exact = o.decay_exact;
 	c->usage_basis = o.usage_basis;
 	c->rerank_interval = o.rerank_interval;
+	for (uint32_t k = 0; k < o.fairshare_tres_count; k++)
+		c->fs_tres_name[c->fs_tres_n++] = xstrdup(o.fairshare_tres[k]);
+}
+
+/* The position of TRES `name` ("gres/gpu") in slurmctld's TRES arrays, or -1
+ * (compared as Slurm names them, without regard to case). */
+static int _tres_pos(const char *name)
+{
+	assoc_mgr_lock_t tres_read = { .tres = READ_LOCK };
+	int pos = -1;
+
+	assoc_mgr_lock(&tres_read);
+	for (uint32_t i = 0; assoc_mgr_tres_name_array && (i < g_tres_count) &&
+	     (i < slurmctld_tres_cnt); i++) {
+		if (assoc_mgr_tres_name_array[i] &&
+		    !strcasecmp(assoc_mgr_tres_name_array[i], name)) {
+			pos = (int) i;
+			break;
+		}
+	}
+	assoc_mgr_unlock(&tres_read);
+	return pos;
+}
+
+/* fairway_fairshare_tres: each listed TRES found among those slurmctld tracks
+ * (AccountingStorageTRES), the others refused with a line each; refused
+ * under depth-oblivious, which walks assoc_mgr's own tree.  One line when the
+ * list in force is set or changes. */
+static void _fs_tres_check(fw_cfg_t *c)
+{
+	char list[sizeof(g_logged_tres)] = "";
+	int n = 0;
+
+	if (c->fs_tres_n && (c->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS)) {
+		error("%s: PriorityParameters: fairway_fairshare_tres applies to Fair Tree and classic fair-share, not depth-oblivious; ignored (every job's fair-share compares billing)",
+		      plugin_type);
+		for (int k = 0; k < c->fs_tres_n; k++)
+			xfree(c->fs_tres_name[k]);
+		c->fs_tres_n = 0;
+	}
+	for (int k = 0; k < c->fs_tres_n; k++) {
+		int pos = _tres_pos(c->fs_tres_name[k]);
+
+		if (pos < 0) {
+			error("%s: PriorityParameters: fairway_fairshare_tres: %s is not a TRES slurmctld tracks (AccountingStorageTRES), ignored",
+			      plugin_type, c->fs_tres_name[k]);
+			xfree(c->fs_tres_name[k]);
+			continue;
+		}
+		c->fs_tres_name[n] = c->fs_tres_name[k];
+		c->fs_tres_pos[n++] = pos;
+		if (list[0])
+			strcat(list, ",");
+		strcat(list, c->fs_tres_name[n - 1]);	/* 63 bytes at most */
+	}
+	for (int k = n; k < c->fs_tres_n; k++)
+		c->fs_tres_name[k] = NULL;
+	c->fs_tres_n = n;
+	if (!strcmp(list, g_logged_tres))
+		return;
+	if (list[0])
+		info("%s: a job that mostly asks for one of %s gets the fair-share factor of its association's usage of it, every other job billing's (fairway_fairshare_tres)",
+		     plugin_type, list);
+	else
+		info("%s: every job's fair-share factor compares billing, as multifactor's does",
+		     plugin_type);
+	strcpy(g_logged_tres, list);
 }
 
 /* One line when fairway_usage is read other than historical, and one whenever
@@ -168,6 +243,7 @@ extern void fw_settings_read(bool fair_share)
 	}
 	_options_read(c);
 	_usage_basis_check(c);
+	_fs_tres_check(c);
 
 	log_flag(PRIO, "%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
 		 plugin_type, w->age, w->assoc, w->fairshare, w->job_size,

@@ -185,7 +185,7 @@ extern int fw_collect_job(void *x, void *arg)
 	if (c->charge)
 		(void) fw_charge_running_job(c->st, c->cfg, x, c->now, true);
 	if ((c->charge || c->rerank) && fw_cfg_held(c->cfg))
-		fw_held_note(x, c->now);
+		fw_held_note(c->cfg, x, c->now);
 	if (!c->rerank)
 		fw_publish_note_started(x, c->now);
 	if (!fw_weighable(c->cfg, x))

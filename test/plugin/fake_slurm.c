@@ -684,8 +684,10 @@ void fake_teardown(void)
 	list_destroy(part_list);
 	part_list = NULL;
 	assoc_mgr_root_assoc = NULL;
-	for (int i = 0; i < g_nparts; i++)
+	for (int i = 0; i < g_nparts; i++) {
 		free(g_parts[i].name);
+		free(g_parts[i].tres_cnt);
+	}
 	g_nparts = 0;
 	g_nqos = 0;
 	free(slurm_conf.state_save_location);
@@ -717,10 +719,17 @@ void fake_reset(const fake_hooks_t *hooks)
 	slurm_conf.state_save_location = strdup("/nonexistent/fairway-test");
 	cluster_cpus = NO_VAL;
 	fake_ctld_set_node_count(4);
-	slurmctld_tres_cnt = 5;
+	/* Slurm's five fixed TRES, then a GPU (AccountingStorageTRES=gres/gpu). */
+	slurmctld_tres_cnt = FAKE_TRES_GPU + 1;
 	accounting_enforce = 0;
-	assoc_mgr_tres_name_array = calloc(5, sizeof(char *));
-	g_tres_count = 5;
+	assoc_mgr_tres_name_array = calloc(FAKE_TRES_GPU + 1, sizeof(char *));
+	assoc_mgr_tres_name_array[TRES_ARRAY_CPU] = (char *) "cpu";
+	assoc_mgr_tres_name_array[TRES_ARRAY_MEM] = (char *) "mem";
+	assoc_mgr_tres_name_array[TRES_ARRAY_ENERGY] = (char *) "energy";
+	assoc_mgr_tres_name_array[TRES_ARRAY_NODE] = (char *) "node";
+	assoc_mgr_tres_name_array[TRES_ARRAY_BILLING] = (char *) "billing";
+	assoc_mgr_tres_name_array[FAKE_TRES_GPU] = (char *) "gres/gpu";
+	g_tres_count = FAKE_TRES_GPU + 1;
 	job_list = list_create(fake_ctld_free_job);
 	part_list = list_create(NULL);
 	assoc_mgr_assoc_list = list_create(_free_assoc);
@@ -947,6 +956,7 @@ void fake_add_part(const char *name, uint32_t priority_job_factor, double norm)
 	p->priority_job_factor = priority_job_factor;
 	p->norm_priority = norm;
 	p->max_time = INFINITE;
+	p->tres_cnt = calloc(slurmctld_tres_cnt, sizeof(uint64_t));
 	list_append(part_list, p);
 }
 
@@ -1008,6 +1018,8 @@ void fake_add_job(uint32_t job_id, uint32_t assoc_id, const char *part,
 	j->details->accrue_time = 1000;
 	j->tres_alloc_cnt = calloc(slurmctld_tres_cnt, sizeof(uint64_t));
 	j->tres_alloc_cnt[TRES_ARRAY_CPU] = cpus;
+	j->tres_req_cnt = calloc(slurmctld_tres_cnt, sizeof(uint64_t));
+	j->tres_req_cnt[TRES_ARRAY_CPU] = cpus;
 	if (state) {
 		j->total_cpus = cpus;
 		j->start_time = 1000;
@@ -1292,4 +1304,22 @@ int fake_call_recalc(time_t now)
 int fake_call_cycle(time_t now)
 {
 	return _call_period(priority_fairway_cycle, now, "priority_fairway_cycle");
+}
+
+void fake_job_set_tres(uint32_t job_id, int pos, uint64_t count)
+{
+	job_record_t *j = _job(job_id);
+
+	j->tres_req_cnt[pos] = count;
+	j->tres_alloc_cnt[pos] = count;
+}
+
+void fake_part_set_tres(const char *name, int pos, uint64_t count)
+{
+	find_part_record((char *) name)->tres_cnt[pos] = count;
+}
+
+void fake_assoc_set_tres_usage(uint32_t id, int pos, double usage)
+{
+	_assoc(id)->usage->usage_tres_raw[pos] = usage;
 }

@@ -86,6 +86,13 @@ void fake_add_job(uint32_t job_id, uint32_t assoc_id, const char *part,
  * total_cpus, time_limit, accrue_time, no_details, no_assoc, no_part,
  * no_qos, begin_time. */
 void fake_job_set(uint32_t job_id, const char *field, long long value);
+/* The TRES position of the cluster's GPUs (gres/gpu), after Slurm's fixed five. */
+#define FAKE_TRES_GPU 5
+/* What a job asks for and is given of TRES `pos`; what a partition has of it; an
+ * association's decayed usage of it. */
+void fake_job_set_tres(uint32_t job_id, int pos, uint64_t count);
+void fake_part_set_tres(const char *name, int pos, uint64_t count);
+void fake_assoc_set_tres_usage(uint32_t id, int pos, double usage);
 uint32_t fake_job_priority(uint32_t job_id);
 int fake_job_has_factors(uint32_t job_id);
 double fake_job_factor(uint32_t job_id, const char *name);	/* fs, age, js, part, qos */

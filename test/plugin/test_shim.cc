@@ -592,6 +592,63 @@ TEST_F(ShimTest, ClassicAllocatedUsageEqualsHistoricalOfTheHeldUsage) {
   EXPECT_NEAR(held_factors[2], 10000 * std::pow(2.0, -2.4), 1e-9);  // u3
 }
 
+// fairway_fairshare_tres=gres/gpu: a job that mostly asks for GPUs (its share of p1's 4 GPUs at
+// least its share of the 64 CPUs) gets the factor of its association's GPU usage; every other
+// job, and sshare's values, billing's.  By billing (a 100 of 130, b 30) b ranks first: u3 1,
+// u2 2/3, u1 1/3; by GPU usage (a 10 of 100, b 90) a does: u2 1, u1 2/3, u3 1/3.
+TEST_F(ShimTest, GpuJobsAreJudgedByGpuUsageAndTheOthersByBilling) {
+  for (bool on : {true, false}) {
+    const auto dir = UseStateDir(on ? "gpu-on" : "gpu-off");
+    fake_conf_priority_params(on ? "fairway_fairshare_tres=gres/gpu" : "");
+    if (on)
+      EXPECT_CALL(mock_, Log(_, HasSubstr("a job that mostly asks for one of gres/gpu gets the "
+                                          "fair-share factor of its association's usage of it")))
+          .Times(1);
+    LoadOutsideSlurmctld();
+    fake_part_set_tres("p1", 0, 64);  // TRES_ARRAY_CPU
+    fake_part_set_tres("p1", FAKE_TRES_GPU, 4);
+    const std::pair<uint32_t, double> gpu_usage[] = {{1, 100}, {2, 10}, {21, 10}, {3, 90},
+                                                     {31, 90}};
+    for (const auto& [id, u] : gpu_usage) fake_assoc_set_tres_usage(id, FAKE_TRES_GPU, u);
+    fake_add_job(201, 31, "p1", "normal", 0, 16, 1, 1003);  // 1 GPU, 16 CPUs: a GPU job
+    fake_job_set_tres(201, FAKE_TRES_GPU, 1);
+    fake_add_job(202, 31, "p1", "normal", 0, 32, 1, 1003);  // 1 GPU, 32 CPUs: a CPU job
+    fake_job_set_tres(202, FAKE_TRES_GPU, 1);
+    fake_add_job(203, 21, "p1", "normal", 0, 1, 1, 1001);  // 2 GPUs
+    fake_job_set_tres(203, FAKE_TRES_GPU, 2);
+    fake_add_job(204, 21, "p1", "normal", 0, 1, 1, 1001);  // no GPU
+    ASSERT_EQ(fake_call_cycle(1000), 0);
+    EXPECT_DOUBLE_EQ(fake_job_factor(201, "fs"), on ? 10000.0 / 3 : 10000.0);
+    EXPECT_DOUBLE_EQ(fake_job_factor(202, "fs"), 10000.0);
+    EXPECT_DOUBLE_EQ(fake_job_factor(203, "fs"), on ? 10000.0 * 2 / 3 : 10000.0 / 3);
+    EXPECT_DOUBLE_EQ(fake_job_factor(204, "fs"), 10000.0 / 3);
+    // sshare's values stay billing's.
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 1.0);
+    EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 1.0 / 3);
+    // A job submitted after the period gets the period's GPU factor too.
+    fake_add_job(205, 22, "p1", "normal", 0, 1, 1, 1002);
+    fake_job_set_tres(205, FAKE_TRES_GPU, 1);
+    fake_call_set(205);
+    EXPECT_DOUBLE_EQ(fake_job_factor(205, "fs"), on ? 10000.0 : 10000.0 * 2 / 3);
+    fake_call_fini();
+    rm_tree(dir);
+    testing::Mock::VerifyAndClearExpectations(&mock_);
+    fake_teardown();
+    SetUp();
+  }
+}
+
+// A TRES slurmctld does not track, or depth-oblivious fair-share: one line each time the
+// settings are read, and every job is judged by billing.
+TEST_F(ShimTest, UntrackedFairShareTresIsLoggedAndIgnored) {
+  fake_conf_priority_params("fairway_fairshare_tres=gres/mps,gres/gpu");
+  EXPECT_CALL(mock_, Log(_, HasSubstr("fairway_fairshare_tres: gres/mps is not a TRES slurmctld "
+                                      "tracks (AccountingStorageTRES), ignored")))
+      .Times(2);  // init, then reconfigure
+  EXPECT_CALL(mock_, Log(_, HasSubstr("mostly asks for one of gres/gpu gets"))).Times(1);
+  LoadOutsideSlurmctld();
+}
+
 // A bad fairway_usage value: one line naming it each time the settings are read (init, then
 // reconfigure), and fair-share compares historical usage.
 TEST_F(ShimTest, BadUsageBasisIsLoggedAndIgnored) {

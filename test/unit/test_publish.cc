@@ -33,7 +33,7 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
   EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval)");
+  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval, fairway_fairshare_tres)");
   EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
 }
 
@@ -55,7 +55,7 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   problems.clear();
   o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval)");
+  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval, fairway_fairshare_tres)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
