@@ -36,9 +36,12 @@ static bool g_fs_slots_valid = false;	/* fs_factor: Fair Tree's */
 /*
  * fairway_fairshare_tres: per listed TRES, the tree with that usage (same
  * shape as g_fs) and every association's factor from it, by index:
- * g_tres_fs[k * g_fs_n + index].  Valid with the slots' indexes.
+ * g_tres_fs[k * g_fs_n + index].  Valid with the slots' indexes.  Looked up
+ * by TRES position, so that a reconfigure that changes the list never reads
+ * another TRES's factors before the next calculation.
  */
 static fairway_fair_share_t *g_fs_tres[FAIRWAY_MAX_FAIRSHARE_TRES];
+static int g_tres_pos[FAIRWAY_MAX_FAIRSHARE_TRES];
 static double *g_tres_fs = NULL;
 static size_t g_tres_fs_cap = 0;
 static int g_tres_n = 0;
@@ -87,11 +90,14 @@ typedef struct {
 static fs_shape_t *g_fs_shape = NULL;
 static size_t g_fs_n = 0, g_fs_cap = 0;
 
-extern bool fw_tres_fs_factor(uint32_t id, int k, double *out)
+extern bool fw_tres_fs_factor(uint32_t id, int pos, double *out)
 {
 	size_t h;
+	int k = 0;
 
-	if (!g_tres_valid || !id || (k < 0) || (k >= g_tres_n))
+	while ((k < g_tres_n) && (g_tres_pos[k] != pos))
+		k++;
+	if (!g_tres_valid || !id || (k == g_tres_n))
 		return false;
 	for (h = _fs_slot_hash(id) & g_fs_mask; g_fs_slots[h].id;
 	     h = (h + 1) & g_fs_mask)
@@ -273,6 +279,7 @@ static void _recalc_tres(const fw_cfg_t *cfg, bool rebuilt)
 	for (k = 0; (k < cfg->fs_tres_n) && (err == FAIRWAY_OK); k++) {
 		int pos = cfg->fs_tres_pos[k];
 
+		g_tres_pos[k] = pos;
 		if (rebuilt || !g_fs_tres[k] ||
 		    (fairway_fair_share_count(g_fs_tres[k]) != g_fs_n)) {
 			fairway_fair_share_destroy(&g_fs_tres[k]);

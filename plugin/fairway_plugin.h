@@ -129,10 +129,10 @@ extern const double *fw_fs_slot(uint32_t id);
 /* Forget the fs_factor table (associations changed).  Assoc write lock. */
 extern void fw_fs_slots_invalidate(void);
 /* fairway_fairshare_tres: the fair-share factor association `id` has when
- * fair-share compares its usage of the cfg's k-th listed TRES, from the last
- * calculation, in *out; false when there is none (the job keeps billing's).
- * Assoc read lock. */
-extern bool fw_tres_fs_factor(uint32_t id, int k, double *out);
+ * fair-share compares its usage of the TRES at position `pos` of the TRES
+ * arrays, from the last calculation, in *out; false when there is none (the
+ * job keeps billing's).  Assoc read lock. */
+extern bool fw_tres_fs_factor(uint32_t id, int pos, double *out);
 extern void fw_assoc_sync_free(void);
 
 /* ---- assoc_usage.c: on-demand usage, an algorithm switch ---- */

@@ -123,7 +123,9 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		int k = _job_fs_tres(cfg, job_ptr);
 		double f;
 
-		if ((k >= 0) && fw_tres_fs_factor(job_ptr->assoc_id, k, &f))
+		if ((k >= 0) &&
+		    fw_tres_fs_factor(job_ptr->assoc_id, cfg->fs_tres_pos[k],
+				      &f))
 			in->fs_factor = f;
 	}
 	if (job_ptr->part_ptr) {

@@ -638,6 +638,38 @@ TEST_F(ShimTest, GpuJobsAreJudgedByGpuUsageAndTheOthersByBilling) {
   }
 }
 
+// Under fairway_usage=allocated the GPU tree compares the GPUs running jobs hold: u3 holds 2 of
+// them (and 4 CPUs), u1 16 CPUs and none.  By billing b ranks first (u3 1, u2 2/3, u1 1/3); by
+// GPUs held a does, its users tied (u1 and u2 1, u3 1/3).  A reconfigure that lists another
+// TRES gives its jobs billing's factor until a period computes that TRES's tree.
+TEST_F(ShimTest, AllocatedGpusJudgeGpuJobsAndAReconfiguredListNeverReadsTheirTree) {
+  const auto dir = UseStateDir("gpu-held");
+  fake_conf_priority_params("fairway_usage=allocated,fairway_fairshare_tres=gres/gpu");
+  LoadOutsideSlurmctld();
+  fake_part_set_tres("p1", 0, 64);  // TRES_ARRAY_CPU
+  fake_part_set_tres("p1", FAKE_TRES_GPU, 4);
+  fake_add_job(100, 31, "p1", "normal", 1, 4, 1, 1003);  // running: 4 CPUs, 2 GPUs
+  fake_job_set_tres(100, FAKE_TRES_GPU, 2);
+  fake_add_job(101, 21, "p1", "normal", 1, 16, 1, 1001);  // running: 16 CPUs
+  fake_add_job(203, 21, "p1", "normal", 0, 1, 1, 1001);   // pending: 1 GPU
+  fake_job_set_tres(203, FAKE_TRES_GPU, 1);
+  fake_add_job(204, 21, "p1", "normal", 0, 1, 1, 1001);  // pending: CPUs only
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  EXPECT_DOUBLE_EQ(fake_job_factor(203, "fs"), 10000.0);
+  EXPECT_DOUBLE_EQ(fake_job_factor(204, "fs"), 10000.0 / 3);
+  EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 1.0);
+  // Now memory is listed in the GPUs' place: a job asking for all of p1's memory has no
+  // memory tree until the next period, and never the GPUs'.
+  fake_conf_priority_params("fairway_usage=allocated,fairway_fairshare_tres=mem");
+  fake_call_reconfig(0);
+  fake_part_set_tres("p1", 1, 1000);  // TRES_ARRAY_MEM
+  fake_add_job(206, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_job_set_tres(206, 1, 1000);
+  fake_call_set(206);
+  EXPECT_DOUBLE_EQ(fake_job_factor(206, "fs"), 10000.0 / 3);
+  rm_tree(dir);
+}
+
 // A TRES slurmctld does not track, or depth-oblivious fair-share: one line each time the
 // settings are read, and every job is judged by billing.
 TEST_F(ShimTest, UntrackedFairShareTresIsLoggedAndIgnored) {
