@@ -143,7 +143,10 @@ TEST(FairShareTres, ACopiedTreeWithGpuUsageRanksTheOtherWay) {
     EXPECT_NE(r.fs_factor, b.fs_factor) << i;
   }
   fairway_fair_share_destroy(&fresh);
-  EXPECT_EQ(fairway_fair_share_copy(nullptr, &gpu), FAIRWAY_EINVAL);
+  fairway_fair_share_t* none = billing;
+  EXPECT_EQ(fairway_fair_share_copy(nullptr, &none), FAIRWAY_EINVAL);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_EQ(fairway_fair_share_copy(billing, nullptr), FAIRWAY_EINVAL);
   fairway_fair_share_destroy(&billing);
   fairway_fair_share_destroy(&gpu);
 }
