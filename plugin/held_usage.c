@@ -48,6 +48,7 @@ extern void fw_held_note(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		xrecalloc(g_held, g_held_cap, sizeof(*g_held));
 		xrecalloc(g_held_tres, g_held_cap * FAIRWAY_MAX_FAIRSHARE_TRES,
 			  sizeof(*g_held_tres));
+		xrecalloc(g_tres_jobs, g_held_cap, sizeof(*g_tres_jobs));
 	}
 	for (int k = 0; k < cfg->fs_tres_n; k++) {
 		int pos = cfg->fs_tres_pos[k];
@@ -74,7 +75,6 @@ extern const fairway_running_job_t *fw_held_tres_jobs(int k, size_t *n)
 	*n = g_held_n;
 	if (!g_held_n)
 		return NULL;
-	xrecalloc(g_tres_jobs, g_held_cap, sizeof(*g_tres_jobs));
 	for (size_t i = 0; i < g_held_n; i++) {
 		g_tres_jobs[i] = g_held[i];
 		g_tres_jobs[i].charge_rate =
