@@ -78,6 +78,11 @@ typedef struct {
 	bool shutdown;
 	bool reconfig;		/* re-read decay settings next period (atomic) */
 	bool loaded;		/* decay state read (first period) */
+	/* The TRES run seconds running jobs used before the last period are
+	 * still to be released: set by init, done by the first period unless a
+	 * reconfigure's release (after slurmctld reserved them again) did it
+	 * first.  calc_lock. */
+	bool run_secs_pending;
 	bool fair_share;	/* false without slurmdbd */
 	bool site_factor;	/* the site_factor plugin started */
 	time_t last_ran;	/* end of the last completed period */
@@ -111,6 +116,12 @@ typedef struct {
  * factors from the table of the last calculation (Fair Tree's pass). */
 extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 				time_t now, bool assoc_locked, bool fs_slots);
+/* fairway_fairshare_tres: the index in cfg's list of the TRES whose usage gives
+ * the job its fair-share factor, that factor in *f; -1 when billing's does (the
+ * job asks mostly for none, or that TRES has no factor this period).  Caller
+ * holds the job lock and the assoc read lock. */
+extern int fw_job_tres_factor(const fw_cfg_t *cfg, const job_record_t *job_ptr,
+			      double *f);
 /* Whether a period weighs this job (pending, not held, ...). */
 extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
 /* Weigh a weighable job; true if its priority changed. */

@@ -158,6 +158,14 @@ extern int fw_period(fw_state_t *st, time_t now)
 	}
 	if (!st->loaded)
 		fw_period_state_load(st, now, false);
+	/* Release the TRES run seconds running jobs used before the last
+	 * period (slurmctld reserved their whole time limit at start) before
+	 * this period charges them again; once, and not after a reconfigure
+	 * released them already (whichever comes first). */
+	if (st->run_secs_pending) {
+		fw_init_grp_used_tres_run_secs(st);
+		st->run_secs_pending = false;
+	}
 	if (__atomic_exchange_n(&st->reconfig, false, __ATOMIC_ACQ_REL))
 		fw_decay_settings_read(st);
 
@@ -283,10 +291,6 @@ static void *_calc_thread(void *arg)
 	(void) prctl(PR_SET_NAME, "fairway", NULL, NULL, NULL);
 	clock_gettime(CLOCK_REALTIME, &next);
 	slurm_mutex_lock(&st->calc_lock);
-	/* Release the TRES run seconds running jobs used before the last
-	 * period (slurmctld reserved their whole time limit at start); before
-	 * any period charges them again. */
-	fw_init_grp_used_tres_run_secs(st);
 	while (!st->shutdown) {
 		time_t reranked;
 

@@ -144,6 +144,7 @@ extern int init(void)
 		 * its thread to read it). */
 		slurm_mutex_lock(&st->calc_lock);
 		fw_period_state_load(st, time(NULL), FW_INIT_CALLER_LOCKS);
+		st->run_secs_pending = true;
 		slurm_mutex_unlock(&st->calc_lock);
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
 		st->thread_wanted = true;	/* priority_p_thread_start */
@@ -191,6 +192,7 @@ extern int fini(void)
 	st->last_ran = 0;
 	st->reset.last_reset = st->reset.next_reset = 0;
 	st->charged_to = 0;	/* job ends charge from the state file's period */
+	st->run_secs_pending = false;
 	__atomic_store_n(&st->reconfig, false, __ATOMIC_RELEASE);
 	slurm_mutex_unlock(&st->calc_lock);
 	if (st->site_factor)
@@ -234,6 +236,9 @@ extern void priority_p_reconfig(bool assoc_clear)
 		/* Not while a period charges (slurmctld holds no lock here). */
 		slurm_mutex_lock(&st->calc_lock);
 		fw_init_grp_used_tres_run_secs(st);
+		/* This release replaces the one pending since init: slurmctld
+		 * reserved every running job's whole time limit again. */
+		st->run_secs_pending = false;
 		slurm_mutex_unlock(&st->calc_lock);
 	}
 	if (st->site_factor)
