@@ -77,6 +77,21 @@ static int _job_fs_tres(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 					  part[TRES_ARRAY_CPU]);
 }
 
+extern int fw_job_tres_factor(const fw_cfg_t *cfg, const job_record_t *job_ptr,
+			      double *f)
+{
+	int k;
+
+	if (!cfg->fs_tres_n || !job_ptr->assoc_ptr || !cfg->weights.fairshare ||
+	    !cfg->fair_share)
+		return -1;
+	k = _job_fs_tres(cfg, job_ptr);
+	if ((k < 0) ||
+	    !fw_tres_fs_factor(job_ptr->assoc_id, cfg->fs_tres_pos[k], f))
+		return -1;
+	return k;
+}
+
 /* Copy what the job-factor computation needs out of a job.  Caller holds the
  * job lock and the assoc read lock. */
 static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
@@ -118,14 +133,10 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 				job_ptr->assoc_ptr->usage->priority_norm;
 		}
 	}
-	if (cfg->fs_tres_n && in->has_assoc && cfg->weights.fairshare &&
-	    cfg->fair_share) {
-		int k = _job_fs_tres(cfg, job_ptr);
+	if (cfg->fs_tres_n && in->has_assoc) {
 		double f;
 
-		if ((k >= 0) &&
-		    fw_tres_fs_factor(job_ptr->assoc_id, cfg->fs_tres_pos[k],
-				      &f))
+		if (fw_job_tres_factor(cfg, job_ptr, &f) >= 0)
 			in->fs_factor = f;
 	}
 	if (job_ptr->part_ptr) {

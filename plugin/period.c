@@ -134,18 +134,21 @@ static void _period_without_fair_share(fw_state_t *st, const fw_cfg_t *cfg,
  * One period at `now`, in multifactor's order: usage reset if due; (classic)
  * account fair-share; decay of stored usage; then either (classic) each job
  * charged and weighed in one pass, or (Fair Tree, and classic under
- * fairway_usage=allocated|committed) all jobs charged, the tree computed, all
- * jobs weighed; finally the state file.  Caller holds
+ * fairway_usage=allocated|committed or fairway_fairshare_tres) all jobs
+ * charged, the tree computed, all jobs weighed; finally the state file.  Caller
+ * holds
  * st->calc_lock.
  */
 extern int fw_period(fw_state_t *st, time_t now)
 {
 	const fw_cfg_t *cfg = fw_cfg_get();
 	/* Fair Tree, or classic comparing held usage (which must be collected
-	 * before any account is computed): charge and collect in one walk,
+	 * before any account is computed) or the usage of listed TRES (whose
+	 * trees are computed whole, not user by user when a job is weighed, and
+	 * so after this period's charges): charge and collect in one walk,
 	 * compute the tree, weigh the collected jobs. */
 	bool one_walk = (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) ||
-		fw_cfg_held(cfg);
+		fw_cfg_held(cfg) || cfg->fs_tres_n;
 	double decay;
 	int rc = SLURM_SUCCESS;
 

@@ -68,6 +68,9 @@ static uint32_t g_queue_jobs = 0;
 static size_t g_queue_tres = 0;
 static bool g_queue_over_told = false;
 static uint64_t g_last_jobs = 0;	/* pending jobs the last period noted */
+/* The period's settings, from fw_publish_begin to fw_publish_end (the period
+ * holds them): which TRES judged a noted job (fairway_fairshare_tres). */
+static const fw_cfg_t *g_cfg = NULL;
 
 /* The partitions of the period, copied under the job lock, and the cluster's
  * size. */
@@ -156,6 +159,7 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 			 (g_last_jobs <= cfg->queue_jobs);
 	g_queue_jobs = cfg->queue_jobs;
 	g_queue_tres = cfg->weights.tres ? cfg->weights.tres_count : 0;
+	g_cfg = cfg;
 	_started_clear();	/* only this period's walk (not a reconfigure's) */
 	for (int i = 0; i < 2; i++) {
 		g_lanes[i].n = g_lanes[i].jobs = 0;
@@ -208,6 +212,12 @@ static uint32_t _note_detail(lane_t *l, const job_record_t *job_ptr,
 	j->min_nodes = d ? d->min_nodes : 0;
 	j->time_limit = job_ptr->time_limit;
 	j->admin = job_ptr->direct_set_prio || !pf;
+	j->fairshare_tres = 0;
+	if (g_cfg && g_cfg->fs_tres_n && pf) {
+		double f;
+
+		j->fairshare_tres = fw_job_tres_factor(g_cfg, job_ptr, &f) + 1;
+	}
 	j->age = pf ? pf->priority_age : 0;
 	j->assoc = pf ? pf->priority_assoc : 0;
 	j->fairshare = pf ? pf->priority_fs : 0;
@@ -395,6 +405,11 @@ typedef struct {
 	size_t nqos;
 	char **tres_names;	/* tres_count, with the queue */
 	size_t tres_count;
+	/* fairway_fairshare_tres: the listed TRES's names and (historical usage)
+	 * each association's usage of each, [k * n + i]. */
+	char *fs_tres[FAIRWAY_MAX_FAIRSHARE_TRES];
+	int fs_tres_n;
+	long double *fs_tres_usage;
 } copy_t;
 
 static void _copy_free(copy_t *c)
@@ -415,6 +430,53 @@ static void _copy_free(copy_t *c)
 	for (size_t i = 0; i < c->tres_count; i++)
 		xfree(c->tres_names[i]);
 	xfree(c->tres_names);
+	for (int k = 0; k < c->fs_tres_n; k++)
+		xfree(c->fs_tres[k]);
+	xfree(c->fs_tres_usage);
+}
+
+/* fairway_fairshare_tres: the names of the listed TRES and (historical usage)
+ * every association's usage of each; with the assoc and TRES read locks. */
+static void _copy_fs_tres_locked(copy_t *c, const fw_cfg_t *cfg)
+{
+	size_t i = 0;
+	slurmdb_assoc_rec_t *assoc;
+	list_itr_t *it;
+
+	if (!cfg->fs_tres_n || !c->n || !assoc_mgr_tres_name_array)
+		return;
+	for (int k = 0; k < cfg->fs_tres_n; k++) {
+		int pos = cfg->fs_tres_pos[k];
+
+		if ((pos < 0) || (pos >= g_tres_count) ||
+		    !assoc_mgr_tres_name_array[pos])
+			return;	/* the TRES changed: the next period */
+	}
+	for (int k = 0; k < cfg->fs_tres_n; k++)
+		c->fs_tres[k] = xstrdup(
+			assoc_mgr_tres_name_array[cfg->fs_tres_pos[k]]);
+	c->fs_tres_n = cfg->fs_tres_n;
+	if (fw_cfg_held(cfg))
+		return;
+	c->fs_tres_usage = xcalloc(c->n * c->fs_tres_n + 1,
+				   sizeof(*c->fs_tres_usage));
+	/* The same walk as _copy_locked's, so that index i is c->assocs[i]. */
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while ((assoc = list_next(it)) && (i < c->n)) {
+		const slurmdb_assoc_usage_t *u = assoc->usage;
+
+		if (!u)
+			continue;
+		for (int k = 0; k < c->fs_tres_n; k++) {
+			int pos = cfg->fs_tres_pos[k];
+
+			if (u->usage_tres_raw && (pos < (int) u->tres_cnt))
+				c->fs_tres_usage[k * c->n + i] =
+					u->usage_tres_raw[pos];
+		}
+		i++;
+	}
+	list_iterator_destroy(it);
 }
 
 static void _copy_locked(copy_t *c)
@@ -559,7 +621,10 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 {
 	/* The TRES names only with TRES weights (the queue's TRES factors). */
 	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
-					.tres = g_queue_tres ? READ_LOCK : NO_LOCK };
+					.tres = (g_queue_tres || cfg->fs_tres_n) ?
+						READ_LOCK : NO_LOCK };
+	const fairway_running_job_t *tres_running[FAIRWAY_MAX_FAIRSHARE_TRES];
+	size_t tres_running_n[FAIRWAY_MAX_FAIRSHARE_TRES];
 	fairway_publication_t p = { 0 };
 	fairway_pending_row_t *rows = NULL;
 	fairway_pending_job_t *jobs = NULL;
@@ -573,6 +638,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	fairway_error_t err;
 
 	t_lane = NULL;
+	g_cfg = NULL;
 	if (!g_noting ||
 	    !(cfg->metrics_dir || cfg->history_days || cfg->starvation_minutes))
 		return;
@@ -580,6 +646,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 
 	assoc_mgr_lock(&read_locks);
 	_copy_locked(&c);
+	_copy_fs_tres_locked(&c, cfg);
 	assoc_mgr_unlock(&read_locks);
 
 	if (!c.n) {
@@ -681,6 +748,18 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	p.usage_basis = cfg->usage_basis;
 	if (fw_cfg_held(cfg))
 		p.running = fw_held_jobs(&p.running_count);
+	if (c.fs_tres_n) {
+		p.fairshare_tres = (const char *const *) c.fs_tres;
+		p.fairshare_tres_count = c.fs_tres_n;
+		p.fairshare_tres_usage = c.fs_tres_usage;
+		if (fw_cfg_held(cfg)) {
+			for (int k = 0; k < c.fs_tres_n; k++)
+				tres_running[k] = fw_held_tres_jobs(
+					k, &tres_running_n[k]);
+			p.fairshare_tres_running = tres_running;
+			p.fairshare_tres_running_count = tres_running_n;
+		}
+	}
 	p.dampening = cfg->damp;
 	p.assocs = c.assocs;
 	p.assoc_count = c.n;

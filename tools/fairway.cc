@@ -1,8 +1,9 @@
 // fairway - the administrator's command line for Fairway.
 //
-//   fairway shares [--json] [--algorithm A] [--dampening D] FILE
+//   fairway shares [--json] [--algorithm A] [--dampening D] [--tres TRES] FILE
 //       The fair-share table `sshare -a -l -P` would print for the tree in snapshot FILE
-//       ("-" for standard input), computed by Fairway's core.
+//       ("-" for standard input), computed by Fairway's core; with --tres, the table of the
+//       usage of a TRES listed in fairway_fairshare_tres (the factors of the jobs it judged).
 //   fairway snapshot [-o FILE] [--algorithm A] [--dampening D]
 //       Save the live cluster's association tree (shares and raw usage, through libslurm's
 //       public API: the same data `scontrol show assoc_mgr` reads) as a snapshot.
@@ -152,7 +153,7 @@ constexpr fairway::SiblingOrder kSiblingOrder =
 #endif
 
 int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
-               std::optional<uint16_t> dampening) {
+               std::optional<uint16_t> dampening, const std::string& tres) {
   const std::string name = file == "-" ? "standard input" : quote(file);
   int rc = 0;
   std::optional<fairway::Snapshot> input = read_input(file, rc);
@@ -163,10 +164,13 @@ int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
   try {
     // RawUsage from the historical usage, the other columns from what fair-share compared
     // (the same tree unless the snapshot has a held usage basis), as the live sshare shows.
-    const fairway::AssocTree tree = fairway::snapshot_tree(snap);
+    // --tres: what fair-share compared for the jobs judged by that TRES
+    // (fairway_fairshare_tres), RawUsage being the usage of it.
+    const fairway::AssocTree tree =
+        tres.empty() ? fairway::snapshot_tree(snap) : fairway::snapshot_tres_tree(snap, tres);
     fairway::FairShareResult result;
-    fairway::compute_fair_share(fairway::snapshot_compared_tree(snap), snap.algorithm,
-                                snap.dampening_factor, result);
+    fairway::compute_fair_share(tres.empty() ? fairway::snapshot_compared_tree(snap) : tree,
+                                snap.algorithm, snap.dampening_factor, result);
     fairway::SshareOptions opt;
     opt.dampening_factor = snap.dampening_factor;
     opt.sibling_order = kSiblingOrder;
@@ -315,7 +319,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
 
   const auto algo_check = CLI::IsMember({"fair_tree", "classic", "depth_oblivious"});
-  std::string algo, file, out, damp_shares, damp_snapshot, topic;
+  std::string algo, file, out, damp_shares, damp_snapshot, topic, shares_tres;
   bool json = false;
 
   auto* shares = app.add_subcommand(
@@ -326,6 +330,11 @@ int run(int argc, char** argv) {
                           ->add_option("--dampening", damp_shares,
                                        "override FairShareDampeningFactor (an integer, 1 to 65535)")
                           ->type_name("INT");
+  shares
+      ->add_option("--tres", shares_tres,
+                   "the table of the usage of this TRES (one the snapshot's "
+                   "fairway_fairshare_tres lists): the factors of the jobs asking mostly for it")
+      ->type_name("TRES");
   shares->add_option("FILE", file, "snapshot file, or - for standard input")->required();
 
   auto* snapshot = app.add_subcommand(
@@ -538,7 +547,7 @@ int run(int argc, char** argv) {
   bool bad = false;
   if (*shares) {
     const auto d = parse_dampening(shares_damp, damp_shares, bad);
-    return bad ? kExitInput : cmd_shares(file, json, algo, d);
+    return bad ? kExitInput : cmd_shares(file, json, algo, d, shares_tres);
   }
   const auto d = parse_dampening(snapshot_damp, damp_snapshot, bad);
   return bad ? kExitInput : cmd_snapshot(out, algo, d);

@@ -609,6 +609,9 @@ typedef struct fairway_pending_job {
   uint32_t min_cpus, max_cpus, min_nodes;
   uint32_t time_limit;    /* minutes; NO_VAL or INFINITE: none */
   int admin;              /* priority set by an administrator (no factors) */
+  uint32_t fairshare_tres; /* fairway_fairshare_tres: 1 + the index in
+                            * fairway_publication_t.fairshare_tres of the TRES that judged
+                            * it; 0: billing */
   /* Its weighted factors as sprio shows them (the partition factor is each partition's). */
   double age, assoc, fairshare, job_size, qos;
   uint32_t site, nice;    /* biased by FAIRWAY_NICE_OFFSET */
@@ -689,6 +692,17 @@ typedef struct fairway_publication {
   uint32_t usage_basis;
   const fairway_running_job_t* running;
   size_t running_count;
+  /* fairway_fairshare_tres: the listed TRES the cluster tracks (as assoc_mgr spells them)
+   * and, for the k-th, each association's usage of it: under HISTORICAL
+   * fairshare_tres_usage[k * assoc_count + i] (usage_tres_raw, a subtree's total as
+   * usage_raw is), otherwise what the running jobs hold of it (fairshare_tres_running[k],
+   * fairshare_tres_running_count[k] jobs, charge_rate the TRES count x UsageFactor).
+   * Count 0: off. */
+  const char* const* fairshare_tres;
+  size_t fairshare_tres_count;
+  const long double* fairshare_tres_usage;
+  const fairway_running_job_t* const* fairshare_tres_running;
+  const size_t* fairshare_tres_running_count;
 } fairway_publication_t;
 
 /* What publishing keeps from one period to the next (starvation episodes). */

@@ -131,6 +131,49 @@ std::vector<std::string> names(const char* const* v, size_t n, const char* what)
   return out;
 }
 
+// fairway_fairshare_tres: each listed TRES's tree (the shape of `tree`, the usage of that TRES),
+// computed as the period computed it.
+struct TresTrees {
+  std::vector<std::string> names;
+  std::vector<fairway::AssocTree> trees;
+  std::vector<fairway::FairShareResult> results;
+  std::vector<std::vector<long double>> direct;  // per TRES, usage charged directly (snapshot)
+};
+
+TresTrees tres_trees(const fairway_publication_t& p, const fairway::AssocTree& tree,
+                     fairway::UsageBasis basis, fairway::Algorithm algo) {
+  TresTrees out;
+  if (!p.fairshare_tres_count) return out;
+  const bool held = basis != fairway::UsageBasis::kHistorical;
+  if (!p.fairshare_tres) fairway::invalid("fairway_publish: fair-share TRES without names");
+  if (held ? !p.fairshare_tres_running || !p.fairshare_tres_running_count : !p.fairshare_tres_usage)
+    fairway::invalid("fairway_publish: fair-share TRES without their usage");
+  const uint32_t n = tree.size();
+  if (n != p.assoc_count) fairway::invalid("fairway_publish: the association tree lost records");
+  out.trees.reserve(p.fairshare_tres_count);
+  for (size_t k = 0; k < p.fairshare_tres_count; k++) {
+    out.names.emplace_back(p.fairshare_tres[k] ? p.fairshare_tres[k] : "");
+    fairway::AssocTree& t = out.trees.emplace_back(tree);
+    std::vector<long double>& direct = out.direct.emplace_back();
+    if (held) {
+      direct = fairway::held_direct(
+          tree, basis,
+          fairway::to_running_jobs(p.fairshare_tres_running[k], p.fairshare_tres_running_count[k]));
+      fairway::hold_usage(t, direct);
+    } else {
+      for (uint32_t i = 0; i < n; i++) t.set_usage(i, p.fairshare_tres_usage[k * n + i]);
+      direct.resize(n);
+      for (uint32_t i = 0; i < n; i++) {
+        long double d = t.usage_raw(i);
+        for (uint32_t c : t.children(i)) d -= t.usage_raw(c);
+        direct[i] = d > 0 ? d : 0.0L;
+      }
+    }
+    fairway::compute_fair_share(t, algo, p.dampening, out.results.emplace_back());
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" fairway_error_t fairway_publisher_new(fairway_publisher_t** out) {
@@ -176,6 +219,9 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     const fairway::AssocTree& compared = held ? *held_tree : tree;
     fairway::FairShareResult result;
     fairway::compute_fair_share(compared, algo, p->dampening, result);
+    // fairway_fairshare_tres: a tree per listed TRES with its usage (as the period computed
+    // it), its values, and its direct usage for the snapshot.
+    const TresTrees tres = tres_trees(*p, tree, basis, algo);
     in.tree = &tree;
     in.compared = &compared;
     in.usage_basis = basis;
@@ -187,6 +233,8 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     in.version = fairway_version();
     in.slurm_release = p->slurm_release ? p->slurm_release : "";
     in.decay_exact = p->decay_exact != 0;
+    for (size_t k = 0; k < tres.names.size(); k++)
+      in.fairshare_tres.push_back({tres.names[k], &tres.trees[k], &tres.results[k]});
     in.partitions = names(p->partitions, p->partition_count, "partition names");
     in.qos = names(p->qos, p->qos_count, "QOS names");
     std::vector<fairway::PendingRow> rows(p->row_count);
@@ -246,6 +294,8 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       fairway::Snapshot snap = fairway::snapshot_from_tree(tree, algo, p->dampening);
       snap.usage_basis = basis;
       snap.held = held_direct;
+      snap.fairshare_tres = tres.names;
+      snap.tres_usage = tres.direct;
       std::optional<fairway::WhatIf> shadow;
       if (p->jobs) {
         snap.slurm_release = in.slurm_release;

@@ -93,6 +93,12 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
       job.priority = j.priority;
       job.held = j.priority == 0;
       job.admin_priority = j.admin != 0;
+      if (j.fairshare_tres) {
+        const size_t k = j.fairshare_tres - 1;
+        if (k >= p.fairshare_tres_count || !p.fairshare_tres || !p.fairshare_tres[k])
+          invalid("fairway_publish: a job's fair-share TRES is out of range");
+        job.fairshare_tres = p.fairshare_tres[k];
+      }
       found = at.emplace(r.job, q.jobs.size()).first;
       q.jobs.push_back(std::move(job));
     }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "error.h"
+#include "fairshare_tres.h"
 
 namespace fairway {
 namespace {
@@ -147,11 +148,14 @@ std::optional<long double> usage_halving_fs_factor(const FairShareInput& fs, uin
   return hi;
 }
 
-Explanation explain_job(const Queue& q, const FairShareInput& fs, uint32_t job_id) {
+Explanation explain_job(const Queue& q, const FairShareInput& all, uint32_t job_id) {
   Explanation e;
   e.job = q.job(job_id);
   if (!e.job) invalid("job " + std::to_string(job_id) + " is not pending");
   const PendingJob& job = *e.job;
+  // The tree the job's factor came from: billing's, or its TRES's (fairway_fairshare_tres).
+  e.fairshare_tres = job.fairshare_tres;
+  const FairShareInput fs = judged_fair_share_input(all, job);
   e.path = fair_share_path(fs, job.assoc_id);
   if (!e.path.empty()) e.halving_usage = usage_halving_fs_factor(fs, job.assoc_id);
 
@@ -188,11 +192,17 @@ Explanation explain_job(const Queue& q, const FairShareInput& fs, uint32_t job_i
       const auto mine = index_of(job.assoc_id), theirs = index_of(ahead.job->assoc_id);
       const double w = q.settings.weight_fairshare, hl = q.settings.decay_half_life;
       if (!mine || !account_id || !w || !(hl > 0) || row.admin || ahead.row->admin) break;
+      // The job ahead may be judged on another TRES's tree: the account's usage of every
+      // TRES decays alike.
+      const bool same_tree = ahead.job->fairshare_tres == job.fairshare_tres;
+      const FairShareInput theirs_fs =
+          same_tree ? FairShareInput{} : judged_fair_share_input(all, *ahead.job);
       auto passes_after = [&](double t) {
         const auto f = fs_factors_after_decay(fs, account_id, t, hl);
+        const auto g = same_tree ? f : fs_factors_after_decay(theirs_fs, account_id, t, hl);
         const double me = row.priority - row.fairshare + w * f[*mine];
         const double them = ahead.row->priority - ahead.row->fairshare +
-                            (theirs ? w * f[*theirs] : ahead.row->fairshare);
+                            (theirs ? w * g[*theirs] : ahead.row->fairshare);
         return me > them;
       };
       double lo = 0, hi = -1;

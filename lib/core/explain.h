@@ -22,6 +22,11 @@ struct FairShareInput {
   double dampening_factor = 1;
   // What that usage is: historical, or (fairway_usage) what running jobs held.
   UsageBasis usage_basis = UsageBasis::kHistorical;
+  // PriorityParameters fairway_fairshare_tres (lib/core/fairshare_tres.h): the listed TRES,
+  // and for each the usage of it charged directly to each association (parallel to
+  // `associations`, in the same basis); both empty when the option is off.
+  std::vector<std::string> fairshare_tres;
+  std::vector<std::vector<long double>> tres_usage;
 };
 
 // The tree built from a FairShareInput (direct usage accumulated up the tree) and its
@@ -60,6 +65,9 @@ struct QueuePlace {
 
 struct Explanation {
   const PendingJob* job = nullptr;
+  // The listed TRES whose usage gave the job its fair-share factor (fairway_fairshare_tres):
+  // then `path`, `halving_usage` and the fair-share recovery are that TRES's; empty: billing.
+  std::string fairshare_tres;
   std::vector<QueuePlace> places;        // in the job's partition order
   std::vector<FairShareLevel> path;      // root first; empty without the association
   std::optional<long double> halving_usage;  // usage that halves the fs factor (raw units)

@@ -4,6 +4,8 @@
 
 #include <strings.h>
 
+#include "error.h"
+
 namespace fairway {
 namespace {
 
@@ -51,6 +53,38 @@ int job_fairshare_tres(std::span<const uint64_t> asked, std::span<const uint64_t
       !share_at_least(asked[best], available[best], asked_cpus, available_cpus))
     return -1;
   return best;
+}
+
+int fairshare_tres_index(const FairShareInput& fs, std::string_view name) {
+  const std::string n(name);
+  for (size_t k = 0; k < fs.fairshare_tres.size(); k++)
+    if (strcasecmp(fs.fairshare_tres[k].c_str(), n.c_str()) == 0) return static_cast<int>(k);
+  return -1;
+}
+
+FairShareInput tres_fair_share_input(const FairShareInput& fs, size_t k) {
+  if (k >= fs.fairshare_tres.size() || k >= fs.tres_usage.size())
+    invalid("fair-share TRES " + std::to_string(k) + " is not listed");
+  const std::vector<long double>& used = fs.tres_usage[k];
+  if (used.size() != fs.associations.size())
+    invalid(std::to_string(used.size()) + " associations' usage of " + fs.fairshare_tres[k] +
+            " for " + std::to_string(fs.associations.size()) + " associations");
+  FairShareInput out;
+  out.associations = fs.associations;
+  for (size_t i = 0; i < used.size(); i++) out.associations[i].usage_raw = used[i];
+  out.algorithm = fs.algorithm;
+  out.dampening_factor = fs.dampening_factor;
+  out.usage_basis = fs.usage_basis;
+  return out;
+}
+
+FairShareInput judged_fair_share_input(const FairShareInput& fs, const PendingJob& job) {
+  if (job.fairshare_tres.empty()) return fs;
+  const int k = fairshare_tres_index(fs, job.fairshare_tres);
+  if (k < 0)
+    invalid("job " + std::to_string(job.id) + " was judged by " + job.fairshare_tres +
+            " usage, which the snapshot's fairshare_tres does not list");
+  return tres_fair_share_input(fs, static_cast<size_t>(k));
 }
 
 }  // namespace fairway

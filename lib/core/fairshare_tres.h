@@ -11,6 +11,10 @@
 // share is at least its share of CPUs and it asks for some of it; otherwise by billing.  A
 // listed TRES the partition has none of is not compared.  So 1 of a node's 4 GPUs with 16 of
 // its 64 CPUs is a GPU job (1/4 >= 16/64), the same GPU with 48 CPUs a CPU job.
+//
+// The offline half: a snapshot lists the TRES and each association's usage of each
+// (FairShareInput::fairshare_tres, tres_usage), and each job the TRES it was judged by
+// (PendingJob::fairshare_tres); tres_fair_share_input gives the tree that TRES is judged on.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
@@ -20,6 +24,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "explain.h"
+#include "queue.h"
 
 namespace fairway {
 
@@ -38,5 +45,17 @@ std::optional<std::string> fairshare_tres_name_problem(std::string_view name);
 // Exact integer comparison of the shares (no rounding).
 int job_fairshare_tres(std::span<const uint64_t> asked, std::span<const uint64_t> available,
                        uint64_t asked_cpus, uint64_t available_cpus) noexcept;
+
+// The index of `name` in fs.fairshare_tres (ASCII case ignored), or -1.
+int fairshare_tres_index(const FairShareInput& fs, std::string_view name);
+
+// fs with every association's usage replaced by its usage of the k-th listed TRES: the tree a
+// job judged by that TRES gets its factor from (same shape, shares and algorithm).  Throws
+// Error (kInvalid) for k out of range or a usage list whose size is not the associations'.
+FairShareInput tres_fair_share_input(const FairShareInput& fs, size_t k);
+
+// What `job`'s fair-share factor comes from: fs, or for a job judged by a listed TRES,
+// tres_fair_share_input of that TRES.  Throws Error (kInvalid) when fs does not list it.
+FairShareInput judged_fair_share_input(const FairShareInput& fs, const PendingJob& job);
 
 }  // namespace fairway

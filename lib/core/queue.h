@@ -80,6 +80,9 @@ struct PendingJob {
   bool admin_priority = false;  // priority set by an administrator
   uint32_t priority = 0;        // the job's priority (squeue)
   std::vector<std::pair<std::string, uint64_t>> tres_req;  // requested TRES by name
+  // fairway_fairshare_tres: the listed TRES whose usage gave the job its fair-share factor
+  // (lib/core/fairshare_tres.h); empty: billing's.
+  std::string fairshare_tres;
   std::vector<FactorRow> rows;  // sprio's rows, one per partition
 };
 

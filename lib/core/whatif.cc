@@ -8,6 +8,7 @@
 
 #include "conf_values.h"
 #include "error.h"
+#include "fairshare_tres.h"
 #include "slurm_values.h"
 
 namespace fairway {
@@ -178,6 +179,31 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
                           fs2.algorithm != fs.algorithm;
   const auto f_before = factors_by_id(fs);
   const auto f_after = fs_changed ? factors_by_id(fs2) : f_before;
+  // fairway_fairshare_tres: a job judged by a listed TRES takes its factor from that TRES's
+  // tree, with the new shares and algorithm (usage changes are billing's, sshare's RawUsage).
+  const bool fs_needed = fs_changed || s0.weight_fairshare != s.weight_fairshare;
+  std::vector<std::unordered_map<uint32_t, double>> tres_after(fs2.fairshare_tres.size());
+  std::vector<bool> tres_used(fs2.fairshare_tres.size(), false);
+  for (const PendingJob& j : q.jobs)
+    if (!j.fairshare_tres.empty()) {
+      const int k = fairshare_tres_index(fs2, j.fairshare_tres);
+      if (k < 0)
+        invalid("job " + std::to_string(j.id) + " was judged by " + j.fairshare_tres +
+                " usage, which the snapshot's fairshare_tres does not list");
+      tres_used[static_cast<size_t>(k)] = true;
+    }
+  for (size_t k = 0; fs_needed && k < tres_after.size(); ++k)
+    if (tres_used[k]) tres_after[k] = factors_by_id(tres_fair_share_input(fs2, k));
+  // The job's factor after the change, where the tree tells it.
+  auto factor_after = [&](const PendingJob& j) -> std::optional<double> {
+    const auto& from =
+        j.fairshare_tres.empty()
+            ? f_after
+            : tres_after[static_cast<size_t>(fairshare_tres_index(fs2, j.fairshare_tres))];
+    const auto it = from.find(j.assoc_id);
+    if (it == from.end()) return std::nullopt;
+    return it->second;
+  };
 
   // What the snapshot tells of the partition and QOS factors without their weights.
   uint32_t max_part = 0, max_qos = 0;
@@ -207,7 +233,7 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
     return *v;
   };
   for (PendingJob& j : w.after.jobs) {
-    const auto after_fs = f_after.find(j.assoc_id);
+    const std::optional<double> after_fs = fs_needed ? factor_after(j) : std::nullopt;
     for (FactorRow& r : j.rows) {
       if (r.admin) continue;
       const FactorRow old = r;
@@ -220,12 +246,9 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       }
       r.age = need(reweigh(old.age, s0.weight_age, s.weight_age, age_n), "age",
                    "PriorityWeightAge");
-      std::optional<double> fs_n;
       // The factor itself where the tree tells it, rather than part / weight, which can lose
       // the last bit.
-      if (after_fs != f_after.end() &&
-          (fs_changed || s0.weight_fairshare != s.weight_fairshare))
-        fs_n = after_fs->second;
+      const std::optional<double> fs_n = after_fs;
       r.fairshare = need(reweigh(old.fairshare, s0.weight_fairshare, s.weight_fairshare, fs_n),
                          "fair-share", "PriorityWeightFairshare");
       r.assoc = need(reweigh(old.assoc, s0.weight_assoc, s.weight_assoc), "association",

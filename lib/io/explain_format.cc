@@ -120,8 +120,11 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
           j.account, a->id);
   }
   if (!e.path.empty()) {
-    out += fmt::format("\nFair-share ({}), from the root to the job's association:\n",
-                       algorithm_words(fs.algorithm));
+    // fairway_fairshare_tres: the tree of the TRES the job mostly asks for.
+    const std::string& tres = e.fairshare_tres;
+    out += fmt::format("\nFair-share ({}{}), from the root to the job's association:\n",
+                       algorithm_words(fs.algorithm),
+                       tres.empty() ? "" : ", " + tres + " usage: fairway_fairshare_tres");
     const bool ft = fs.algorithm == Algorithm::kFairTree;
     out += fmt::format("  {:<24}{:>12}{:>16}{:>16}  {}\n", "account/user", "norm shares",
                        "eff. usage", ft ? "Level FS" : "", "rank among siblings");
@@ -134,33 +137,50 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
                          i ? fmt::format("{} of {}", l.rank, l.siblings) : "");
     }
     const bool held = fs.usage_basis != UsageBasis::kHistorical;
+    // What the usage counts: billable TRES, or the listed TRES that judged the job.
+    const std::string what = tres.empty() ? "billable TRES" : tres;
+    const std::string judged =
+        tres.empty() ? ""
+                     : fmt::format("; the job asks mostly for {}: fairway_fairshare_tres", tres);
     out += fmt::format(
         "Its fair-share factor is {:.6f}{}.\n", e.path.back().fs_factor,
         fs.usage_basis == UsageBasis::kAllocated
-            ? " (from the billable TRES running jobs hold now, not historical usage: "
-              "fairway_usage=allocated)"
+            ? fmt::format(" (from the {} running jobs hold now, not historical usage: "
+                          "fairway_usage=allocated{})",
+                          what, judged)
         : fs.usage_basis == UsageBasis::kCommitted
-            ? " (from the billable TRES running jobs hold times the time left to their limits, "
-              "not historical usage: fairway_usage=committed)"
+            ? fmt::format(" (from the {} running jobs hold times the time left to their limits, "
+                          "not historical usage: fairway_usage=committed{})",
+                          what, judged)
+        : !tres.empty()
+            ? fmt::format(
+                  " (from its usage of {}, the resource the job asks mostly for, not of "
+                  "billable TRES: fairway_fairshare_tres{})",
+                  tres,
+                  q.settings.decay_exact ? "; usage decayed exactly: fairway_decay=exact" : "")
         : q.settings.decay_exact ? " (usage decayed exactly, halving every PriorityDecayHalfLife: "
                                    "fairway_decay=exact)"
                                  : "");
+    // The CPU-hours a billing of 1 per CPU makes of billable-TRES-seconds (not of a TRES's).
+    const std::string cpu_hours =
+        !e.halving_usage || !tres.empty()
+            ? ""
+            : fmt::format(" (about {:.1f} CPU-hours at a billing of 1 per CPU)",
+                          static_cast<double>(*e.halving_usage) / 3600.0);
     if (e.halving_usage && fs.usage_basis == UsageBasis::kAllocated)
-      out += fmt::format("Running jobs holding {} more billable TRES in {} would halve it.\n",
-                         number_words(std::round(static_cast<double>(*e.halving_usage))),
+      out += fmt::format("Running jobs holding {} more {} in {} would halve it.\n",
+                         number_words(std::round(static_cast<double>(*e.halving_usage))), what,
                          name_of(e.path.back()));
     else if (e.halving_usage && held)
       out += fmt::format(
-          "Running jobs holding {} more billable-TRES-seconds of remaining time in {} would "
-          "halve it (about {:.1f} CPU-hours at a billing of 1 per CPU).\n",
-          number_words(std::round(static_cast<double>(*e.halving_usage))), name_of(e.path.back()),
-          static_cast<double>(*e.halving_usage) / 3600.0);
+          "Running jobs holding {} more {}-seconds of remaining time in {} would halve it{}.\n",
+          number_words(std::round(static_cast<double>(*e.halving_usage))),
+          tres.empty() ? "billable-TRES" : tres, name_of(e.path.back()), cpu_hours);
     else if (e.halving_usage)
-      out += fmt::format(
-          "Usage that would halve it: {} more raw usage charged to {} (about {:.1f} CPU-hours "
-          "at a billing of 1 per CPU).\n",
-          number_words(std::round(static_cast<double>(*e.halving_usage))), name_of(e.path.back()),
-          static_cast<double>(*e.halving_usage) / 3600.0);
+      out += fmt::format("Usage that would halve it: {} more raw usage{} charged to {}{}.\n",
+                         number_words(std::round(static_cast<double>(*e.halving_usage))),
+                         tres.empty() ? "" : " of " + tres + " (" + tres + "-seconds)",
+                         name_of(e.path.back()), cpu_hours);
   }
   return out;
 }
@@ -197,8 +217,15 @@ std::string format_explain_parsable(const Queue& q, const Explanation& e) {
 std::string format_explain_json(const Queue& q, const FairShareInput& fs, const Explanation& e) {
   (void)q;
   const PendingJob& j = *e.job;
-  json out = {{"job", j.id},       {"user", j.user},   {"account", j.account},
-              {"priority", j.priority}, {"held", j.held}, {"algorithm", algorithm_name(fs.algorithm)}};
+  json out = {{"job", j.id},
+              {"user", j.user},
+              {"account", j.account},
+              {"priority", j.priority},
+              {"held", j.held},
+              {"algorithm", algorithm_name(fs.algorithm)},
+              {"usage_basis", usage_basis_name(fs.usage_basis)}};
+  // fairway_fairshare_tres: the TRES whose usage gave the factor; null: billing's.
+  out["fairshare_tres"] = e.fairshare_tres.empty() ? json(nullptr) : json(e.fairshare_tres);
   json rows = json::array();
   for (const FactorRow& r : j.rows) {
     json factors = json::object();

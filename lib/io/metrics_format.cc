@@ -109,15 +109,21 @@ std::string format_metrics(const MetricsInput& in) {
 
   std::string out;
   out.reserve(512 + rows.size() * 7 * 110);
-  family(out, "fairway_info", "gauge",
-         "Fairway's version, the Slurm release, the fair-share algorithm, how usage decays "
-         "(slurm: as multifactor, exact: fairway_decay=exact) and what usage fair-share compares "
-         "(historical, or fairway_usage=allocated or committed) (always 1).");
+  family(
+      out, "fairway_info", "gauge",
+      "Fairway's version, the Slurm release, the fair-share algorithm, how usage decays "
+      "(slurm: as multifactor, exact: fairway_decay=exact) and what usage fair-share compares "
+      "(historical, or fairway_usage=allocated or committed) and the TRES whose usage judges "
+      "the jobs asking mostly for them (fairway_fairshare_tres, comma-separated; no label: none) "
+      "(always 1).");
+  std::string tres_list;
+  for (const auto& x : in.fairshare_tres) tres_list += (tres_list.empty() ? "" : ",") + x.name;
   sample(out, "fairway_info",
          label("version", in.version) + "," + label("slurm_release", in.slurm_release) + "," +
              label("algorithm", algorithm_name(in.algorithm)) + "," +
              label("decay", in.decay_exact ? "exact" : "slurm") + "," +
-             label("usage", usage_basis_name(in.usage_basis)),
+             label("usage", usage_basis_name(in.usage_basis)) +
+             (tres_list.empty() ? "" : "," + label("fairshare_tres", tres_list)),
          1);
 
   std::vector<std::string> labels;
@@ -164,6 +170,30 @@ std::string format_metrics(const MetricsInput& in) {
   for (size_t k = 0; k < rows.size(); k++)
     sample(out, "fairway_association_delivered_entitled_ratio", labels[k],
            delivered_over_entitled(in.compared ? *in.compared : t, rows[k].index));
+
+  // fairway_fairshare_tres: each listed TRES's usage and factor, in the same rows.
+  if (!in.fairshare_tres.empty()) {
+    for (const auto& x : in.fairshare_tres)
+      if (!x.compared || !x.result || x.compared->size() != t.size() ||
+          x.result->fs_factor.size() != t.size())
+        throw std::invalid_argument("metrics: the tree of " + x.name + " does not match");
+    family(out, "fairway_association_tres_usage_raw", "gauge",
+           "Raw usage of a TRES listed in fairway_fairshare_tres (decayed TRES-seconds; under "
+           "fairway_usage what running jobs hold of it), the usage compared for the jobs "
+           "asking mostly for it.");
+    for (const auto& x : in.fairshare_tres)
+      for (size_t k = 0; k < rows.size(); k++)
+        sample(out, "fairway_association_tres_usage_raw", labels[k] + "," + label("tres", x.name),
+               static_cast<double>(x.compared->usage_raw(rows[k].index)));
+    family(out, "fairway_association_tres_fairshare_factor", "gauge",
+           "Fair-share factor from the usage of a TRES listed in fairway_fairshare_tres, 0 to 1: "
+           "the factor of the association's jobs asking mostly for it.");
+    for (const auto& x : in.fairshare_tres)
+      for (size_t k = 0; k < rows.size(); k++)
+        if (rows[k].fairshare)  // where sshare shows billing's
+          sample(out, "fairway_association_tres_fairshare_factor",
+                 labels[k] + "," + label("tres", x.name), x.result->fs_factor[rows[k].index]);
+  }
 
   if (in.starvation) {
     std::vector<std::string> by_index(t.size());

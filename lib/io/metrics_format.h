@@ -37,6 +37,14 @@ struct MetricsInput {
   std::string version;        // Fairway's
   std::string slurm_release;  // "24.11.5"
   bool decay_exact = false;   // fairway_decay=exact
+  // fairway_fairshare_tres: for each listed TRES, the tree whose usage fair-share compared for
+  // the jobs judged by it (its usage, historical or held, summed up the tree) and its values.
+  struct TresFairShare {
+    std::string name;
+    const AssocTree* compared = nullptr;
+    const FairShareResult* result = nullptr;
+  };
+  std::vector<TresFairShare> fairshare_tres;
   // The pending queue.
   std::vector<std::string> partitions, qos;
   PendingStats pending;  // indexed like partitions and qos

@@ -14,6 +14,8 @@
 #include <memory>
 #include <vector>
 
+#include "conf_values.h"
+#include "fairshare_tres.h"
 #include "json_fields.h"
 
 namespace fairway {
@@ -74,8 +76,8 @@ AssocRecord parse_association(const json& a, size_t index) {
   w.has_id = true;
   w.id = r.id;
   const std::string where = w.str();
-  reject_unknown_keys(a, {"id", "parent", "account", "user", "shares", "usage", "held_usage"},
-                      where);
+  reject_unknown_keys(
+      a, {"id", "parent", "account", "user", "shares", "usage", "held_usage", "tres_usage"}, where);
 
   const json& parent = require(a, "parent", where);
   r.parent_id =
@@ -136,6 +138,58 @@ void parse_held_usage(const json& doc, const json& assocs, Snapshot& s) {
       error(fmt::format("{}: no \"held_usage\" (required with \"usage_basis\" {})", where,
                         quoted(usage_basis_name(s.usage_basis))));
     s.held.push_back(get_usage(*it, where + ": \"held_usage\""));
+  }
+}
+
+// "fairshare_tres" (absent: none) and, with it, every association's "tres_usage": an object
+// naming each listed TRES once, with the usage of it charged directly to the association (in
+// the usage basis, as "held_usage" is), in the form of "usage".
+void parse_tres_usage(const json& doc, const json& assocs, Snapshot& s) {
+  if (const auto it = doc.find("fairshare_tres"); it != doc.end()) {
+    const json& list = require_array(*it, "\"fairshare_tres\"");
+    if (list.empty()) error("\"fairshare_tres\" is empty (leave it out for none)");
+    if (list.size() > kMaxFairShareTres)
+      error(fmt::format("\"fairshare_tres\" lists {} TRES, at most {}", list.size(),
+                        kMaxFairShareTres));
+    for (size_t k = 0; k < list.size(); ++k) {
+      const std::string what = fmt::format("\"fairshare_tres\"[{}]", k);
+      if (!list[k].is_string())
+        error(fmt::format("{} must be a string, not {}", what, type_name(list[k])));
+      const std::string& name = list[k].get_ref<const std::string&>();
+      if (const auto problem = fairshare_tres_name_problem(name))
+        error(fmt::format("{} {}: {}", what, json_fields::quoted(name), *problem));
+      for (const std::string& before : s.fairshare_tres)
+        if (ascii_lower(before) == ascii_lower(name))
+          error(fmt::format("{} {} is listed twice", what, json_fields::quoted(name)));
+      s.fairshare_tres.push_back(name);
+    }
+  }
+  s.tres_usage.assign(s.fairshare_tres.size(), {});
+  for (auto& u : s.tres_usage) u.reserve(assocs.size());
+  for (size_t i = 0; i < assocs.size(); ++i) {
+    const std::string where = fmt::format("associations[{}] (id {})", i, s.associations[i].id);
+    const auto it = assocs[i].find("tres_usage");
+    if (s.fairshare_tres.empty()) {
+      if (it != assocs[i].end())
+        error(fmt::format("{}: \"tres_usage\" without a top-level \"fairshare_tres\"", where));
+      continue;
+    }
+    if (it == assocs[i].end())
+      error(fmt::format("{}: no \"tres_usage\" (required with \"fairshare_tres\")", where));
+    const std::string what = where + ": \"tres_usage\"";
+    require_object(*it, what);
+    for (auto e = it->begin(); e != it->end(); ++e)
+      if (std::find(s.fairshare_tres.begin(), s.fairshare_tres.end(), e.key()) ==
+          s.fairshare_tres.end())
+        error(
+            fmt::format("{}: {} is not in \"fairshare_tres\"", what, json_fields::quoted(e.key())));
+    for (size_t k = 0; k < s.fairshare_tres.size(); ++k) {
+      const auto e = it->find(s.fairshare_tres[k]);
+      if (e == it->end())
+        error(fmt::format("{}: no usage of {}", what, json_fields::quoted(s.fairshare_tres[k])));
+      s.tres_usage[k].push_back(
+          get_usage(*e, fmt::format("{}: {}", what, json_fields::quoted(s.fairshare_tres[k]))));
+    }
   }
 }
 
@@ -459,13 +513,15 @@ Snapshot parse_snapshot(std::string_view text) {
                       version.dump(), kSnapshotVersion));
   const bool v2 = version.get<uint64_t>() == 2;
   if (v2)
-    reject_unknown_keys(doc, {"fairway_snapshot", "algorithm", "dampening_factor",
-                              "usage_basis", "associations", "slurm_release", "taken_at",
-                              "cluster", "priority", "partitions", "qos", "jobs"},
+    reject_unknown_keys(doc,
+                        {"fairway_snapshot", "algorithm", "dampening_factor", "usage_basis",
+                         "fairshare_tres", "associations", "slurm_release", "taken_at", "cluster",
+                         "priority", "partitions", "qos", "jobs"},
                         "top level");
   else
-    reject_unknown_keys(doc, {"fairway_snapshot", "algorithm", "dampening_factor",
-                              "usage_basis", "associations"},
+    reject_unknown_keys(doc,
+                        {"fairway_snapshot", "algorithm", "dampening_factor", "usage_basis",
+                         "fairshare_tres", "associations"},
                         "top level (version 1)");
 
   Snapshot s;
@@ -495,6 +551,7 @@ Snapshot parse_snapshot(std::string_view text) {
   for (size_t i = 0; i < assocs.size(); ++i)
     s.associations.push_back(parse_association(assocs[i], i));
   parse_held_usage(doc, assocs, s);
+  parse_tres_usage(doc, assocs, s);
   (void)snapshot_tree(s);  // shape errors are snapshot errors too
   if (v2) parse_queue_keys(doc, s);
   return s;
@@ -556,6 +613,21 @@ Snapshot read_snapshot_file(const std::string& path) {
   return read_snapshot_fd(fd, name);
 }
 
+namespace {
+
+// A usage list per listed TRES, each with a value per association.
+void check_tres_usage(const Snapshot& s) {
+  if (s.tres_usage.size() != s.fairshare_tres.size())
+    error(fmt::format("{} TRES usage lists for {} listed TRES", s.tres_usage.size(),
+                      s.fairshare_tres.size()));
+  for (size_t k = 0; k < s.tres_usage.size(); ++k)
+    if (s.tres_usage[k].size() != s.associations.size())
+      error(fmt::format("{} values of {} usage for {} associations", s.tres_usage[k].size(),
+                        s.fairshare_tres[k], s.associations.size()));
+}
+
+}  // namespace
+
 std::string write_snapshot(const Snapshot& s) {
   if (!valid_dampening_factor(s.dampening_factor))
     error(fmt::format("dampening factor {}: {}", s.dampening_factor, kDampeningFactorRule));
@@ -563,22 +635,32 @@ std::string write_snapshot(const Snapshot& s) {
   if (held && s.held.size() != s.associations.size())
     error(fmt::format("{} held usage values for {} associations", s.held.size(),
                       s.associations.size()));
+  check_tres_usage(s);
+  std::string tres_list;
+  for (size_t k = 0; k < s.fairshare_tres.size(); ++k)
+    tres_list += (k ? ", " : "") + quoted(s.fairshare_tres[k]);
   std::string out = fmt::format(
-      "{{\"fairway_snapshot\": {}, \"algorithm\": \"{}\", \"dampening_factor\": {},{}\n"
+      "{{\"fairway_snapshot\": {}, \"algorithm\": \"{}\", \"dampening_factor\": {},{}{}\n"
       " \"associations\": [",
       s.queue ? 2 : 1, algorithm_name(s.algorithm),
       json(static_cast<uint64_t>(s.dampening_factor)).dump(),
-      held ? fmt::format(" \"usage_basis\": \"{}\",", usage_basis_name(s.usage_basis)) : "");
+      held ? fmt::format(" \"usage_basis\": \"{}\",", usage_basis_name(s.usage_basis)) : "",
+      tres_list.empty() ? "" : " \"fairshare_tres\": [" + tres_list + "],");
   for (size_t i = 0; i < s.associations.size(); ++i) {
     const AssocRecord& r = s.associations[i];
     const bool parent = r.shares_parent || r.shares_raw == kSharesUseParent;
+    std::string tres;
+    for (size_t k = 0; k < s.fairshare_tres.size(); ++k)
+      tres += fmt::format("{}{}: {}", k ? ", " : ", \"tres_usage\": {", quoted(s.fairshare_tres[k]),
+                          usage_json(s.tres_usage[k][i]));
+    if (!tres.empty()) tres += "}";
     out += fmt::format(
         "{}\n  {{\"id\": {}, \"parent\": {}, \"account\": {}, \"user\": {}, \"shares\": {}, "
-        "\"usage\": {}{}}}",
+        "\"usage\": {}{}{}}}",
         i ? "," : "", r.id, r.parent_id ? std::to_string(r.parent_id) : "null", quoted(r.account),
         r.user.empty() ? "null" : quoted(r.user),
         parent ? "\"parent\"" : std::to_string(r.shares_raw), usage_json(r.usage_raw),
-        held ? ", \"held_usage\": " + usage_json(s.held[i]) : std::string());
+        held ? ", \"held_usage\": " + usage_json(s.held[i]) : std::string(), tres);
   }
   out += "]";
   if (s.queue) out += write_queue_keys(s);
@@ -612,10 +694,30 @@ AssocTree snapshot_compared_tree(const Snapshot& s) {
 }
 
 FairShareInput snapshot_fair_share_input(const Snapshot& s) {
-  FairShareInput in{s.associations, s.algorithm, s.dampening_factor, s.usage_basis};
+  FairShareInput in{s.associations, s.algorithm,      s.dampening_factor,
+                    s.usage_basis,  s.fairshare_tres, s.tres_usage};
   if (s.usage_basis != UsageBasis::kHistorical && s.held.size() == in.associations.size())
     for (size_t i = 0; i < in.associations.size(); ++i) in.associations[i].usage_raw = s.held[i];
   return in;
+}
+
+AssocTree snapshot_tres_tree(const Snapshot& s, std::string_view tres) {
+  check_tres_usage(s);
+  for (size_t k = 0; k < s.fairshare_tres.size(); ++k) {
+    if (ascii_lower(s.fairshare_tres[k]) != ascii_lower(std::string(tres))) continue;
+    AssocTree t = snapshot_tree(s);
+    try {
+      hold_usage(t, s.tres_usage[k]);
+    } catch (const TreeError& e) {
+      error(e.what());
+    }
+    return t;
+  }
+  std::string listed;
+  for (const std::string& n : s.fairshare_tres) listed += (listed.empty() ? "" : ", ") + n;
+  error(fmt::format("no fair-share of {} usage in the snapshot ({})", quoted(std::string(tres)),
+                    listed.empty() ? "it was taken without fairway_fairshare_tres"
+                                   : "fairway_fairshare_tres lists " + listed));
 }
 
 Snapshot snapshot_from_tree(const AssocTree& t, Algorithm algorithm, double dampening_factor) {

@@ -26,6 +26,13 @@
 // its own running jobs held (lib/core/held_usage.h), in the form of "usage", and fair-share is
 // computed from the held usage while "usage" keeps the historical usage sshare's RawUsage shows.
 //
+// Either version may have "fairshare_tres": ["gres/gpu", ...] (PriorityParameters
+// fairway_fairshare_tres, lib/core/fairshare_tres.h: the listed TRES the cluster tracks, as it
+// spells them); then every association has "tres_usage": {"gres/gpu": 12.5, ...}, its usage of
+// each listed TRES in the form of "usage" (charged directly; under a held basis what its own
+// running jobs held of it), and a job of version 2 judged by a listed TRES names it in its
+// "fairshare_tres"; a job without one was judged by billing.
+//
 // Version 2 ("fairway_snapshot": 2, what `fairway snapshot` writes) has the keys of version 1
 // and these, all required (doc/fairway.1, SNAPSHOT FILES, shows a whole file):
 //   "slurm_release": "24.11.5"   the release of the slurmctld it was taken from
@@ -85,6 +92,10 @@ struct Snapshot {
   // (whose usage stays the historical usage sshare shows as RawUsage).
   UsageBasis usage_basis = UsageBasis::kHistorical;
   std::vector<long double> held;
+  // fairway_fairshare_tres: the listed TRES, and for each the usage of it charged directly to
+  // each association (tres_usage[k][i], parallel to `associations`, in the usage basis).
+  std::vector<std::string> fairshare_tres;
+  std::vector<std::vector<long double>> tres_usage;
 };
 
 inline constexpr int kSnapshotVersion = 2;  // the newest; version 1 is read too
@@ -125,8 +136,13 @@ AssocTree snapshot_tree(const Snapshot& snapshot);
 // The tree whose usage fair-share compares: snapshot_tree's, or under a usage basis other than
 // historical, with the held usage totals (hold_usage). Throws SnapshotError.
 AssocTree snapshot_compared_tree(const Snapshot& snapshot);
+// The tree whose usage fair-share compares for jobs judged by the listed TRES `tres` (ASCII
+// case ignored): the usage of that TRES (tres_usage) summed up the tree.  Throws SnapshotError
+// when the snapshot does not list it.
+AssocTree snapshot_tres_tree(const Snapshot& snapshot, std::string_view tres);
 // The associations, algorithm and dampening of a snapshot as the explanations' input, each
-// association's usage being what fair-share compares (its held usage under a held basis).
+// association's usage being what fair-share compares (its held usage under a held basis),
+// with the listed TRES and their usage.
 FairShareInput snapshot_fair_share_input(const Snapshot& snapshot);
 
 // A snapshot of a built tree (whose usage is total usage): direct usage = total minus the

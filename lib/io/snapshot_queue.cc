@@ -1,5 +1,6 @@
 // A snapshot's pending queue (version 2, see snapshot.h): the priority settings, partitions,
 // QOS and pending jobs.
+#include <algorithm>
 #include <cmath>
 #include <unordered_set>
 #include <utility>
@@ -109,7 +110,7 @@ PendingJob parse_job(const json& j, size_t index) {
   reject_unknown_keys(j, {"id", "array_job_id", "assoc_id", "user", "account", "qos",
                           "partitions", "submit_time", "eligible_time", "accrue_time",
                           "min_cpus", "max_cpus", "min_nodes", "time_limit", "nice", "held",
-                          "admin_priority", "priority", "tres_req", "rows"},
+                          "admin_priority", "priority", "tres_req", "fairshare_tres", "rows"},
                       where);
   job.array_job_id = get_u32(j, "array_job_id", where);
   job.assoc_id = get_u32(j, "assoc_id", where);
@@ -140,6 +141,10 @@ PendingJob parse_job(const json& j, size_t index) {
                                    [](const json& v, const std::string& what) {
                                      return get_uint(v, 0, UINT64_MAX, what);
                                    });
+  // fairway_fairshare_tres: the listed TRES that judged the job (absent: billing); that the
+  // list holds it is checked with the list (parse_queue_keys).
+  if (const auto it = j.find("fairshare_tres"); it != j.end())
+    job.fairshare_tres = get_name(*it, at(where, "fairshare_tres"));
   const json& rows = require_array(require(j, "rows", where), at(where, "rows"));
   for (size_t i = 0; i < rows.size(); ++i) {
     job.rows.push_back(parse_row(rows[i], fmt::format("{}: \"rows\"[{}]", where, i)));
@@ -217,6 +222,12 @@ void parse_queue_keys(const json& doc, Snapshot& s) {
     for (const auto& p : job.partitions)
       if (!q.partition(p))
         error(fmt::format("jobs[{}] (job {}): unknown partition {}", i, job.id, json_fields::quoted(p)));
+    if (!job.fairshare_tres.empty() && std::find(s.fairshare_tres.begin(), s.fairshare_tres.end(),
+                                                 job.fairshare_tres) == s.fairshare_tres.end())
+      error(
+          fmt::format("jobs[{}] (job {}): \"fairshare_tres\" {} is not in the top level's "
+                      "\"fairshare_tres\"",
+                      i, job.id, json_fields::quoted(job.fairshare_tres)));
     q.jobs.push_back(std::move(job));
   }
   s.queue = std::move(q);
@@ -275,13 +286,18 @@ std::string write_queue_keys(const Snapshot& s) {
         "{}, \"qos\": {}, \"partitions\": [{}], \"submit_time\": {}, \"eligible_time\": {}, "
         "\"accrue_time\": {}, \"min_cpus\": {}, \"max_cpus\": {}, \"min_nodes\": {}, "
         "\"time_limit\": {}, \"nice\": {}, \"held\": {}, \"admin_priority\": {}, \"priority\": "
-        "{}, \"tres_req\": {},\n   \"rows\": [{}]}}",
-        i ? "," : "", j.id, j.array_job_id, j.assoc_id, json_fields::quoted(j.user), json_fields::quoted(j.account),
-        j.qos.empty() ? "null" : json_fields::quoted(j.qos), parts, static_cast<int64_t>(j.submit_time),
-        static_cast<int64_t>(j.eligible_time), static_cast<int64_t>(j.accrue_time), j.min_cpus,
-        j.max_cpus, j.min_nodes, j.time_limit == kInfinite ? "null" : std::to_string(j.time_limit),
-        j.nice, j.held ? "true" : "false", j.admin_priority ? "true" : "false", j.priority,
-        map_json(j.tres_req), rows);
+        "{}, \"tres_req\": {},{}\n   \"rows\": [{}]}}",
+        i ? "," : "", j.id, j.array_job_id, j.assoc_id, json_fields::quoted(j.user),
+        json_fields::quoted(j.account), j.qos.empty() ? "null" : json_fields::quoted(j.qos), parts,
+        static_cast<int64_t>(j.submit_time), static_cast<int64_t>(j.eligible_time),
+        static_cast<int64_t>(j.accrue_time), j.min_cpus, j.max_cpus, j.min_nodes,
+        j.time_limit == kInfinite ? "null" : std::to_string(j.time_limit), j.nice,
+        j.held ? "true" : "false", j.admin_priority ? "true" : "false", j.priority,
+        map_json(j.tres_req),
+        j.fairshare_tres.empty()
+            ? std::string()
+            : " \"fairshare_tres\": " + json_fields::quoted(j.fairshare_tres) + ",",
+        rows);
   }
   return out + "]";
 }

@@ -599,7 +599,10 @@ TEST_F(ShimTest, ClassicAllocatedUsageEqualsHistoricalOfTheHeldUsage) {
 TEST_F(ShimTest, GpuJobsAreJudgedByGpuUsageAndTheOthersByBilling) {
   for (bool on : {true, false}) {
     const auto dir = UseStateDir(on ? "gpu-on" : "gpu-off");
-    fake_conf_priority_params(on ? "fairway_fairshare_tres=gres/gpu" : "");
+    // With the period's snapshot, which keeps the GPU usage and the jobs it judged.
+    const std::string params =
+        (on ? "fairway_fairshare_tres=gres/gpu," : "") + ("fairway_metrics_dir=" + dir.string());
+    fake_conf_priority_params(params.c_str());
     if (on)
       EXPECT_CALL(mock_, Log(_, HasSubstr("a job that mostly asks for one of gres/gpu gets the "
                                           "fair-share factor of its association's usage of it")))
@@ -625,6 +628,30 @@ TEST_F(ShimTest, GpuJobsAreJudgedByGpuUsageAndTheOthersByBilling) {
     // sshare's values stay billing's.
     EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(31), 1.0);
     EXPECT_DOUBLE_EQ(fake_assoc_fs_factor(21), 1.0 / 3);
+    std::stringstream text;
+    text << std::ifstream(dir / "fairway.json").rdbuf();
+    const std::string json = text.str();
+    // A job's text in the snapshot, from its id to its rows.
+    auto job_text = [&](int id) {
+      const size_t at = json.find("{\"id\": " + std::to_string(id) + ",");
+      return at == std::string::npos ? std::string()
+                                     : json.substr(at, json.find("\"rows\"", at) - at);
+    };
+    ASSERT_NE(job_text(201), "") << json;
+    if (on) {
+      EXPECT_NE(json.find("\"fairshare_tres\": [\"gres/gpu\"],"), std::string::npos) << json;
+      // u3's own GPU usage (its account's 90 is all its users').
+      EXPECT_NE(json.find("\"account\": \"b\", \"user\": \"u3\", \"shares\": 1, \"usage\": "),
+                std::string::npos);
+      EXPECT_NE(json.find("\"tres_usage\": {\"gres/gpu\": 90.0}}"), std::string::npos) << json;
+      EXPECT_NE(job_text(201).find("\"fairshare_tres\": \"gres/gpu\""), std::string::npos);
+      EXPECT_NE(job_text(203).find("\"fairshare_tres\": \"gres/gpu\""), std::string::npos);
+      EXPECT_EQ(job_text(202).find("\"fairshare_tres\""), std::string::npos);
+      EXPECT_EQ(job_text(204).find("\"fairshare_tres\""), std::string::npos);
+    } else {
+      EXPECT_EQ(json.find("fairshare_tres"), std::string::npos);
+      EXPECT_EQ(json.find("tres_usage"), std::string::npos);
+    }
     // A job submitted after the period gets the period's GPU factor too.
     fake_add_job(205, 22, "p1", "normal", 0, 1, 1, 1002);
     fake_job_set_tres(205, FAKE_TRES_GPU, 1);

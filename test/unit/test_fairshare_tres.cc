@@ -1,5 +1,6 @@
 // Per-resource fair-share (fairway_fairshare_tres): which TRES judges a job, the option's
-// parsing, and a GPU tree's factors against the billing tree's, hand-computed.
+// parsing, a GPU tree's factors against the billing tree's, hand-computed, and a snapshot that
+// keeps the TRES usage for `fairway shares --tres`, explain and whatif.
 #include "fairshare_tres.h"
 
 #include <gtest/gtest.h>
@@ -8,8 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "explain_format.h"
 #include "fairway.h"
 #include "plugin_options.h"
+#include "queue_fixtures.h"
+#include "snapshot.h"
+#include "whatif.h"
 
 namespace fairway {
 namespace {
@@ -149,6 +154,172 @@ TEST(FairShareTres, ACopiedTreeWithGpuUsageRanksTheOtherWay) {
   EXPECT_EQ(fairway_fair_share_copy(billing, nullptr), FAIRWAY_EINVAL);
   fairway_fair_share_destroy(&billing);
   fairway_fair_share_destroy(&gpu);
+}
+
+
+// root -> A (1 share) -> uA, root -> B (1 share) -> uB.  Billing: uA used 900, uB 100; GPUs:
+// uA 8, uB 72.  Fair Tree: on billing uB ranks first (1) and uA second (1/2); on GPUs the other
+// way.  Job 7 of uA asked mostly for GPUs, job 8 of uB for CPUs; weight 1000 each.
+Snapshot gpu_and_cpu_jobs() {
+  Snapshot s;
+  s.associations = {{1, 0, "root", "", false, 1, 0},  {2, 1, "A", "", false, 1, 0},
+                    {3, 2, "A", "uA", false, 1, 900}, {4, 1, "B", "", false, 1, 0},
+                    {5, 4, "B", "uB", false, 1, 100}};
+  s.fairshare_tres = {"gres/gpu"};
+  s.tres_usage = {{0, 0, 8, 0, 72}};
+  s.slurm_release = "25.11.7";
+  Queue q;
+  q.taken_at = 1000;
+  q.settings.weight_fairshare = 1000;
+  q.settings.decay_half_life = 3600;
+  q.partitions = {{"gpu", 1, 1, 64, 1}};
+  PendingJob j7 = test::pending_job(7, 3, 900, {test::factor_row("gpu", 1000, 0, 1000)});
+  j7.user = "uA";
+  j7.account = "A";
+  j7.fairshare_tres = "gres/gpu";
+  PendingJob j8 = test::pending_job(8, 5, 800, {test::factor_row("gpu", 1000, 0, 1000)});
+  j8.user = "uB";
+  j8.account = "B";
+  q.jobs = {j7, j8};
+  s.queue = q;
+  return s;
+}
+
+std::string refused(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  if (at == std::string::npos) return "no " + from + " in the text";
+  text.replace(at, from.size(), to);
+  try {
+    parse_snapshot(text);
+  } catch (const SnapshotError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(FairShareTres, ASnapshotKeepsTheTresUsageAndWhichJobsItJudged) {
+  const Snapshot s = gpu_and_cpu_jobs();
+  const std::string text = write_snapshot(s);
+  EXPECT_NE(text.find("\"dampening_factor\": 1, \"fairshare_tres\": [\"gres/gpu\"],"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"usage\": 100.0, \"tres_usage\": {\"gres/gpu\": 72.0}}"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"fairshare_tres\": \"gres/gpu\",\n"), std::string::npos) << text;
+  const Snapshot back = parse_snapshot(text);
+  EXPECT_EQ(back.fairshare_tres, s.fairshare_tres);
+  EXPECT_EQ(back.tres_usage, s.tres_usage);
+  EXPECT_EQ(back.queue->job(7)->fairshare_tres, "gres/gpu");
+  EXPECT_EQ(back.queue->job(8)->fairshare_tres, "");
+  EXPECT_EQ(write_snapshot(back), text);
+
+  // `fairway shares --tres`: the GPU usage summed up the tree, any case of the name.
+  const AssocTree gpu = snapshot_tres_tree(back, "GRES/GPU");
+  EXPECT_EQ(gpu.usage_raw(0), 80.0L);
+  EXPECT_EQ(gpu.usage_raw(3), 72.0L);
+  FairShareResult r;
+  compute_fair_share(gpu, Algorithm::kFairTree, 1, r);
+  EXPECT_DOUBLE_EQ(r.fs_factor[2], 1.0);  // uA
+  EXPECT_DOUBLE_EQ(r.fs_factor[4], 0.5);  // uB
+  EXPECT_THROW(snapshot_tres_tree(back, "gres/mps"), SnapshotError);
+  try {
+    snapshot_tres_tree(back, "gres/mps");
+  } catch (const SnapshotError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "no fair-share of \"gres/mps\" usage in the snapshot (fairway_fairshare_tres "
+                  "lists gres/gpu)"),
+              std::string::npos)
+        << e.what();
+  }
+
+  // Refused: usage without the list, the list without usage, a TRES the list lacks, a job
+  // judged by a TRES the list lacks, names that cannot be listed.
+  EXPECT_NE(refused(text, " \"fairshare_tres\": [\"gres/gpu\"],", "")
+                .find("associations[0] (id 1): \"tres_usage\" without a top-level "
+                      "\"fairshare_tres\""),
+            std::string::npos);
+  EXPECT_NE(refused(text, ", \"tres_usage\": {\"gres/gpu\": 72.0}", "")
+                .find("associations[4] (id 5): no \"tres_usage\" (required with "
+                      "\"fairshare_tres\")"),
+            std::string::npos);
+  EXPECT_NE(refused(text, "{\"gres/gpu\": 72.0}", "{\"gres/gpu\": 72.0, \"mem\": 1}")
+                .find("associations[4] (id 5): \"tres_usage\": \"mem\" is not in "
+                      "\"fairshare_tres\""),
+            std::string::npos);
+  EXPECT_NE(refused(text, "{\"gres/gpu\": 72.0}", "{}").find("no usage of \"gres/gpu\""),
+            std::string::npos);
+  EXPECT_NE(refused(text, "\"fairshare_tres\": \"gres/gpu\",\n", "\"fairshare_tres\": \"gres/mps\",\n")
+                .find("jobs[0] (job 7): \"fairshare_tres\" \"gres/mps\" is not in the top "
+                      "level's \"fairshare_tres\""),
+            std::string::npos);
+  EXPECT_NE(refused(text, "[\"gres/gpu\"]", "[\"billing\"]").find("\"fairshare_tres\"[0] \"billing\": billing"),
+            std::string::npos);
+  EXPECT_NE(refused(text, "[\"gres/gpu\"]", "[\"gres/gpu\", \"GRES/GPU\"]")
+                .find("\"fairshare_tres\"[1] \"GRES/GPU\" is listed twice"),
+            std::string::npos);
+  EXPECT_NE(refused(text, "[\"gres/gpu\"]", "[]").find("\"fairshare_tres\" is empty"),
+            std::string::npos);
+}
+
+TEST(FairShareTres, ExplainAndWhatIfTakeAGpuJobsFactorFromTheGpuTree) {
+  const Snapshot s = gpu_and_cpu_jobs();
+  const FairShareInput fs = snapshot_fair_share_input(s);
+  ASSERT_EQ(fairshare_tres_index(fs, "Gres/Gpu"), 0);
+  EXPECT_EQ(fairshare_tres_index(fs, "gres/mps"), -1);
+
+  // Job 7 (uA, GPUs): the GPU tree's path, where A is first; job 8 (uB, CPUs): billing's.
+  const Explanation e7 = explain_job(*s.queue, fs, 7);
+  EXPECT_EQ(e7.fairshare_tres, "gres/gpu");
+  ASSERT_EQ(e7.path.size(), 3u);
+  EXPECT_EQ(e7.path[1].rank, 1u);
+  EXPECT_DOUBLE_EQ(e7.path.back().fs_factor, 1.0);
+  const Explanation e8 = explain_job(*s.queue, fs, 8);
+  EXPECT_EQ(e8.fairshare_tres, "");
+  EXPECT_DOUBLE_EQ(e8.path.back().fs_factor, 1.0);
+  EXPECT_DOUBLE_EQ(fair_share_path(fs, 3).back().fs_factor, 0.5);  // uA on billing
+  const std::string said = format_explain(*s.queue, fs, e7);
+  EXPECT_NE(said.find("Fair-share (Fair Tree, gres/gpu usage: fairway_fairshare_tres)"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("(from its usage of gres/gpu, the resource the job asks mostly for, not "
+                      "of billable TRES: fairway_fairshare_tres)"),
+            std::string::npos)
+      << said;
+  EXPECT_NE(said.find("more raw usage of gres/gpu (gres/gpu-seconds) charged to uA."),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find("CPU-hours"), std::string::npos) << said;
+  EXPECT_NE(format_explain_json(*s.queue, fs, e7).find("\"fairshare_tres\":\"gres/gpu\""),
+            std::string::npos);
+  EXPECT_NE(format_explain_json(*s.queue, fs, e8).find("\"fairshare_tres\":null"),
+            std::string::npos);
+
+  // Twice the fair-share weight: job 7 scaled by its GPU factor (1), job 8 by billing's (1).
+  WhatIfChange twice;
+  twice.weights = {{"fairshare", 2000}};
+  const WhatIf w = what_if(*s.queue, fs, twice);
+  EXPECT_EQ(w.after.job(7)->rows[0].fairshare, 2000);
+  EXPECT_EQ(w.after.job(8)->rows[0].fairshare, 2000);
+  // A given 20 shares: on billing uA now ranks first (A's 20/21 over 90% against B's 1/21
+  // over 10%), and on GPUs still (20/21 over 10%): job 8 falls to half, job 7 stays.
+  WhatIfChange shares;
+  shares.shares = {{"A", "", 20, false}};
+  const WhatIf w2 = what_if(*s.queue, fs, shares);
+  EXPECT_EQ(w2.after.job(7)->rows[0].fairshare, 1000);
+  EXPECT_EQ(w2.after.job(8)->rows[0].fairshare, 500);
+  // B given 20 shares instead: on GPUs uB now ranks first ((20/21)/0.9 > (1/21)/0.1), so job 7
+  // falls to half, which billing alone (where uA ranks second already) would not show.
+  shares.shares = {{"B", "", 20, false}};
+  const WhatIf w3 = what_if(*s.queue, fs, shares);
+  EXPECT_EQ(w3.after.job(7)->rows[0].fairshare, 500);
+  EXPECT_EQ(w3.after.job(8)->rows[0].fairshare, 1000);
+  // A usage change is billing's: uB charged 10000 more leaves job 7's GPU factor alone.
+  WhatIfChange usage;
+  usage.usage = {{"B", "uB", 10000}};
+  const WhatIf w4 = what_if(*s.queue, fs, usage);
+  EXPECT_EQ(w4.after.job(7)->rows[0].fairshare, 1000);
+  EXPECT_EQ(w4.after.job(8)->rows[0].fairshare, 500);
 }
 
 }  // namespace

@@ -562,6 +562,64 @@ TEST_F(Publish, WithJobsTheSnapshotHoldsTheQueueThatExplainAndWhatifRead) {
   EXPECT_EQ(read_snapshot_file(dir_ + "/fairway.json").queue->jobs.size(), 1u);
 }
 
+// fairway_fairshare_tres: the snapshot lists the TRES, keeps each association's own usage of it
+// (historical, then held) and which job it judged; the metrics name the list and give each
+// association's factor on that TRES's tree.  GPUs: alice 10, bob 40 of 50 (a's half of the
+// shares over 20% of the use): alice ranks first on them, where billing puts bob first.
+TEST_F(Publish, FairShareTresAreInTheSnapshotAndTheMetrics) {
+  ShadowQueue q(dir_);
+  const char* tres[] = {"gres/gpu"};
+  const long double gpu[] = {50, 10, 10, 40, 40};
+  q.p.fairshare_tres = tres;
+  q.p.fairshare_tres_count = 1;
+  q.p.fairshare_tres_usage = gpu;
+  q.jobs[0].fairshare_tres = 1;  // alice's job asked mostly for GPUs
+  ASSERT_EQ(fairway_publish(nullptr, &q.p, nullptr, nullptr), FAIRWAY_OK) << fairway_last_error();
+  Snapshot snap = read_snapshot_file(dir_ + "/fairway.json");
+  EXPECT_EQ(snap.fairshare_tres, std::vector<std::string>{"gres/gpu"});
+  ASSERT_EQ(snap.tres_usage.size(), 1u);
+  EXPECT_EQ(snap.tres_usage[0], (std::vector<long double>{0, 0, 10, 0, 40}));
+  EXPECT_EQ(snap.queue->job(10)->fairshare_tres, "gres/gpu");
+  EXPECT_EQ(snap.queue->job(11)->fairshare_tres, "");
+  FairShareResult r;
+  compute_fair_share(snapshot_tres_tree(snap, "gres/gpu"), Algorithm::kFairTree, 1, r);
+  EXPECT_DOUBLE_EQ(r.fs_factor[2], 1.0);  // alice
+  EXPECT_DOUBLE_EQ(r.fs_factor[4], 0.5);  // bob
+  std::string text = read_text(dir_ + "/fairway.prom");
+  auto s = samples(text);
+  EXPECT_EQ(s.at(R"(fairway_association_tres_fairshare_factor{id="3",account="a",user="alice",parent="a",tres="gres/gpu"})"), 1.0);
+  EXPECT_EQ(s.at(R"(fairway_association_fairshare_factor{id="3",account="a",user="alice",parent="a"})"), 0.5);
+  EXPECT_EQ(s.at(R"(fairway_association_tres_usage_raw{id="1",account="root",user="",parent="",tres="gres/gpu"})"), 50.0);
+  EXPECT_NE(text.find(",usage=\"historical\",fairshare_tres=\"gres/gpu\"} 1"), std::string::npos);
+
+  // fairway_usage=allocated: what running jobs hold of the TRES (bob 2 GPUs).
+  const fairway_running_job_t billing[] = {{3, 4.0, 60}};
+  const fairway_running_job_t gpus[] = {{5, 2.0, 60}};
+  const fairway_running_job_t* held[] = {gpus};
+  const size_t held_n[] = {1};
+  q.p.usage_basis = FAIRWAY_USAGE_ALLOCATED;
+  q.p.running = billing;
+  q.p.running_count = 1;
+  q.p.fairshare_tres_usage = nullptr;
+  q.p.fairshare_tres_running = held;
+  q.p.fairshare_tres_running_count = held_n;
+  ASSERT_EQ(fairway_publish(nullptr, &q.p, nullptr, nullptr), FAIRWAY_OK) << fairway_last_error();
+  snap = read_snapshot_file(dir_ + "/fairway.json");
+  EXPECT_EQ(snap.tres_usage[0], (std::vector<long double>{0, 0, 0, 0, 2}));
+  EXPECT_EQ(snap.held, (std::vector<long double>{0, 0, 4, 0, 0}));
+  s = samples(read_text(dir_ + "/fairway.prom"));
+  EXPECT_EQ(s.at(R"(fairway_association_tres_usage_raw{id="4",account="b",user="",parent="root",tres="gres/gpu"})"), 2.0);
+
+  // A job naming a TRES the publication does not list; the list without usage.
+  q.jobs[0].fairshare_tres = 2;
+  EXPECT_EQ(fairway_publish(nullptr, &q.p, nullptr, nullptr), FAIRWAY_EINVAL);
+  q.jobs[0].fairshare_tres = 1;
+  q.p.fairshare_tres_running = nullptr;
+  EXPECT_EQ(fairway_publish(nullptr, &q.p, nullptr, nullptr), FAIRWAY_EINVAL);
+  EXPECT_NE(std::string(fairway_last_error()).find("fair-share TRES without their usage"),
+            std::string::npos);
+}
+
 TEST_F(Publish, TheShadowPolicyPublishesHowTheOrderWouldChange) {
   ShadowQueue q(dir_);
   const std::string policy = dir_ + "/shadow.conf";
