@@ -23,7 +23,10 @@
  *	Environment: FAIRWAY_PLUGIN (the plugin without -p); for profiling:
  *	FW_BENCH_ONLY_FAIRWAY (no multifactor run), FW_BENCH_PERIODS_ONLY (no
  *	priority_p_set timing), FW_BENCH_SPLIT (fairway's recalculation alone
- *	too), FW_BENCH_HEAP (the heap each kept).
+ *	too), FW_BENCH_HEAP (the heap each kept), FW_BENCH_NO_SPRIO (no sprio
+ *	rows).  The sprio rows: the factors list of every pending job, of one
+ *	user's and of one job's, as slurmctld asks each plugin for it after its
+ *	periods, with the time (the job read lock's hold) and the list's size.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -304,6 +307,101 @@ static void _time_sets(uint32_t (*fw_set)(uint32_t, job_record_t *), int reps,
 	*fw_ns = median(t_fw, n);
 }
 
+/*
+ * sprio as slurmctld serves it (fake_ctld_sprio: 22.05 hands the request to
+ * the plugin, which takes the job read lock itself; from 23.02 slurmctld holds
+ * it around the call): the factors list of every pending job (kind 0), of one
+ * user's (1) and of one job's (2), asked by root.  Per kind the median time
+ * of `reps` calls after a warm-up, the rows and the bytes the list holds when
+ * it is returned (heap grown by the call, the list not yet freed).
+ */
+typedef struct {
+	double ms[3], mb[3];
+	int rows[3];
+} sprio_time_t;
+
+static void _time_sprio(fake_sprio_f *factors, int reps, uint32_t job_id,
+			uint32_t user_id, sprio_time_t *out)
+{
+	slurmctld_lock_t job_read_lock =
+		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
+	int n = (reps < 64) ? reps : 64;
+
+	for (int kind = 0; kind < 3; kind++) {
+		fake_sprio_req_t req;
+		double t[64];
+
+		memset(&req, 0, sizeof(req));
+		if (kind == 1) {
+			req.user_ids = list_create(NULL);
+			list_append(req.user_ids, &user_id);
+		} else if (kind == 2) {
+			req.job_ids = list_create(NULL);
+			list_append(req.job_ids, &job_id);
+		}
+		for (int r = -1; r < n; r++) {	/* -1: warm-up */
+			struct timespec a, b;
+			size_t h = heap_bytes();
+			list_t *l;
+
+			clock_gettime(CLOCK_MONOTONIC, &a);
+			if (FW_SPRIO_CALLER_LOCKS) {
+				lock_slurmctld(job_read_lock);
+				assoc_mgr_lock(&qos_read_lock);
+			}
+			l = fake_ctld_sprio(factors, &req, 0);
+			if (FW_SPRIO_CALLER_LOCKS) {
+				assoc_mgr_unlock(&qos_read_lock);
+				unlock_slurmctld(job_read_lock);
+			}
+			clock_gettime(CLOCK_MONOTONIC, &b);
+			if (r == 0) {
+				out->rows[kind] = l ? list_count(l) : 0;
+				out->mb[kind] = ((double) heap_bytes() - h) / 1e6;
+			}
+			FREE_NULL_LIST(l);
+			if (r >= 0)
+				t[r] = ns_between(a, b) / 1e6;
+		}
+		out->ms[kind] = median(t, n);
+		FREE_NULL_LIST(req.job_ids);
+		FREE_NULL_LIST(req.user_ids);
+	}
+}
+
+/* A pending job that a period weighed, and its user, for sprio -j and -u. */
+static void _sprio_subject(uint32_t *job_id, uint32_t *user_id)
+{
+	list_itr_t *it = list_iterator_create(job_list);
+	job_record_t *j;
+
+	*job_id = *user_id = 0;
+	while ((j = list_next(it)))
+		if (IS_JOB_PENDING(j) && j->prio_factors && j->priority) {
+			*job_id = j->job_id;
+			*user_id = j->user_id;
+			break;
+		}
+	list_iterator_destroy(it);
+}
+
+static void _print_sprio(const sprio_time_t *mf, const sprio_time_t *fw)
+{
+	static const char *what[] = { "all pending jobs", "one user's jobs",
+				      "one job" };
+
+	for (int k = 0; k < 3; k++)
+		printf("# sprio, %s (%d rows): multifactor %.3f ms, %.1f MB; fairway %.3f ms, %.1f MB; %.1fx\n",
+		       what[k], fw->rows[k], mf->ms[k], mf->mb[k], fw->ms[k],
+		       fw->mb[k], fw->ms[k] > 0 ? mf->ms[k] / fw->ms[k] : 0);
+	if (mf->rows[0] != fw->rows[0] || mf->rows[1] != fw->rows[1] ||
+	    mf->rows[2] != fw->rows[2])
+		printf("FAIL: sprio rows differ: multifactor %d/%d/%d, fairway %d/%d/%d\n",
+		       mf->rows[0], mf->rows[1], mf->rows[2], fw->rows[0],
+		       fw->rows[1], fw->rows[2]);
+}
+
 /* The floors of an exact pass on this machine, as comment lines. */
 static void _print_floors(time_t now, double mf_ms, int jobs)
 {
@@ -328,6 +426,9 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	double mf_ms, mf_lock, fw_ms, fw_lock, mf_set, fw_set;
 	size_t h0, h_mf, h1, h_fw;
 	int mf_weighed = -1, fw_weighed;
+	sprio_time_t mf_sprio = { { 0 } }, fw_sprio = { { 0 } };
+	uint32_t sprio_job = 0, sprio_user = 0;
+	bool sprio = !getenv("FW_BENCH_NO_SPRIO");
 	double extra;
 	fw_plugin_t fw;
 	mf_plugin_t mf;
@@ -349,6 +450,11 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 		_time_period(_mf_period, now, reps, &mf_ms, &mf_lock);
 		h_mf = heap_bytes();
 		mf_weighed = jobs_weighed();
+		/* sprio of the factors multifactor's periods stored. */
+		_sprio_subject(&sprio_job, &sprio_user);
+		if (sprio)
+			_time_sprio(priority_g_get_priority_factors_list, reps,
+				    sprio_job, sprio_user, &mf_sprio);
 	}
 	capture_initial();
 	state_reset();
@@ -361,6 +467,12 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	_time_period(_fw_period, now, reps, &fw_ms, &fw_lock);
 	h_fw = heap_bytes();
 	fw_weighed = jobs_weighed();
+	if (sprio) {
+		if (!sprio_job)
+			_sprio_subject(&sprio_job, &sprio_user);
+		_time_sprio(fw.factors, reps, sprio_job, sprio_user, &fw_sprio);
+		_print_sprio(&mf_sprio, &fw_sprio);
+	}
 	if (!getenv("FW_BENCH_NO_PUBLISH")) {
 		/* The same periods with every publishing option on (metrics,
 		 * the queue snapshot, a shadow policy, history with the journal
