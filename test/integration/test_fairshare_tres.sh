@@ -11,7 +11,9 @@
 #   * the snapshot names the TRES each GPU job was judged by, and no CPU job's;
 #   * `fairway shares --tres` gives fw_u3 the GPU usage sshare shows in GrpTRESRaw (minutes);
 #   * fairway explain says the GPU job's factor comes from its gres/gpu usage; promtool passes
-#     the metrics, which give each association's factor on the GPU tree.
+#     the metrics, which give each association's factor on the GPU tree;
+#   * fairway whatif --shares chem=1 of the period's snapshot predicts every pending job's
+#     priority after the same change is made (sacctmgr, then a period).
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -140,4 +142,26 @@ assert_match "fairway_info names the list" '^fairway_info\{(.*,)?fairshare_tres=
 	"$(grep '^fairway_info{' "$mdir/fairway.prom")"
 assert_ne "each association's factor on the GPU tree" 0 \
 	"$(grep -c '^fairway_association_tres_fairshare_factor{.*tres="gres/gpu"} ' "$mdir/fairway.prom" || true)"
+
+# whatif: chem's shares from 60 to 1, predicted from the period's snapshot (each job on the
+# tree it was judged on), then made on the cluster.
+"$cli" whatif -P "$TB_DIR/snapshot.json" --shares chem=1 >"$TB_DIR/predicted.P"
+awk -F'|' '$1 == "hold" { print $2, $6 }' "$TB_DIR/predicted.P" | sort -n >"$TB_DIR/predicted"
+squeue -h -t PD -p hold -o '%i %Q' | sort -n >"$TB_DIR/before"
+assert_eq "the prediction covers the four jobs" 4 "$(wc -l <"$TB_DIR/predicted")"
+assert_ne "the prediction changes priorities" "$(cat "$TB_DIR/before")" "$(cat "$TB_DIR/predicted")"
+state=$TB_DIR/spool/ctld/priority_last_decay_ran
+period_ended_after() { [ "$(stat -c %Y "$state" 2>/dev/null || echo 0)" -gt "$1" ]; }
+check "sacctmgr modify account chem set fairshare=1" \
+	sacctmgr -i modify account where name=chem cluster="$CLUSTER" set fairshare=1
+sleep 2	# slurmdbd's update reaches slurmctld
+t=$(date +%s)
+wait_for 90 period_ended_after "$t" || fail "a period ran after the change" "state file $(stat -c %y "$state")"
+sleep 1
+squeue -h -t PD -p hold -o '%i %Q' | sort -n >"$TB_DIR/after"
+if diff -u "$TB_DIR/predicted" "$TB_DIR/after" >"$TB_DIR/diff"; then
+	pass "every pending job's priority after the change = whatif's prediction"
+else
+	fail "every pending job's priority after the change = whatif's prediction" "$(cat "$TB_DIR/diff")"
+fi
 finish
