@@ -665,6 +665,38 @@ TEST_F(ShimTest, GpuJobsAreJudgedByGpuUsageAndTheOthersByBilling) {
   }
 }
 
+// Classic fair-share with fairway_fairshare_tres: a GPU job's factor is the classic factor of
+// its association on the tree of GPU usage, as the core computes it from that tree alone, and
+// a CPU job's is billing's classic factor.
+TEST_F(ShimTest, ClassicGpuJobsGetTheClassicFactorOfTheGpuTree) {
+  fake_conf_classic(1);
+  fake_conf_priority_params("fairway_fairshare_tres=gres/gpu");
+  LoadOutsideSlurmctld();
+  fake_part_set_tres("p1", 0, 64);  // TRES_ARRAY_CPU
+  fake_part_set_tres("p1", FAKE_TRES_GPU, 4);
+  const std::pair<uint32_t, double> gpu_usage[] = {{1, 100}, {2, 10}, {21, 10}, {3, 90},
+                                                   {31, 90}};
+  for (const auto& [id, u] : gpu_usage) fake_assoc_set_tres_usage(id, FAKE_TRES_GPU, u);
+  fake_add_job(203, 21, "p1", "normal", 0, 1, 1, 1001);  // 2 GPUs
+  fake_job_set_tres(203, FAKE_TRES_GPU, 2);
+  fake_add_job(204, 21, "p1", "normal", 0, 1, 1, 1001);  // no GPU
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  // The same tree with GPU usage, computed by the core (ids, parents, shares as SetUp's).
+  const fairway_assoc_t gpu[] = {{1, 0, "root", nullptr, 1, 0, 100}, {2, 1, "a", nullptr, 2, 0, 10},
+                                 {21, 2, "a", "u1", 1, 0, 10},      {22, 2, "a", "u2", 1, 0, 0},
+                                 {3, 1, "b", nullptr, 1, 0, 90},   {31, 3, "b", "u3", 1, 0, 90}};
+  fairway_fair_share_t* fs = nullptr;
+  ASSERT_EQ(fairway_fair_share_new(gpu, 6, &fs), FAIRWAY_OK);
+  ASSERT_EQ(fairway_fair_share_compute(fs, FAIRWAY_ALGO_CLASSIC, 1), FAIRWAY_OK);
+  fairway_assoc_result_t r{};
+  ASSERT_EQ(fairway_fair_share_result(fs, 2, &r), FAIRWAY_OK);
+  fairway_fair_share_destroy(&fs);
+  EXPECT_GT(r.fs_factor, 0.0);
+  EXPECT_DOUBLE_EQ(fake_job_factor(203, "fs"), 10000.0 * r.fs_factor);
+  // u1 used all of a's billing (100 of 130) and little of the GPUs: its CPU job ranks lower.
+  EXPECT_LT(fake_job_factor(204, "fs"), fake_job_factor(203, "fs"));
+}
+
 // Under fairway_usage=allocated the GPU tree compares the GPUs running jobs hold: u3 holds 2 of
 // them (and 4 CPUs), u1 16 CPUs and none.  By billing b ranks first (u3 1, u2 2/3, u1 1/3); by
 // GPUs held a does, its users tied (u1 and u2 1, u3 1/3).  A reconfigure that lists another
