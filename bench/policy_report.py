@@ -28,7 +28,8 @@ NAMES = {"multifactor": "priority/multifactor (BMRC's settings)",
          "committed": "priority/fairway, fairway_usage=committed",
          "gpu-multifactor": "priority/multifactor (BMRC's settings)",
          "gpu-fairway": "priority/fairway, the same settings",
-         "gpu-tres": "priority/fairway, fairway_fairshare_tres=gres/gpu"}
+         "gpu-tres": "priority/fairway, fairway_fairshare_tres=gres/gpu",
+         "gpu-held": "the same, fairway_usage=allocated, fairway_rerank_interval=10"}
 GPU_SHARES = {"grpa": 1, "grpb": 2}
 WARM = 120.0  # two calculation periods: the first jobs have turned over
 
