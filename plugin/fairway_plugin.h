@@ -220,7 +220,8 @@ extern void fw_held_note(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			 time_t now);
 extern const fairway_running_job_t *fw_held_jobs(size_t *n);
 /* The same jobs holding what they were allocated of the cfg's k-th
- * fairway_fairshare_tres (times the QOS UsageFactor) in place of billing. */
+ * fairway_fairshare_tres (times the QOS UsageFactor) in place of billing, in
+ * one buffer that the next call overwrites (copy it to keep several). */
 extern const fairway_running_job_t *fw_held_tres_jobs(int k, size_t *n);
 extern void fw_held_free(void);
 

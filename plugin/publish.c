@@ -623,7 +623,9 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
 					.tres = (g_queue_tres || cfg->fs_tres_n) ?
 						READ_LOCK : NO_LOCK };
-	const fairway_running_job_t *tres_running[FAIRWAY_MAX_FAIRSHARE_TRES];
+	/* Each listed TRES's held jobs, copied (fw_held_tres_jobs reuses its
+	 * buffer). */
+	fairway_running_job_t *tres_running[FAIRWAY_MAX_FAIRSHARE_TRES] = { 0 };
 	size_t tres_running_n[FAIRWAY_MAX_FAIRSHARE_TRES];
 	fairway_publication_t p = { 0 };
 	fairway_pending_row_t *rows = NULL;
@@ -686,9 +688,14 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 			if (g_lanes[l].njobs)
 				memcpy(jobs + j, g_lanes[l].jobv,
 				       g_lanes[l].njobs * sizeof(*jobs));
-			for (size_t i = 0; i < g_lanes[l].njobs; i++)
+			for (size_t i = 0; i < g_lanes[l].njobs; i++) {
 				if (jobs[j + i].tres_at != SIZE_MAX)
 					jobs[j + i].tres_at += t;
+				/* The listed TRES could not be copied
+				 * (changed since the walk): none judged. */
+				if (!c.fs_tres_n)
+					jobs[j + i].fairshare_tres = 0;
+			}
 			if (g_lanes[l].ntres)
 				memcpy(tres + t, g_lanes[l].tres,
 				       g_lanes[l].ntres * sizeof(*tres));
@@ -753,10 +760,21 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		p.fairshare_tres_count = c.fs_tres_n;
 		p.fairshare_tres_usage = c.fs_tres_usage;
 		if (fw_cfg_held(cfg)) {
-			for (int k = 0; k < c.fs_tres_n; k++)
-				tres_running[k] = fw_held_tres_jobs(
-					k, &tres_running_n[k]);
-			p.fairshare_tres_running = tres_running;
+			for (int k = 0; k < c.fs_tres_n; k++) {
+				const fairway_running_job_t *held =
+					fw_held_tres_jobs(k, &tres_running_n[k]);
+
+				tres_running[k] = xcalloc(
+					tres_running_n[k] + 1,
+					sizeof(*tres_running[k]));
+				if (tres_running_n[k])
+					memcpy(tres_running[k], held,
+					       tres_running_n[k] *
+					       sizeof(*held));
+			}
+			p.fairshare_tres_running =
+				(const fairway_running_job_t *const *)
+				tres_running;
 			p.fairshare_tres_running_count = tres_running_n;
 		}
 	}
@@ -792,6 +810,8 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	xfree(rows);
 	xfree(jobs);
 	xfree(tres);
+	for (int k = 0; k < FAIRWAY_MAX_FAIRSHARE_TRES; k++)
+		xfree(tres_running[k]);
 	_copy_free(&c);
 }
 

@@ -729,6 +729,29 @@ TEST_F(ShimTest, AllocatedGpusJudgeGpuJobsAndAReconfiguredListNeverReadsTheirTre
   rm_tree(dir);
 }
 
+// Two listed TRES under fairway_usage=allocated: the period's snapshot keeps what the running
+// jobs hold of each (u3's job: 2 GPUs and 1000 of memory), each TRES its own.
+TEST_F(ShimTest, HeldUsageOfTwoListedTresIsPublishedForEach) {
+  const auto dir = UseStateDir("gpu-mem-held");
+  const std::string params = "fairway_usage=allocated,fairway_fairshare_tres=gres/gpu,mem,"
+                             "fairway_metrics_dir=" + dir.string();
+  fake_conf_priority_params(params.c_str());
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 1, 4, 1, 1003);  // running: 4 CPUs, 2 GPUs, 1000 mem
+  fake_job_set_tres(100, FAKE_TRES_GPU, 2);
+  fake_job_set_tres(100, 1, 1000);  // TRES_ARRAY_MEM
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  std::stringstream text;
+  text << std::ifstream(dir / "fairway.json").rdbuf();
+  const std::string json = text.str();
+  EXPECT_NE(json.find("\"fairshare_tres\": [\"gres/gpu\", \"mem\"],"), std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"tres_usage\": {\"gres/gpu\": 2.0, \"mem\": 1000.0}}"),
+            std::string::npos)
+      << json;
+  rm_tree(dir);
+}
+
 // A TRES slurmctld does not track, or depth-oblivious fair-share: one line each time the
 // settings are read, and every job is judged by billing.
 TEST_F(ShimTest, UntrackedFairShareTresIsLoggedAndIgnored) {
