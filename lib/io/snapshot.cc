@@ -180,7 +180,7 @@ void parse_tres_usage(const json& doc, const json& assocs, Snapshot& s) {
     require_object(*it, what);
     for (auto e = it->begin(); e != it->end(); ++e)
       if (std::find(s.fairshare_tres.begin(), s.fairshare_tres.end(), e.key()) ==
-          s.fairshare_tres.end())
+          s.fairshare_tres.end())  // the list's spelling (the names are its keys)
         error(
             fmt::format("{}: {} is not in \"fairshare_tres\"", what, json_fields::quoted(e.key())));
     for (size_t k = 0; k < s.fairshare_tres.size(); ++k) {

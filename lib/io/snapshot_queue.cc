@@ -5,6 +5,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "conf_values.h"
 #include "json_fields.h"
 #include "slurm_values.h"
 
@@ -222,8 +223,11 @@ void parse_queue_keys(const json& doc, Snapshot& s) {
     for (const auto& p : job.partitions)
       if (!q.partition(p))
         error(fmt::format("jobs[{}] (job {}): unknown partition {}", i, job.id, json_fields::quoted(p)));
-    if (!job.fairshare_tres.empty() && std::find(s.fairshare_tres.begin(), s.fairshare_tres.end(),
-                                                 job.fairshare_tres) == s.fairshare_tres.end())
+    if (!job.fairshare_tres.empty() &&
+        std::none_of(s.fairshare_tres.begin(), s.fairshare_tres.end(),
+                     [&](const std::string& t) {
+                       return ascii_lower(t) == ascii_lower(job.fairshare_tres);
+                     }))
       error(
           fmt::format("jobs[{}] (job {}): \"fairshare_tres\" {} is not in the top level's "
                       "\"fairshare_tres\"",
