@@ -162,12 +162,7 @@ TresTrees tres_trees(const fairway_publication_t& p, const fairway::AssocTree& t
       fairway::hold_usage(t, direct);
     } else {
       for (uint32_t i = 0; i < n; i++) t.set_usage(i, p.fairshare_tres_usage[k * n + i]);
-      direct.resize(n);
-      for (uint32_t i = 0; i < n; i++) {
-        long double d = t.usage_raw(i);
-        for (uint32_t c : t.children(i)) d -= t.usage_raw(c);
-        direct[i] = d > 0 ? d : 0.0L;
-      }
+      direct = fairway::direct_usage(t);
     }
     fairway::compute_fair_share(t, algo, p.dampening, out.results.emplace_back());
   }

@@ -273,6 +273,16 @@ std::vector<long double> subtree_totals(const AssocTree& t, std::span<const long
   return total;
 }
 
+std::vector<long double> direct_usage(const AssocTree& t) {
+  std::vector<long double> direct(t.size());
+  for (uint32_t i = 0; i < t.size(); ++i) {
+    long double d = t.usage_raw(i);
+    for (uint32_t c : t.children(i)) d -= t.usage_raw(c);
+    direct[i] = d > 0 ? d : 0.0L;
+  }
+  return direct;
+}
+
 void accumulate_direct_usage(std::vector<AssocRecord>& records) {
   const AssocTree t = AssocTree::build(records);  // validates (and copies: snapshots only)
   std::vector<long double> direct(records.size());

@@ -154,6 +154,10 @@ class AssocTree {
 // a size mismatch.
 std::vector<long double> subtree_totals(const AssocTree& tree, std::span<const long double> direct);
 
+// The other way: each association's usage charged directly to it, its total usage minus its
+// children's totals, clamped at 0 (rounding), indexed like the tree.
+std::vector<long double> direct_usage(const AssocTree& tree);
+
 // For snapshots, where usage is charged directly to each association: replaces every record's
 // usage_raw by its total, i.e. its own usage plus its children's totals (summed in input order,
 // as long double). Validates the tree like AssocTree::build (throws TreeError).

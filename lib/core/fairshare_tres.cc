@@ -78,13 +78,18 @@ FairShareInput tres_fair_share_input(const FairShareInput& fs, size_t k) {
   return out;
 }
 
-FairShareInput judged_fair_share_input(const FairShareInput& fs, const PendingJob& job) {
-  if (job.fairshare_tres.empty()) return fs;
+int judged_tres_index(const FairShareInput& fs, const PendingJob& job) {
+  if (job.fairshare_tres.empty()) return -1;
   const int k = fairshare_tres_index(fs, job.fairshare_tres);
   if (k < 0)
     invalid("job " + std::to_string(job.id) + " was judged by " + job.fairshare_tres +
             " usage, which the snapshot's fairshare_tres does not list");
-  return tres_fair_share_input(fs, static_cast<size_t>(k));
+  return k;
+}
+
+FairShareInput judged_fair_share_input(const FairShareInput& fs, const PendingJob& job) {
+  const int k = judged_tres_index(fs, job);
+  return k < 0 ? fs : tres_fair_share_input(fs, static_cast<size_t>(k));
 }
 
 }  // namespace fairway

@@ -54,6 +54,10 @@ int fairshare_tres_index(const FairShareInput& fs, std::string_view name);
 // Error (kInvalid) for k out of range or a usage list whose size is not the associations'.
 FairShareInput tres_fair_share_input(const FairShareInput& fs, size_t k);
 
+// The index in fs.fairshare_tres of the TRES that judged `job`, or -1 for billing.  Throws
+// Error (kInvalid) when fs does not list the job's TRES.
+int judged_tres_index(const FairShareInput& fs, const PendingJob& job);
+
 // What `job`'s fair-share factor comes from: fs, or for a job judged by a listed TRES,
 // tres_fair_share_input of that TRES.  Throws Error (kInvalid) when fs does not list it.
 FairShareInput judged_fair_share_input(const FairShareInput& fs, const PendingJob& job);

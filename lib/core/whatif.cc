@@ -185,21 +185,13 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
   std::vector<std::unordered_map<uint32_t, double>> tres_after(fs2.fairshare_tres.size());
   std::vector<bool> tres_used(fs2.fairshare_tres.size(), false);
   for (const PendingJob& j : q.jobs)
-    if (!j.fairshare_tres.empty()) {
-      const int k = fairshare_tres_index(fs2, j.fairshare_tres);
-      if (k < 0)
-        invalid("job " + std::to_string(j.id) + " was judged by " + j.fairshare_tres +
-                " usage, which the snapshot's fairshare_tres does not list");
-      tres_used[static_cast<size_t>(k)] = true;
-    }
+    if (const int k = judged_tres_index(fs2, j); k >= 0) tres_used[static_cast<size_t>(k)] = true;
   for (size_t k = 0; fs_needed && k < tres_after.size(); ++k)
     if (tres_used[k]) tres_after[k] = factors_by_id(tres_fair_share_input(fs2, k));
   // The job's factor after the change, where the tree tells it.
   auto factor_after = [&](const PendingJob& j) -> std::optional<double> {
-    const auto& from =
-        j.fairshare_tres.empty()
-            ? f_after
-            : tres_after[static_cast<size_t>(fairshare_tres_index(fs2, j.fairshare_tres))];
+    const int k = judged_tres_index(fs2, j);
+    const auto& from = k < 0 ? f_after : tres_after[static_cast<size_t>(k)];
     const auto it = from.find(j.assoc_id);
     if (it == from.end()) return std::nullopt;
     return it->second;

@@ -725,11 +725,10 @@ Snapshot snapshot_from_tree(const AssocTree& t, Algorithm algorithm, double damp
   s.algorithm = algorithm;
   s.dampening_factor = dampening_factor;
   s.associations.reserve(t.size());
+  const std::vector<long double> direct = direct_usage(t);
   for (uint32_t i = 0; i < t.size(); ++i) {
     AssocRecord r = t.record(i);
-    long double direct = t.usage_raw(i);
-    for (uint32_t c : t.children(i)) direct -= t.usage_raw(c);
-    r.usage_raw = direct > 0 ? direct : 0.0L;
+    r.usage_raw = direct[i];
     r.shares_parent = t.uses_parent_shares(i);
     r.shares_raw = t.shares_raw(i);
     s.associations.push_back(std::move(r));
