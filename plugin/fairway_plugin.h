@@ -42,6 +42,7 @@ typedef struct {
 	bool decay_exact;		/* fairway_decay=exact */
 	uint32_t usage_basis;		/* fairway_usage: FAIRWAY_USAGE_* */
 	uint32_t rerank_interval;	/* fairway_rerank_interval, seconds */
+	uint32_t weigh_threads;		/* fairway_weigh_threads, 0: not given */
 	/* fairway_fairshare_tres: the listed TRES slurmctld tracks, by name
 	 * and position in the TRES arrays (lib/core/fairshare_tres.h). */
 	int fs_tres_n;
@@ -192,7 +193,9 @@ extern void fw_journal_close(fw_state_t *st);
 extern void fw_usage_save(fw_state_t *st, time_t now);
 extern void fw_usage_restore(fw_state_t *st);
 
-/* ---- weigh_pass.c: Fair Tree's weighing pass, in one or two threads ---- */
+/* ---- weigh_pass.c: Fair Tree's weighing pass, in a pool of threads ---- */
+/* The most threads that weigh one pass (the calculation thread included). */
+#define FW_WEIGH_MAX_THREADS 64
 /* Collects the weighable jobs of job_list (charging running ones first when
  * charge): pass fw_collect_job to list_for_each with a fw_collect_t. */
 typedef struct {
@@ -252,7 +255,8 @@ extern void fw_publish_note(const job_record_t *job_ptr,
  * period (with fairway_history_days).  Calculation thread, job lock and an
  * assoc_mgr lock on associations held. */
 extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now);
-/* The weighing helper thread's rows: lane 1 on, -1 off. */
+/* A weighing thread's rows: lane 1 .. FW_WEIGH_MAX_THREADS - 1 on (the
+ * calculation thread is lane 0), -1 off.  The lanes are read in order. */
 extern void fw_publish_lane(int lane);
 /* Whether this period notes its pending jobs (what the weighing prefetches). */
 extern bool fw_publish_noting(void);

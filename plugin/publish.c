@@ -57,9 +57,12 @@ typedef struct {
 	bool over;	/* more jobs than fairway_queue_jobs: no details */
 } __attribute__((aligned(64))) lane_t;
 
-/* Lane 0: the calculation thread; lane 1: the weighing helper.  Only the
- * calculation thread touches g_lanes outside a weighing pass. */
-static lane_t g_lanes[2];
+/* Lane 0: the calculation thread; lane k: the weighing pool's thread k, which
+ * weighs the k-th of the pass's consecutive ranges, so that the lanes in order
+ * hold the jobs in job_list's order.  Only the calculation thread touches
+ * g_lanes outside a weighing pass. */
+#define LANES FW_WEIGH_MAX_THREADS
+static lane_t g_lanes[LANES];
 static bool g_noting = false;
 static __thread lane_t *t_lane = NULL;
 /* The queue's details are noted (fairway_metrics_dir, up to queue_jobs jobs). */
@@ -161,7 +164,7 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 	g_queue_tres = cfg->weights.tres ? cfg->weights.tres_count : 0;
 	g_cfg = cfg;
 	_started_clear();	/* only this period's walk (not a reconfigure's) */
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < LANES; i++) {
 		g_lanes[i].n = g_lanes[i].jobs = 0;
 		g_lanes[i].njobs = g_lanes[i].ntres = 0;
 		g_lanes[i].over = false;
@@ -177,7 +180,8 @@ extern bool fw_publish_noting(void)
 
 extern void fw_publish_lane(int lane)
 {
-	t_lane = (g_noting && (lane == 1)) ? &g_lanes[1] : NULL;
+	t_lane = (g_noting && (lane >= 1) && (lane < LANES)) ?
+		&g_lanes[lane] : NULL;
 }
 
 /* The job's detail for the queue: UINT32_MAX when not noted. */
@@ -633,7 +637,9 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	double *tres = NULL;
 	bool queue = g_noting_queue;
 	copy_t c = { 0 };
-	size_t nrows = g_lanes[0].n + g_lanes[1].n, r = 0;
+	size_t nrows = 0, r = 0;
+	uint64_t noted = 0;
+	bool over = false;
 	const char *where = cfg->metrics_dir ? cfg->metrics_dir :
 			    slurm_conf.state_save_location;
 	char *history = NULL;
@@ -641,6 +647,11 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 
 	t_lane = NULL;
 	g_cfg = NULL;
+	for (int l = 0; l < LANES; l++) {
+		nrows += g_lanes[l].n;
+		noted += g_lanes[l].jobs;
+		over |= g_lanes[l].over;
+	}
 	if (!g_noting ||
 	    !(cfg->metrics_dir || cfg->history_days || cfg->starvation_minutes))
 		return;
@@ -657,12 +668,11 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		_started_clear();
 		return;
 	}
-	g_last_jobs = g_lanes[0].jobs + g_lanes[1].jobs;
+	g_last_jobs = noted;
 	/* The queue, when every job's details were noted: not with more
 	 * jobs than fairway_queue_jobs (one line per episode). */
 	if (cfg->metrics_dir && cfg->queue_jobs &&
-	    ((g_last_jobs > cfg->queue_jobs) || g_lanes[0].over ||
-	     g_lanes[1].over)) {
+	    ((g_last_jobs > cfg->queue_jobs) || over)) {
 		queue = false;
 		if (!g_queue_over_told)
 			info("%s: %"PRIu64" pending jobs, more than fairway_queue_jobs=%u: %s/fairway.json holds the association tree only%s until they are fewer",
@@ -678,12 +688,16 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	if (queue && g_queue_tres && (c.tres_count != g_queue_tres))
 		queue = false;
 	if (queue) {
-		size_t nj = g_lanes[0].njobs + g_lanes[1].njobs;
-		size_t nt = g_lanes[0].ntres + g_lanes[1].ntres;
+		size_t nj = 0, nt = 0;
+
+		for (int l = 0; l < LANES; l++) {
+			nj += g_lanes[l].njobs;
+			nt += g_lanes[l].ntres;
+		}
 
 		jobs = xcalloc(nj + 1, sizeof(*jobs));
 		tres = xcalloc(nt + 1, sizeof(*tres));
-		for (size_t l = 0, j = 0, t = 0; l < 2; l++) {
+		for (size_t l = 0, j = 0, t = 0; l < LANES; l++) {
 			/* (A lane that noted nothing may have no buffer.) */
 			if (g_lanes[l].njobs)
 				memcpy(jobs + j, g_lanes[l].jobv,
@@ -718,9 +732,8 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	}
 	rows = xcalloc(nrows + 1, sizeof(*rows));
 	_part_order_build();
-	for (int l = 0; l < 2; l++) {
-		uint32_t job_base = l ? g_lanes[0].njobs : 0;
-
+	for (int l = 0, job_base = 0; l < LANES;
+	     job_base += g_lanes[l].njobs, l++) {
 		for (size_t i = 0; i < g_lanes[l].n; i++) {
 			const note_t *n = &g_lanes[l].v[i];
 			uint32_t part = _part_index(n->part);
@@ -790,7 +803,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	p.period_end = time(NULL);
 	p.period_seconds = _seconds_since(&st->period_begin);
 	p.job_lock_seconds = st->job_lock_seconds;
-	p.jobs_weighed = g_lanes[0].jobs + g_lanes[1].jobs;
+	p.jobs_weighed = g_last_jobs;
 	p.started = g_started;
 	p.started_count = g_started_n;
 	p.starvation_minutes = cfg->starvation_minutes;
@@ -817,7 +830,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 
 extern void fw_publish_free(void)
 {
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < LANES; i++) {
 		xfree(g_lanes[i].v);
 		g_lanes[i].n = g_lanes[i].cap = 0;
 		xfree(g_lanes[i].jobv);

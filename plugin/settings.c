@@ -109,6 +109,7 @@ static void _options_read(fw_cfg_t *c)
 	c->decay_exact = o.decay_exact;
 	c->usage_basis = o.usage_basis;
 	c->rerank_interval = o.rerank_interval;
+	c->weigh_threads = o.weigh_threads;
 	for (uint32_t k = 0; k < o.fairshare_tres_count; k++)
 		c->fs_tres_name[c->fs_tres_n++] = xstrdup(o.fairshare_tres[k]);
 }

@@ -1,13 +1,19 @@
 /*****************************************************************************\
  *  weigh_pass.c - Fair Tree's weighing pass: the weighable jobs collected in one
- *  walk of job_list (which also charges running jobs), then weighed in one or
- *  two threads under the calculation thread's locks, with software prefetch.
+ *  walk of job_list (which also charges running jobs), then weighed by a pool of
+ *  threads under the calculation thread's locks, with software prefetch.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
+#endif
 #include <errno.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -25,27 +31,41 @@
  * priority_p_set_assoc_usage), a write shared between jobs.
  *
  * The calculation thread collects the weighable jobs into g_weigh_jobs (which
- * only grows), hands the second half to a helper thread and weighs the first
- * half itself.  FAIRWAY_WEIGH_THREADS=1 in slurmctld's environment turns it
- * off (default: 2 when more than one CPU is online); passes with fewer than
- * FAIRWAY_PARALLEL_MIN_JOBS weighable jobs (default 4096) stay serial.
+ * only grows), cuts it into as many consecutive ranges as threads take part,
+ * hands ranges 1.. to the pool's threads and weighs range 0 itself; thread k
+ * notes its rows in publishing's lane k, so the lanes in order hold the jobs
+ * in job_list's order.  How many threads: PriorityParameters
+ * fairway_weigh_threads, else FAIRWAY_WEIGH_THREADS in slurmctld's
+ * environment, else the CPUs slurmctld may run on (its affinity mask), at
+ * most FW_WEIGH_DEFAULT_MAX.  A pass gives each thread at least half of
+ * FAIRWAY_PARALLEL_MIN_JOBS jobs (default 4096), so a pass of fewer stays
+ * serial.  The pool's threads start at the first pass that needs them and
+ * stay until fini.
  */
-static int g_weigh_threads = 1;
+#define FW_WEIGH_DEFAULT_MAX 16
+static int g_env_threads = 0;		/* FAIRWAY_WEIGH_THREADS, 0: none */
+static int g_default_threads = 1;	/* the CPUs we may run on, capped */
 static size_t g_parallel_min_jobs = 4096;
 static job_record_t **g_weigh_jobs = NULL;
 static size_t g_weigh_cap = 0;
 
-static pthread_mutex_t g_helper_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t g_helper_cond = PTHREAD_COND_INITIALIZER;
-static pthread_t g_helper_thread;
-static bool g_helper_started = false, g_helper_stop = false;
+static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_work_cond = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t g_done_cond = PTHREAD_COND_INITIALIZER;
+static pthread_t g_pool_thread[FW_WEIGH_MAX_THREADS];
+static int g_pool_started = 0;	/* threads 1 .. g_pool_started are running */
+/* The passes handed out before thread k started (what it has seen). */
+static uint64_t g_pool_seen0[FW_WEIGH_MAX_THREADS];
+static bool g_pool_stop = false;
 static struct {
-	uint64_t posted, done;	/* tasks handed out / finished */
+	uint64_t posted;	/* passes handed out */
+	int parts;		/* threads taking part, the calculation thread too */
+	int running;		/* pool threads of this pass not done yet */
 	const fw_cfg_t *cfg;
 	time_t now;
-	size_t begin, end;	/* range of g_weigh_jobs */
+	size_t n;		/* jobs of the pass */
 	bool changed;
-} g_helper;
+} g_pass;
 
 /*
  * Software prefetch for the weighing pass.  The pass is bound by memory: per
@@ -114,68 +134,94 @@ static bool _weigh_range(const fw_cfg_t *cfg, time_t now, size_t begin,
 	return changed;
 }
 
-static void *_helper_main(void *arg)
+/* Thread k's range of a pass of n jobs cut into parts. */
+static inline size_t _range_begin(size_t n, int parts, int k)
 {
-	uint64_t seen = 0;
+	return (size_t) (((uint64_t) n * (uint64_t) k) / (uint64_t) parts);
+}
 
-	(void) prctl(PR_SET_NAME, "fw_weigh", NULL, NULL, NULL);
-	slurm_mutex_lock(&g_helper_lock);
-	while (!g_helper_stop) {
+static void *_pool_main(void *arg)
+{
+	int k = (int) (intptr_t) arg;
+	uint64_t seen = g_pool_seen0[k];
+	char name[16];
+
+	snprintf(name, sizeof(name), "fw_weigh%d", k);
+	(void) prctl(PR_SET_NAME, name, NULL, NULL, NULL);
+	slurm_mutex_lock(&g_pool_lock);
+	while (!g_pool_stop) {
 		const fw_cfg_t *cfg;
 		time_t now;
 		size_t begin, end;
 		bool changed;
 
-		if (g_helper.posted == seen) {
-			slurm_cond_wait(&g_helper_cond, &g_helper_lock);
+		if (g_pass.posted == seen) {
+			slurm_cond_wait(&g_work_cond, &g_pool_lock);
 			continue;
 		}
-		seen = g_helper.posted;
-		cfg = g_helper.cfg;
-		now = g_helper.now;
-		begin = g_helper.begin;
-		end = g_helper.end;
-		slurm_mutex_unlock(&g_helper_lock);
+		seen = g_pass.posted;
+		if (k >= g_pass.parts)	/* not needed for this pass */
+			continue;
+		cfg = g_pass.cfg;
+		now = g_pass.now;
+		begin = _range_begin(g_pass.n, g_pass.parts, k);
+		end = _range_begin(g_pass.n, g_pass.parts, k + 1);
+		slurm_mutex_unlock(&g_pool_lock);
 
-		fw_publish_lane(1);
+		fw_publish_lane(k);
 		changed = _weigh_range(cfg, now, begin, end);
 		fw_publish_lane(-1);
 
-		slurm_mutex_lock(&g_helper_lock);
-		g_helper.changed = changed;
-		g_helper.done = seen;
-		slurm_cond_broadcast(&g_helper_cond);
+		slurm_mutex_lock(&g_pool_lock);
+		g_pass.changed |= changed;
+		if (--g_pass.running == 0)
+			slurm_cond_signal(&g_done_cond);
 	}
-	slurm_mutex_unlock(&g_helper_lock);
+	slurm_mutex_unlock(&g_pool_lock);
 	return NULL;
 }
 
-/* Start the helper once; false (serial passes) if it cannot be started. */
-static bool _helper_start(void)
+/* Have threads 1 .. want - 1 running; how many threads can take part (the
+ * calculation thread and those running). */
+static int _pool_grow(int want)
 {
-	if (g_helper_started)
-		return true;
-	g_helper_stop = false;
-	if (pthread_create(&g_helper_thread, NULL, _helper_main, NULL)) {
-		error("%s: cannot start the weighing helper thread (%m), weighing jobs in one thread",
-		      plugin_type);
-		g_weigh_threads = 1;
-		return false;
+	while (g_pool_started < want - 1) {
+		int k = g_pool_started + 1;
+
+		/* Only the calculation thread hands out passes. */
+		g_pool_seen0[k] = g_pass.posted;
+		if (pthread_create(&g_pool_thread[k], NULL, _pool_main,
+				   (void *) (intptr_t) k)) {
+			error("%s: cannot start weighing thread %d (%m): weighing in %d",
+			      plugin_type, k, g_pool_started + 1);
+			break;
+		}
+		g_pool_started = k;
 	}
-	g_helper_started = true;
-	return true;
+	return (g_pool_started + 1 < want) ? g_pool_started + 1 : want;
 }
 
-static void _helper_stop(void)
+static void _pool_stop(void)
 {
-	if (!g_helper_started)
+	if (!g_pool_started)
 		return;
-	slurm_mutex_lock(&g_helper_lock);
-	g_helper_stop = true;
-	slurm_cond_broadcast(&g_helper_cond);
-	slurm_mutex_unlock(&g_helper_lock);
-	pthread_join(g_helper_thread, NULL);
-	g_helper_started = false;
+	slurm_mutex_lock(&g_pool_lock);
+	g_pool_stop = true;
+	slurm_cond_broadcast(&g_work_cond);
+	slurm_mutex_unlock(&g_pool_lock);
+	for (int k = 1; k <= g_pool_started; k++)
+		pthread_join(g_pool_thread[k], NULL);
+	g_pool_started = 0;
+	g_pool_stop = false;
+}
+
+/* The threads a pass may use: fairway_weigh_threads, FAIRWAY_WEIGH_THREADS,
+ * the default. */
+static int _threads_wanted(const fw_cfg_t *cfg)
+{
+	if (cfg->weigh_threads)
+		return (int) cfg->weigh_threads;
+	return g_env_threads ? g_env_threads : g_default_threads;
 }
 
 extern int fw_collect_job(void *x, void *arg)
@@ -198,61 +244,87 @@ extern int fw_collect_job(void *x, void *arg)
 	return 0;
 }
 
-/* Weigh the n jobs collected in g_weigh_jobs, under Fair Tree in two threads
- * from g_parallel_min_jobs on (classic, collected under fairway_usage: one).  Caller holds the job write lock
- * and the assoc and QOS read locks. */
+/* Weigh the n jobs collected in g_weigh_jobs, under Fair Tree in the pool's
+ * threads from g_parallel_min_jobs on (classic, collected under fairway_usage:
+ * one).  Caller holds the job write lock and the assoc and QOS read locks. */
 extern void fw_weigh_collected(const fw_cfg_t *cfg, time_t now, size_t n)
 {
-	size_t half;
+	size_t per = (g_parallel_min_jobs + 1) / 2;	/* jobs per thread, at least */
+	size_t most = n / per;
+	int parts = _threads_wanted(cfg);
 	bool changed;
 
+	if ((size_t) parts > most)
+		parts = (int) most;
 	/* Classic (collected under fairway_usage): one thread, see above. */
-	if ((g_weigh_threads < 2) || (n < g_parallel_min_jobs) ||
-	    (cfg->algo != FAIRWAY_ALGO_FAIR_TREE) || !_helper_start()) {
+	if ((parts < 2) || (n < g_parallel_min_jobs) ||
+	    (cfg->algo != FAIRWAY_ALGO_FAIR_TREE) ||
+	    ((parts = _pool_grow(parts)) < 2)) {
 		if (_weigh_range(cfg, now, 0, n))
 			last_job_update = time(NULL);
 		return;
 	}
 
-	half = n / 2;
-	slurm_mutex_lock(&g_helper_lock);
-	g_helper.cfg = cfg;
-	g_helper.now = now;
-	g_helper.begin = half;
-	g_helper.end = n;
-	g_helper.posted++;
-	slurm_cond_broadcast(&g_helper_cond);
-	slurm_mutex_unlock(&g_helper_lock);
+	slurm_mutex_lock(&g_pool_lock);
+	g_pass.cfg = cfg;
+	g_pass.now = now;
+	g_pass.n = n;
+	g_pass.parts = parts;
+	g_pass.running = parts - 1;
+	g_pass.changed = false;
+	g_pass.posted++;
+	slurm_cond_broadcast(&g_work_cond);
+	slurm_mutex_unlock(&g_pool_lock);
 
-	changed = _weigh_range(cfg, now, 0, half);
+	changed = _weigh_range(cfg, now, 0, _range_begin(n, parts, 1));
 
-	slurm_mutex_lock(&g_helper_lock);
-	while (g_helper.done != g_helper.posted)
-		slurm_cond_wait(&g_helper_cond, &g_helper_lock);
-	changed |= g_helper.changed;
-	slurm_mutex_unlock(&g_helper_lock);
+	slurm_mutex_lock(&g_pool_lock);
+	while (g_pass.running)
+		slurm_cond_wait(&g_done_cond, &g_pool_lock);
+	changed |= g_pass.changed;
+	slurm_mutex_unlock(&g_pool_lock);
 	if (changed)
 		last_job_update = time(NULL);
-	log_flag(PRIO, "%s: weighed %zu jobs in two threads", plugin_type, n);
+	log_flag(PRIO, "%s: weighed %zu jobs in %d threads", plugin_type, n,
+		 parts);
 }
 
-/* FAIRWAY_WEIGH_THREADS and FAIRWAY_PARALLEL_MIN_JOBS from the environment. */
+/* The CPUs this process may run on (its affinity mask), or those online. */
+static int _cpus_usable(void)
+{
+	cpu_set_t set;
+	long online;
+
+	CPU_ZERO(&set);
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	return (online > 0) ? (int) online : 1;
+}
+
+/* The default thread count, FAIRWAY_WEIGH_THREADS and
+ * FAIRWAY_PARALLEL_MIN_JOBS from the environment. */
 extern void fw_weigh_pass_configure(void)
 {
 	const char *v;
 	char *end;
 	long n;
 
-	g_weigh_threads = (sysconf(_SC_NPROCESSORS_ONLN) > 1) ? 2 : 1;
+	g_default_threads = _cpus_usable();
+	if (g_default_threads > FW_WEIGH_DEFAULT_MAX)
+		g_default_threads = FW_WEIGH_DEFAULT_MAX;
+	g_env_threads = 0;
 	g_parallel_min_jobs = 4096;
 	if ((v = getenv("FAIRWAY_WEIGH_THREADS"))) {
 		errno = 0;
 		n = strtol(v, &end, 10);
-		if (errno || (end == v) || *end || (n < 1) || (n > 2))
-			error("%s: FAIRWAY_WEIGH_THREADS='%s' is not 1 or 2, using %d",
-			      plugin_type, v, g_weigh_threads);
+		if (errno || (end == v) || *end || (n < 1) ||
+		    (n > FW_WEIGH_MAX_THREADS))
+			error("%s: FAIRWAY_WEIGH_THREADS='%s' is not a number of threads from 1 to %d, using %d",
+			      plugin_type, v, FW_WEIGH_MAX_THREADS,
+			      g_default_threads);
 		else
-			g_weigh_threads = n;
+			g_env_threads = n;
 	}
 	if ((v = getenv("FAIRWAY_PARALLEL_MIN_JOBS"))) {
 		errno = 0;
@@ -265,10 +337,10 @@ extern void fw_weigh_pass_configure(void)
 	}
 }
 
-/* Stop the helper thread and free the job array (fini; no period runs). */
+/* Stop the pool's threads and free the job array (fini; no period runs). */
 extern void fw_weigh_pass_free(void)
 {
-	_helper_stop();
+	_pool_stop();
 	xfree(g_weigh_jobs);
 	g_weigh_cap = 0;
 }

@@ -570,6 +570,7 @@ typedef struct fairway_options {
    * in the order given (NUL-terminated names as written); count 0: off. */
   char fairshare_tres[FAIRWAY_MAX_FAIRSHARE_TRES][64];
   uint32_t fairshare_tres_count;
+  uint32_t weigh_threads;      /* fairway_weigh_threads, 1 to 64; 0: not given */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */

@@ -16,7 +16,7 @@ constexpr std::string_view kPrefix = "fairway_";
 constexpr const char* kKnown =
     "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
     "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, "
-    "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres";
+    "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads";
 
 // A whole number from lo to hi written in decimal digits only.
 bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
@@ -158,6 +158,17 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
         continue;
       }
       o.rerank_interval = static_cast<uint32_t>(secs);
+      continue;
+    }
+    if (name == "fairway_weigh_threads") {
+      unsigned long n = 0;
+      if (!whole(value, 1, kMaxWeighThreads, n)) {
+        problems.push_back("PriorityParameters: fairway_weigh_threads=" + shown(value) +
+                           " is not a whole number of threads from 1 to " +
+                           std::to_string(kMaxWeighThreads) + ", ignored");
+        continue;
+      }
+      o.weigh_threads = static_cast<uint32_t>(n);
       continue;
     }
     if (name == "fairway_usage") {

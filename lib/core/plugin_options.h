@@ -15,6 +15,8 @@
 namespace fairway {
 
 inline constexpr uint32_t kDefaultQueueJobs = 100000;
+// The most threads fairway_weigh_threads may name.
+inline constexpr uint32_t kMaxWeighThreads = 64;
 
 struct PluginOptions {
   // fairway_metrics_dir: where each period writes fairway.prom and fairway.json; empty: off.
@@ -47,6 +49,10 @@ struct PluginOptions {
   // comma-separated like the options: an item without '=' after it continues it
   // (fairway_fairshare_tres=gres/gpu,license/matlab).
   std::vector<std::string> fairshare_tres;
+  // fairway_weigh_threads: threads that weigh the pending jobs of a Fair Tree period (1 to
+  // kMaxWeighThreads); 0: not given (the plugin's default: the CPUs slurmctld may run on, at
+  // most 16).
+  uint32_t weigh_threads = 0;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).

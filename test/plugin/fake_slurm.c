@@ -797,6 +797,14 @@ void fake_conf_decay_half_life(uint32_t secs)
 	slurm_conf.priority_decay_hl = secs;
 }
 
+void fake_conf_debug_priority(int on)
+{
+	if (on)
+		slurm_conf.debug_flags |= DEBUG_FLAG_PRIO;
+	else
+		slurm_conf.debug_flags &= ~DEBUG_FLAG_PRIO;
+}
+
 void fake_set_cluster(uint32_t cpus, uint32_t nodes)
 {
 	cluster_cpus = cpus;
@@ -1072,7 +1080,18 @@ void fake_job_set(uint32_t job_id, const char *field, long long v)
 }
 
 uint32_t fake_job_priority(uint32_t job_id) { return _job(job_id)->priority; }
-int fake_job_has_factors(uint32_t job_id) { return _job(job_id)->prio_factors != NULL; }
+/* Under the job read lock (no hooks): a test may ask while slurmctld's
+ * calculation thread weighs. */
+int fake_job_has_factors(uint32_t job_id)
+{
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
+	int has;
+
+	fake_ctld_caller_locks(job_read, true);
+	has = _job(job_id)->prio_factors != NULL;
+	fake_ctld_caller_locks(job_read, false);
+	return has;
+}
 
 double fake_job_factor(uint32_t job_id, const char *name)
 {

@@ -55,6 +55,7 @@ void fake_conf_private_jobs(int on);		/* PrivateData=jobs */
 void fake_conf_state_dir(const char *dir);	/* StateSaveLocation */
 void fake_conf_priority_params(const char *params);	/* PriorityParameters */
 void fake_conf_decay_half_life(uint32_t secs);
+void fake_conf_debug_priority(int on);		/* DebugFlags=Priority */
 void fake_set_cluster(uint32_t cpus, uint32_t nodes);	/* cluster_cpus, nodes */
 void fake_set_enforce_limits(int on);		/* accounting_enforce */
 

@@ -806,6 +806,59 @@ TEST_F(ShimTest, FairTreePeriodWalksTheJobsOnceUnderOneJobLock) {
   rm_tree(dir);
 }
 
+// The weighing pool: at 1, 2 and 8 threads every job gets the same priority and factors, the
+// pass is cut into as many ranges as asked, and the queue of the period's snapshot lists the
+// jobs in job_list's order whatever the number of threads (each thread notes its own range).
+TEST_F(ShimTest, ThePoolWeighsAsOneThreadDoesAtAnyThreadCount) {
+  const auto dir = UseStateDir("pool");
+  const std::string metrics = "fairway_metrics_dir=" + dir.string();
+  ::setenv("FAIRWAY_PARALLEL_MIN_JOBS", "2", 1);
+  fake_conf_debug_priority(1);
+  fake_conf_priority_params((metrics + ",fairway_weigh_threads=1").c_str());
+  LoadOutsideSlurmctld();
+  const uint32_t assocs[] = {21, 22, 31};
+  for (uint32_t i = 0; i < 300; i++)
+    fake_add_job(1000 + i, assocs[i % 3], (i % 7) ? "p1" : "p2", (i % 5) ? "normal" : "high", 0,
+                 1 + i % 13, 1 + i % 3, 1001 + i % 3);
+  auto queue_of_snapshot = [&] {
+    std::ifstream in(dir / "fairway.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    const size_t at = s.find("\"jobs\": [");
+    return at == std::string::npos ? std::string() : s.substr(at);
+  };
+  auto priorities = [] {
+    std::vector<double> v;
+    for (uint32_t i = 0; i < 300; i++) {
+      v.push_back(fake_job_priority(1000 + i));
+      for (const char* f : {"fs", "js", "part", "qos"}) v.push_back(fake_job_factor(1000 + i, f));
+    }
+    return v;
+  };
+  time_t now = 1000;
+  ASSERT_EQ(fake_call_cycle(now), 0);
+  ASSERT_EQ(fake_call_cycle(now += 60), 0);
+  const std::vector<double> one = priorities();
+  const std::string queue = queue_of_snapshot();
+  ASSERT_NE(queue.find("\"id\": 1299,"), std::string::npos) << queue.substr(0, 200);
+  EXPECT_LT(queue.find("\"id\": 1000,"), queue.find("\"id\": 1001,"));
+  EXPECT_LT(queue.find("\"id\": 1298,"), queue.find("\"id\": 1299,"));
+  for (int threads : {2, 8}) {
+    fake_conf_priority_params(
+        (metrics + ",fairway_weigh_threads=" + std::to_string(threads)).c_str());
+    fake_call_reconfig(0);
+    EXPECT_CALL(mock_, Log(_, HasSubstr("weighed 300 jobs in " + std::to_string(threads) +
+                                        " threads")))
+        .Times(1);
+    ASSERT_EQ(fake_call_cycle(now += 60), 0);
+    EXPECT_EQ(priorities(), one) << threads << " threads";
+    EXPECT_EQ(queue_of_snapshot(), queue) << threads << " threads";
+  }
+  ::unsetenv("FAIRWAY_PARALLEL_MIN_JOBS");
+  rm_tree(dir);
+}
+
 // A slurmctld killed between its usage checkpoints: Fairway's usage file (written at every
 // period) and journal (every job end since) give back what was charged, and a job whose
 // end was already charged is not charged again when it comes back as running.

@@ -33,7 +33,7 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
   EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
   ASSERT_EQ(problems.size(), 3u);
   EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval, fairway_fairshare_tres)");
+  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads)");
   EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
 }
 
@@ -55,7 +55,7 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   problems.clear();
   o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval, fairway_fairshare_tres)");
+  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
@@ -137,6 +137,27 @@ TEST(PluginOptions, Starvation) {
   ASSERT_EQ(problems.size(), 4u);
   EXPECT_EQ(problems[0], "PriorityParameters: fairway_starvation_minutes='0' is not a whole number of minutes from 1 to 525600, ignored");
   EXPECT_EQ(problems[3], "PriorityParameters: fairway_starvation_quantile='x' is not a number above 0 and at most 1, ignored");
+}
+
+TEST(PluginOptions, WeighThreadsFromOneToSixtyFour) {
+  std::vector<std::string> problems;
+  EXPECT_EQ(parse_priority_parameters("", problems).weigh_threads, 0u);
+  EXPECT_EQ(parse_priority_parameters("fairway_weigh_threads=1", problems).weigh_threads, 1u);
+  EXPECT_EQ(parse_priority_parameters("fairway_weigh_threads=64", problems).weigh_threads, 64u);
+  EXPECT_TRUE(problems.empty());
+  for (const char* bad : {"fairway_weigh_threads=0", "fairway_weigh_threads=65",
+                          "fairway_weigh_threads=2.5", "fairway_weigh_threads=",
+                          "fairway_weigh_threads=all"}) {
+    problems.clear();
+    EXPECT_EQ(parse_priority_parameters(bad, problems).weigh_threads, 0u) << bad;
+    ASSERT_EQ(problems.size(), 1u) << bad;
+    EXPECT_NE(problems[0].find("is not a whole number of threads from 1 to 64, ignored"),
+              std::string::npos)
+        << problems[0];
+  }
+  fairway_options_t c;
+  ASSERT_EQ(fairway_options_parse("fairway_weigh_threads=8", &c, nullptr, nullptr), FAIRWAY_OK);
+  EXPECT_EQ(c.weigh_threads, 8u);
 }
 
 TEST(PluginOptions, CApiReportsThroughTheCallback) {
