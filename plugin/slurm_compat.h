@@ -40,6 +40,8 @@
 #ifndef FAIRWAY_SLURM_COMPAT_H
 #define FAIRWAY_SLURM_COMPAT_H
 
+#include <string.h>
+
 #include "slurm_api.h"
 #include "slurm/slurm_errno.h"
 
@@ -165,35 +167,27 @@ static inline uint32_t *fw_job_prio_array(job_record_t *job_ptr, int nparts,
 
 /* ---- sprio's rows ---- */
 /*
- * A new row of sprio for a job in part_ptr (NULL: its only partition) and
- * qos_ptr (NULL: its only QOS).  Its factors: fw_row_factors.  Strings point
- * into slurmctld's records (the list is packed under slurmctld's locks), and
- * fw_rows_create's destructor leaves them alone.
+ * sprio's rows are built in memory the caller provides (sprio_factors.c
+ * allocates them in blocks and gives the list its own destructor): slurmctld
+ * only counts, packs and then destroys the list, and nothing frees a row or
+ * its arrays one by one.  fw_row_init fills a zeroed row for a job in
+ * part_ptr (NULL: its only partition) and qos_ptr (NULL: its only QOS);
+ * strings point into slurmctld's records (the list is packed under
+ * slurmctld's locks from 24.11; on 22.05, as multifactor's, after them).
  */
 #if FW_SLURM_AT_LEAST(24, 11)
-static inline void _fw_row_destroy(void *x)
-{
-	priority_factors_object_t *row = x;
-
-	slurm_destroy_priority_factors(row->prio_factors);
-	xfree(row);
-}
-#define fw_rows_create() list_create(_fw_row_destroy)
 /* Every row of a job with an administrator-set priority shows it alone. */
 #define FW_ROW_DIRECT_EVERY_ROW 1
 #else
-#define fw_rows_create() list_create(slurm_destroy_priority_factors_object)
 /* Only the row of a job in one partition shows an administrator-set
  * priority alone; a job's rows in several partitions show its factors. */
 #define FW_ROW_DIRECT_EVERY_ROW 0
 #endif
 
-static inline priority_factors_object_t *fw_row_new(job_record_t *job_ptr,
-						     part_record_t *part_ptr,
-						     slurmdb_qos_rec_t *qos_ptr)
+static inline void fw_row_init(priority_factors_object_t *row,
+			       job_record_t *job_ptr, part_record_t *part_ptr,
+			       slurmdb_qos_rec_t *qos_ptr)
 {
-	priority_factors_object_t *row = xmalloc(sizeof(*row));
-
 #if FW_SLURM_AT_LEAST(26, 5)
 	row->step_id = job_ptr->step_id;
 #else
@@ -208,7 +202,6 @@ static inline priority_factors_object_t *fw_row_new(job_record_t *job_ptr,
 #else
 	(void) qos_ptr;
 #endif
-	return row;
 }
 
 /* A row's job id, its job's account and QOS name (NULL before 24.11), and its
@@ -229,27 +222,76 @@ static inline priority_factors_object_t *fw_row_new(job_record_t *job_ptr,
 #define FW_ROW_FACTORS(row) (row)
 #endif
 
-/* The row's factors, a copy of the job's (zero when it has none). */
-static inline fw_prio_factors_t *fw_row_factors(priority_factors_object_t *row,
-						fw_prio_factors_t *job_factors)
+/* Bytes fw_row_factors stores beside the row for a copy of job_factors
+ * (NULL: none): the factors' own struct from 24.11 on, and their arrays. */
+static inline size_t fw_row_factors_size(const fw_prio_factors_t *job_factors)
 {
-#if FW_SLURM_AT_LEAST(24, 11)
-	row->prio_factors = xmalloc(sizeof(*row->prio_factors));
-	slurm_copy_priority_factors(row->prio_factors, job_factors);
-	return row->prio_factors;
-#else
+	size_t n = FW_SLURM_AT_LEAST(24, 11) ? sizeof(fw_prio_factors_t) : 0;
+
 	if (job_factors) {
-		/* The copy takes the job's ids, names and direct_prio too. */
+		size_t cnt = job_factors->tres_cnt;
+
+		if (job_factors->priority_tres)
+			n += cnt * sizeof(double);
+		if (job_factors->tres_weights)
+			n += cnt * sizeof(double);
+		if (job_factors->tres_names)
+			n += cnt * sizeof(char *);
+	}
+	return n;
+}
+
+/* The row's factors, a copy of the job's (zero when it has none) as Slurm's
+ * slurm_copy_priority_factors(_object) makes it: the struct copied, its
+ * arrays copied into mem (fw_row_factors_size bytes, aligned for a double),
+ * the TRES names' strings shared. */
+static inline fw_prio_factors_t *fw_row_factors(priority_factors_object_t *row,
+						const fw_prio_factors_t *job_factors,
+						char *mem)
+{
+	fw_prio_factors_t *f;
+	size_t cnt;
+
+#if FW_SLURM_AT_LEAST(24, 11)
+	f = (fw_prio_factors_t *) mem;
+	mem += sizeof(*f);
+	row->prio_factors = f;
+	if (!job_factors) {
+		memset(f, 0, sizeof(*f));
+		return f;
+	}
+	*f = *job_factors;
+#else
+	f = row;
+	if (!job_factors)
+		return f;
+	{
+		/* The copy takes the job's ids and names too. */
 		uint32_t job_id = row->job_id, user_id = row->user_id;
 		char *partition = row->partition;
 
-		slurm_copy_priority_factors_object(row, job_factors);
-		row->job_id = job_id;
-		row->user_id = user_id;
-		row->partition = partition;
+		*f = *job_factors;
+		f->job_id = job_id;
+		f->user_id = user_id;
+		f->partition = partition;
 	}
-	return row;
 #endif
+	cnt = job_factors->tres_cnt;
+	if (job_factors->priority_tres) {
+		f->priority_tres = (double *) mem;
+		memcpy(mem, job_factors->priority_tres, cnt * sizeof(double));
+		mem += cnt * sizeof(double);
+	}
+	if (job_factors->tres_weights) {
+		f->tres_weights = (double *) mem;
+		memcpy(mem, job_factors->tres_weights, cnt * sizeof(double));
+		mem += cnt * sizeof(double);
+	}
+	if (job_factors->tres_names) {
+		f->tres_names = (char **) mem;
+		memcpy(mem, job_factors->tres_names, cnt * sizeof(char *));
+	}
+	return f;
 }
 
 /* Without fair-share (no slurmdbd, or no root association) multifactor still

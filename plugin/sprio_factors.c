@@ -23,6 +23,36 @@ static int _find_uint32(void *x, void *key)
 	return *(uint32_t *) x == *(uint32_t *) key;
 }
 
+/*
+ * The rows are allocated in blocks, each row with its factors and their
+ * arrays in one piece behind a header that names its block: one allocation
+ * per few thousand rows instead of two to four per row.  The list's
+ * destructor counts a block's rows down and frees it with the last one, so
+ * the rows may be destroyed in any order.  One list is built and destroyed
+ * by one thread (slurmctld frees it after packing it), so the counts need
+ * no atomics.
+ */
+typedef struct {
+	size_t live;	/* rows of this block not destroyed yet */
+} fw_rows_block_t;
+
+typedef struct {
+	fw_rows_block_t *block;
+} fw_row_head_t;
+
+/* Blocks double from 64 KiB to 1 MiB: at most 1 MiB unused per list. */
+#define FW_ROWS_BLOCK_MIN ((size_t) 64 << 10)
+#define FW_ROWS_BLOCK_MAX ((size_t) 1 << 20)
+
+static void _row_release(void *x)
+{
+	fw_row_head_t *h = (fw_row_head_t *) x - 1;
+	fw_rows_block_t *b = h->block;
+
+	if (--b->live == 0)
+		xfree(b);
+}
+
 /* What one job's rows need. */
 typedef struct {
 	const fw_cfg_t *cfg;
@@ -30,7 +60,49 @@ typedef struct {
 	part_record_t *part_ptr;	/* NULL: the job's only partition */
 	list_t *part_filter;		/* of part_record_t *, or NULL */
 	list_t *rows;
+	/* The block being filled: its free bytes from `at`. */
+	fw_rows_block_t *block;
+	char *at;
+	size_t left, block_size;
 } fw_rows_t;
+
+/* Every piece of a block is aligned for a double or a pointer. */
+static inline size_t _align8(size_t n)
+{
+	return (n + 7) & ~(size_t) 7;
+}
+
+/* A zeroed row with `extra` bytes after it (aligned for a double), in the
+ * block being filled or a new one. */
+static priority_factors_object_t *_row_alloc(fw_rows_t *r, size_t extra,
+					     char **extra_at)
+{
+	size_t row = _align8(sizeof(priority_factors_object_t));
+	size_t need = sizeof(fw_row_head_t) + row + _align8(extra);
+	fw_row_head_t *h;
+
+	if (need > r->left) {
+		size_t size;
+
+		r->block_size = r->block_size ?
+			MIN(r->block_size * 2, FW_ROWS_BLOCK_MAX) :
+			FW_ROWS_BLOCK_MIN;
+		size = MAX(r->block_size, _align8(sizeof(fw_rows_block_t)) +
+			   need);
+		r->block = xmalloc_nz(size);
+		r->block->live = 0;
+		r->at = (char *) r->block + _align8(sizeof(fw_rows_block_t));
+		r->left = size - _align8(sizeof(fw_rows_block_t));
+	}
+	h = (fw_row_head_t *) r->at;
+	h->block = r->block;
+	r->block->live++;
+	r->at += need;
+	r->left -= need;
+	memset(h + 1, 0, sizeof(priority_factors_object_t));
+	*extra_at = (char *) (h + 1) + row;
+	return (priority_factors_object_t *) (h + 1);
+}
 
 /* One row: the job's factors, with this partition's and this QOS's where the
  * job has several (multifactor's _filter_job, later _create_prio_list_qos). */
@@ -41,16 +113,21 @@ static int _append_row(void *x, void *arg)
 	job_record_t *job_ptr = r->job_ptr;
 	part_record_t *part_ptr = r->part_ptr;
 	const fairway_weights_t *w = &r->cfg->weights;
+	bool direct = job_ptr->direct_set_prio &&
+		(FW_ROW_DIRECT_EVERY_ROW || !part_ptr);
 	priority_factors_object_t *row;
 	fw_prio_factors_t *f;
+	char *extra;
 
-	row = fw_row_new(job_ptr, part_ptr, qos_ptr);
+	row = _row_alloc(r, direct ? 0 :
+			 fw_row_factors_size(job_ptr->prio_factors), &extra);
+	fw_row_init(row, job_ptr, part_ptr, qos_ptr);
 	list_append(r->rows, row);
-	if (job_ptr->direct_set_prio && (FW_ROW_DIRECT_EVERY_ROW || !part_ptr)) {
+	if (direct) {
 		row->direct_prio = job_ptr->priority;
 		return 0;
 	}
-	f = fw_row_factors(row, job_ptr->prio_factors);
+	f = fw_row_factors(row, job_ptr->prio_factors, extra);
 	if (part_ptr) {
 		f->priority_part =
 			((w->flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
@@ -169,7 +246,7 @@ extern list_t *fw_factors_list(const fw_sprio_filter_t *filter, uid_t uid)
 	r.part_filter = _part_filter(filter);
 
 	if (job_list && list_count(job_list)) {
-		r.rows = fw_rows_create();
+		r.rows = list_create(_row_release);
 		it = list_iterator_create(job_list);
 		while ((job_ptr = list_next(it))) {
 			if (!_job_shown(r.cfg, job_ptr, now, uid, filter))
