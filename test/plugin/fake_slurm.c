@@ -1080,9 +1080,11 @@ void fake_job_set(uint32_t job_id, const char *field, long long v)
 }
 
 uint32_t fake_job_priority(uint32_t job_id) { return _job(job_id)->priority; }
-/* Under the job read lock (no hooks): a test may ask while slurmctld's
- * calculation thread weighs. */
-int fake_job_has_factors(uint32_t job_id)
+int fake_job_has_factors(uint32_t job_id) { return _job(job_id)->prio_factors != NULL; }
+
+/* The same under the job read lock (no hooks), for a test that asks while the
+ * calculation thread may be weighing. */
+int fake_job_has_factors_locked(uint32_t job_id)
 {
 	slurmctld_lock_t job_read = { .job = READ_LOCK };
 	int has;

@@ -96,6 +96,7 @@ void fake_part_set_tres(const char *name, int pos, uint64_t count);
 void fake_assoc_set_tres_usage(uint32_t id, int pos, double usage);
 uint32_t fake_job_priority(uint32_t job_id);
 int fake_job_has_factors(uint32_t job_id);
+int fake_job_has_factors_locked(uint32_t job_id);	/* under the job read lock */
 double fake_job_factor(uint32_t job_id, const char *name);	/* fs, age, js, part, qos */
 
 /* The shim's entry points, called as slurmctld calls them (the locks it holds

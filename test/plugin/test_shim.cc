@@ -1030,9 +1030,9 @@ TEST_F(ShimTest, InsideSlurmctldFiniStopsTheThreadPromptly) {
   fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
   ASSERT_EQ(fake_call_init(), 0);
   // The thread's first period runs at once: wait until it has weighed the job.
-  for (int i = 0; i < 200 && !fake_job_has_factors(100); i++)
+  for (int i = 0; i < 200 && !fake_job_has_factors_locked(100); i++)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  EXPECT_TRUE(fake_job_has_factors(100));
+  EXPECT_TRUE(fake_job_has_factors_locked(100));
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_EQ(fake_call_fini(), 0);  // PriorityCalcPeriod is 300 s: fini must not wait for it
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
@@ -1103,7 +1103,7 @@ TEST_F(ShimTest, WithoutSlurmdbdTheThreadWeighsEveryJobFrom2411) {
     if (job == W && std::this_thread::get_id() != main_thread) thread_job_writes++;
   });
   ASSERT_EQ(fake_call_init(), 0);
-  EXPECT_TRUE(fake_job_has_factors(100));  // weighed once jobs are loaded, on every release
+  EXPECT_TRUE(fake_job_has_factors_locked(100));  // weighed once jobs are loaded, on every release
   if (fake_thread_without_fair_share()) {
     // The thread's first period runs at once and weighs the job under the job write lock.
     for (int i = 0; i < 500 && thread_job_writes == 0; i++)
