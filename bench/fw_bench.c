@@ -26,7 +26,12 @@
  *	too), FW_BENCH_HEAP (the heap each kept), FW_BENCH_NO_SPRIO (no sprio
  *	rows).  The sprio rows: the factors list of every pending job, of one
  *	user's and of one job's, as slurmctld asks each plugin for it after its
- *	periods, with the time (the job read lock's hold) and the list's size.
+ *	periods, with the time (the job read lock's hold) and the list's size,
+ *	and the floor of the first (a walk of job_list reading what sprio
+ *	checks).  The thread rows: fairway's period with
+ *	PriorityParameters=fairway_weigh_threads=N for each N of
+ *	FW_BENCH_THREADS (default "1,2,4,8"; FW_BENCH_NO_THREADS: none), and
+ *	each against the walk of job_list alone.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -403,8 +408,94 @@ static void _print_sprio(const sprio_time_t *mf, const sprio_time_t *fw)
 		       fw->rows[1], fw->rows[2]);
 }
 
+/* The floor of sprio's list of every pending job: one walk of job_list
+ * reading what decides whether a job is shown (state, priority, eligibility,
+ * partitions) and one sum per shown job of what its rows copy (the weighted
+ * factors), no row written.  Median of `reps` walks, ms. */
+static int _sprio_floor_cb(void *x, void *arg)
+{
+	job_record_t *j = x;
+	double *sum = arg;
+
+	if (!IS_JOB_PENDING(j) || !j->priority || !j->details ||
+	    !j->details->begin_time || !(j->part_ptr || j->part_ptr_list) ||
+	    !j->prio_factors)
+		return 0;
+	*sum += j->prio_factors->priority_age + j->prio_factors->priority_fs +
+		j->prio_factors->priority_js + j->prio_factors->priority_part +
+		j->prio_factors->priority_qos;
+	return 0;
+}
+
+static double _time_sprio_floor(int reps)
+{
+	double t[64], sum = 0;
+	int n = (reps < 64) ? reps : 64;
+
+	for (int r = -1; r < n; r++) {	/* -1: warm-up */
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		list_for_each(job_list, _sprio_floor_cb, &sum);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if (r >= 0)
+			t[r] = ns_between(a, b) / 1e6;
+	}
+	g_set_sink += (uint64_t) sum;
+	return median(t, n);
+}
+
+/*
+ * The period at each thread count of FW_BENCH_THREADS (default "1,2,4,8"),
+ * set as slurm.conf's PriorityParameters=fairway_weigh_threads=N and a
+ * reconfigure: medians of `reps` periods after a warm-up, as the table's.
+ */
+#define MAX_THREAD_ROWS 16
+typedef struct {
+	int n;
+	int threads[MAX_THREAD_ROWS];
+	double ms[MAX_THREAD_ROWS], lock[MAX_THREAD_ROWS];
+} thread_rows_t;
+
+static void _time_threads(const fw_plugin_t *fw, time_t now, int reps,
+			  thread_rows_t *t)
+{
+	const char *list = getenv("FW_BENCH_THREADS");
+	char *copy = strdup(list ? list : "1,2,4,8"), *save = NULL, opt[64];
+	char *old = slurm_conf.priority_params;
+
+	t->n = 0;
+	for (char *tok = strtok_r(copy, ",", &save);
+	     tok && (t->n < MAX_THREAD_ROWS); tok = strtok_r(NULL, ",", &save)) {
+		int k = atoi(tok);
+
+		if ((k < 1) || (k > 64))
+			continue;
+		snprintf(opt, sizeof(opt), "fairway_weigh_threads=%d", k);
+		slurm_conf.priority_params = opt;
+		fw->reconfig(false);
+		t->threads[t->n] = k;
+		_time_period(_fw_period, now + 1000 + 100 * t->n, reps,
+			     &t->ms[t->n], &t->lock[t->n]);
+		t->n++;
+	}
+	slurm_conf.priority_params = old;
+	fw->reconfig(false);
+	free(copy);
+}
+
+static void _print_threads(const thread_rows_t *t, double mf_ms, double walk_ms)
+{
+	for (int i = 0; i < t->n; i++)
+		printf("# threads %2d: fairway period %.2f ms (%.1fx multifactor), job lock %.2f ms; %.2fx the walk of job_list alone (%.2f ms)\n",
+		       t->threads[i], t->ms[i],
+		       (getenv("FW_BENCH_ONLY_FAIRWAY") || !t->ms[i]) ? 0 :
+		       mf_ms / t->ms[i], t->lock[i],
+		       walk_ms > 0 ? t->ms[i] / walk_ms : 0, walk_ms);
+}
+
 /* The floors of an exact pass on this machine, as comment lines. */
-static void _print_floors(time_t now, double mf_ms, int jobs)
+static double _print_floors(time_t now, double mf_ms, int jobs)
 {
 	double walk, work;
 
@@ -417,6 +508,7 @@ static void _print_floors(time_t now, double mf_ms, int jobs)
 	printf("# floor at its best (one walk collecting the jobs, then the minimal pass in two threads with prefetch): %.0f + %.0f = %.0f ns/job; 10x multifactor needs %.0f\n",
 	       walk, work, walk + work,
 	       getenv("FW_BENCH_ONLY_FAIRWAY") ? 0 : mf_ms * 1e5 / jobs);
+	return walk;
 }
 
 /* One size: one row of the table (a process of its own). */
@@ -430,7 +522,8 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	sprio_time_t mf_sprio = { { 0 } }, fw_sprio = { { 0 } };
 	uint32_t sprio_job = 0, sprio_user = 0;
 	bool sprio = !getenv("FW_BENCH_NO_SPRIO");
-	double extra;
+	double extra, sprio_floor, walk_ns;
+	thread_rows_t threads = { 0 };
 	fw_plugin_t fw;
 	mf_plugin_t mf;
 
@@ -473,6 +566,10 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 			_sprio_subject(&sprio_job, &sprio_user);
 		_time_sprio(fw.factors, reps, sprio_job, sprio_user, &fw_sprio);
 		_print_sprio(&mf_sprio, &fw_sprio);
+		sprio_floor = _time_sprio_floor(reps);
+		printf("# sprio floor (one walk of job_list reading what decides whether a job is shown and summing its factors, no row built): %.3f ms; fairway %.2fx it, multifactor %.2fx\n",
+		       sprio_floor, fw_sprio.ms[0] / sprio_floor,
+		       mf_sprio.ms[0] / sprio_floor);
 	}
 	if (!getenv("FW_BENCH_NO_PUBLISH")) {
 		/* The same periods with every publishing option on (metrics,
@@ -554,6 +651,8 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 			_remove_published(dir);
 		}
 	}
+	if (!getenv("FW_BENCH_NO_THREADS"))
+		_time_threads(&fw, now, reps, &threads);
 	if (getenv("FW_BENCH_SPLIT")) {
 		double r_ms, r_lock;
 		_time_period(_fw_recalc_only, now + 100, reps, &r_ms, &r_lock);
@@ -570,7 +669,8 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 		return 1;
 	}
 	fw.fini();
-	_print_floors(now, mf_ms, jobs);
+	walk_ns = _print_floors(now, mf_ms, jobs);
+	_print_threads(&threads, mf_ms, walk_ns * jobs / 1e6);
 
 	/* Extra = heap fairway keeps beyond multifactor's after the same
 	 * periods on the same jobs.  It is a*assocs + b*jobs with a, b >= 0, so
