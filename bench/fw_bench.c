@@ -318,7 +318,7 @@ static void _time_sets(uint32_t (*fw_set)(uint32_t, job_record_t *), int reps,
  * it around the call): the factors list of every pending job (kind 0), of one
  * user's (1) and of one job's (2), asked by root.  Per kind the median time
  * of `reps` calls after a warm-up, the rows and the bytes the list holds when
- * it is returned (heap grown by the call, the list not yet freed).
+ * it is returned (heap grown by the warm-up call, the list not yet freed).
  */
 typedef struct {
 	double ms[3], mb[3];
@@ -361,7 +361,9 @@ static void _time_sprio(fake_sprio_f *factors, int reps, uint32_t job_id,
 				unlock_slurmctld(job_read_lock);
 			}
 			clock_gettime(CLOCK_MONOTONIC, &b);
-			if (r == 0) {
+			/* The heap the first call grew by (fairway's later
+			 * calls reuse the row blocks earlier ones gave back). */
+			if (r == -1) {
 				out->rows[kind] = l ? list_count(l) : 0;
 				out->mb[kind] = ((double) heap_bytes() - h) / 1e6;
 			}

@@ -280,5 +280,7 @@ typedef struct {
  * be NULL.  Caller holds slurmctld's job read lock when FW_SPRIO_CALLER_LOCKS,
  * and the assoc_mgr QOS read lock. */
 extern list_t *fw_factors_list(const fw_sprio_filter_t *filter, uid_t uid);
+/* Free the row blocks kept for the next lists (fini). */
+extern void fw_sprio_rows_free(void);
 
 #endif /* FAIRWAY_PLUGIN_H */

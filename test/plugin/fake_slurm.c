@@ -332,6 +332,27 @@ int list_for_each(list_t *l, ListForF f, void *arg)
 	return n;
 }
 
+/* Up to *max items (-1: all); *max becomes the number left, as Slurm's. */
+int list_for_each_max(list_t *l, int *max, ListForF f, void *arg,
+		      int break_on_fail, int write_lock)
+{
+	int n = 0;
+	bool failed = false;
+
+	(void) write_lock;
+	_check_list_access(l, "list_for_each_max");
+	for (int i = 0; l && i < l->n && (*max == -1 || n < *max); i++) {
+		n++;
+		if (f(l->items[i], arg) < 0) {
+			failed = true;
+			if (break_on_fail)
+				break;
+		}
+	}
+	*max = (l ? l->n : 0) - n;
+	return failed ? -n : n;
+}
+
 void list_sort(list_t *l, ListCmpF f)
 {
 	qsort(l->items, l->n, sizeof(void *), (int (*)(const void *, const void *)) f);
@@ -411,11 +432,23 @@ void *slurm_xcalloc(size_t cnt, size_t sz, bool clear, bool try_,
 void *slurm_xrecalloc(void **p, size_t cnt, size_t sz, bool clear, bool try_,
 		      const char *file, int line, const char *func)
 {
-	/* Slurm's xrecalloc keeps the old contents and zeroes the new space;
-	 * the callers here never rely on the old contents. */
-	_block_forget(*p);
-	free(*p);
-	*p = _block_new(cnt, sz);
+	/* As Slurm's: the old contents kept, the new space zeroed. */
+	size_t old = 0;
+	void *n = _block_new(cnt, sz);
+
+	if (*p) {
+		pthread_mutex_lock(&g_blocks_mutex);
+		for (size_t i = 0; i < g_nblocks; i++)
+			if (g_blocks[i].p == *p) {
+				old = g_blocks[i].size;
+				break;
+			}
+		pthread_mutex_unlock(&g_blocks_mutex);
+		memcpy(n, *p, (old < cnt * sz) ? old : cnt * sz);
+		_block_forget(*p);
+		free(*p);
+	}
+	*p = n;
 	return *p;
 }
 

@@ -398,6 +398,32 @@ TEST_F(ShimTest, FactorsListFiltersLikeMultifactor) {
   EXPECT_EQ(fake_call_factors_list(nobody, 1, nullptr, 0, nullptr, 0, out, 16), -1);
 }
 
+// sprio's rows come in blocks of 1 MiB that the list's destructor gives back with their last
+// row, in whatever order rows are destroyed (24.11's sprio command deletes the rows it does not
+// show), and that later lists reuse: 12,000 jobs span several blocks, and every list built after
+// others lists every job again.  Under the sanitizers this checks the blocks' lifetimes.
+TEST_F(ShimTest, FactorsListRowsSpanBlocksThatLaterListsReuse) {
+  LoadOutsideSlurmctld();
+  const uint32_t n = 12000;
+  for (uint32_t i = 0; i < n; i++)
+    fake_add_job(10000 + i, (i % 2) ? 21 : 31, "p1", (i % 3) ? "normal" : "high", 0,
+                 1 + i % 7, 1, (i % 2) ? 1001 : 1003);
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  std::vector<uint32_t> out(n + 1);
+  for (int round = 0; round < 3; round++) {
+    ASSERT_EQ(fake_call_factors_list(nullptr, 0, nullptr, 0, nullptr, 0, out.data(), n + 1),
+              static_cast<int>(n))
+        << round;
+    for (uint32_t i = 0; i < n; i += 997) EXPECT_EQ(out[i], 10000 + i) << round;
+    const uint32_t users[] = {1003};
+    ASSERT_EQ(fake_call_factors_list(nullptr, 0, users, 1, nullptr, 0, out.data(), n + 1),
+              static_cast<int>(n / 2))
+        << round;
+    EXPECT_EQ(out[0], 10000u);
+    EXPECT_EQ(out[n / 2 - 1], 10000u + n - 2);
+  }
+}
+
 TEST_F(ShimTest, FactorsListHonoursPrivateDataJobs) {
   fake_conf_private_jobs(1);
   LoadOutsideSlurmctld();
