@@ -569,9 +569,10 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 		_time_sprio(fw.factors, reps, sprio_job, sprio_user, &fw_sprio);
 		_print_sprio(&mf_sprio, &fw_sprio);
 		sprio_floor = _time_sprio_floor(reps);
-		printf("# sprio floor (one walk of job_list reading what decides whether a job is shown and summing its factors, no row built): %.3f ms; fairway %.2fx it, multifactor %.2fx\n",
-		       sprio_floor, fw_sprio.ms[0] / sprio_floor,
-		       mf_sprio.ms[0] / sprio_floor);
+		if (sprio_floor > 0)
+			printf("# sprio floor (one walk of job_list reading what decides whether a job is shown and summing its factors, no row built): %.3f ms; fairway %.2fx it, multifactor %.2fx\n",
+			       sprio_floor, fw_sprio.ms[0] / sprio_floor,
+			       mf_sprio.ms[0] / sprio_floor);
 	}
 	if (!getenv("FW_BENCH_NO_PUBLISH")) {
 		/* The same periods with every publishing option on (metrics,

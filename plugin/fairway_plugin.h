@@ -195,7 +195,7 @@ extern void fw_usage_restore(fw_state_t *st);
 
 /* ---- weigh_pass.c: Fair Tree's weighing pass, in a pool of threads ---- */
 /* The most threads that weigh one pass (the calculation thread included). */
-#define FW_WEIGH_MAX_THREADS 64
+#define FW_WEIGH_MAX_THREADS FAIRWAY_MAX_WEIGH_THREADS
 /* Collects the weighable jobs of job_list (charging running ones first when
  * charge): pass fw_collect_job to list_for_each with a fw_collect_t. */
 typedef struct {

@@ -196,11 +196,24 @@ static int _append_row(void *x, void *arg)
 		/* Over the copy of the job's weighted factors: a TRES this
 		 * partition does not count keeps the copied value and is
 		 * weighted again, as multifactor's rows show it. */
-		if (f->priority_tres)
+		if (f->priority_tres && (f->tres_cnt >= w->tres_count)) {
 			(void) fairway_sprio_row_tres(w, job_ptr->tres_alloc_cnt,
 						      job_ptr->tres_req_cnt,
 						      part_ptr->tres_cnt,
 						      f->priority_tres);
+		} else if (f->priority_tres) {
+			/* Weighed before slurmctld's TRES grew (a
+			 * reconfigure): only the TRES the copy holds, never
+			 * past its end into the next row. */
+			fairway_weights_t fewer = *w;
+
+			fewer.tres_count = f->tres_cnt;
+			(void) fairway_sprio_row_tres(&fewer,
+						      job_ptr->tres_alloc_cnt,
+						      job_ptr->tres_req_cnt,
+						      part_ptr->tres_cnt,
+						      f->priority_tres);
+		}
 	}
 	if (qos_ptr && qos_ptr->priority && w->qos)
 		f->priority_qos = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_QOS) ?

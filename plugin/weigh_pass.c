@@ -57,6 +57,7 @@ static int g_pool_started = 0;	/* threads 1 .. g_pool_started are running */
 /* The passes handed out before thread k started (what it has seen). */
 static uint64_t g_pool_seen0[FW_WEIGH_MAX_THREADS];
 static bool g_pool_stop = false;
+static bool g_pool_told = false;	/* a thread that could not start, logged */
 static struct {
 	uint64_t posted;	/* passes handed out */
 	int parts;		/* threads taking part, the calculation thread too */
@@ -192,10 +193,14 @@ static int _pool_grow(int want)
 		g_pool_seen0[k] = g_pass.posted;
 		if (pthread_create(&g_pool_thread[k], NULL, _pool_main,
 				   (void *) (intptr_t) k)) {
-			error("%s: cannot start weighing thread %d (%m): weighing in %d",
-			      plugin_type, k, g_pool_started + 1);
+			/* Once until a thread starts again. */
+			if (!g_pool_told)
+				error("%s: cannot start weighing thread %d (%m): weighing in %d",
+				      plugin_type, k, g_pool_started + 1);
+			g_pool_told = true;
 			break;
 		}
+		g_pool_told = false;
 		g_pool_started = k;
 	}
 	return (g_pool_started + 1 < want) ? g_pool_started + 1 : want;
@@ -219,9 +224,10 @@ static void _pool_stop(void)
  * the default. */
 static int _threads_wanted(const fw_cfg_t *cfg)
 {
-	if (cfg->weigh_threads)
-		return (int) cfg->weigh_threads;
-	return g_env_threads ? g_env_threads : g_default_threads;
+	int n = cfg->weigh_threads ? (int) cfg->weigh_threads :
+		g_env_threads ? g_env_threads : g_default_threads;
+
+	return (n < FW_WEIGH_MAX_THREADS) ? n : FW_WEIGH_MAX_THREADS;
 }
 
 extern int fw_collect_job(void *x, void *arg)

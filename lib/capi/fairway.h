@@ -555,6 +555,7 @@ void fairway_journal_destroy(fairway_journal_entry_t** entries);
 /* ------------------------------------------------------------------------- */
 
 #define FAIRWAY_MAX_FAIRSHARE_TRES 8
+#define FAIRWAY_MAX_WEIGH_THREADS 64
 
 typedef struct fairway_options {
   char metrics_dir[4096]; /* fairway_metrics_dir; "": off */
@@ -570,7 +571,8 @@ typedef struct fairway_options {
    * in the order given (NUL-terminated names as written); count 0: off. */
   char fairshare_tres[FAIRWAY_MAX_FAIRSHARE_TRES][64];
   uint32_t fairshare_tres_count;
-  uint32_t weigh_threads;      /* fairway_weigh_threads, 1 to 64; 0: not given */
+  uint32_t weigh_threads;      /* fairway_weigh_threads, 1 to FAIRWAY_MAX_WEIGH_THREADS;
+                                * 0: not given */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */

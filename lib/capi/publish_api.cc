@@ -357,6 +357,7 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     out->decay_exact = o.decay_exact ? 1 : 0;
     out->usage_basis = fairway::from_usage_basis(o.usage_basis);
     out->rerank_interval = o.rerank_interval;
+    static_assert(fairway::kMaxWeighThreads == FAIRWAY_MAX_WEIGH_THREADS);
     out->weigh_threads = o.weigh_threads;
     static_assert(fairway::kMaxFairShareTres == FAIRWAY_MAX_FAIRSHARE_TRES);
     static_assert(fairway::kMaxFairShareTresName < sizeof out->fairshare_tres[0]);
