@@ -102,7 +102,7 @@ else
 	fail "fairway CLI" "FAIRWAY_BUILD_DIR must hold a build with tools/fairway (got '${FAIRWAY_BUILD_DIR:-}'); scripts/check sets it"
 fi
 assert_ne "fairway weighed the queue in two threads (slurmctld.log)" 0 \
-	"$(grep -c 'priority/fairway: weighed [0-9]* jobs in two threads' "$TB_DIR/log/slurmctld.log" || true)"
+	"$(grep -c 'priority/fairway: weighed [0-9]* jobs in 2 threads' "$TB_DIR/log/slurmctld.log" || true)"
 switch_to priority/multifactor
 capture "$dir/mf2"
 
