@@ -196,20 +196,19 @@ static int _append_row(void *x, void *arg)
 		/* Over the copy of the job's weighted factors: a TRES this
 		 * partition does not count keeps the copied value and is
 		 * weighted again, as multifactor's rows show it. */
-		if (f->priority_tres && (f->tres_cnt >= w->tres_count)) {
-			(void) fairway_sprio_row_tres(w, job_ptr->tres_alloc_cnt,
-						      job_ptr->tres_req_cnt,
-						      part_ptr->tres_cnt,
-						      f->priority_tres);
-		} else if (f->priority_tres) {
-			/* Weighed before slurmctld's TRES grew (a
-			 * reconfigure): only the TRES the copy holds, never
+		if (f->priority_tres) {
+			/* A job weighed before slurmctld's TRES grew (a
+			 * reconfigure): only the TRES its copy holds, never
 			 * past its end into the next row. */
-			fairway_weights_t fewer = *w;
+			fairway_weights_t fewer;
+			const fairway_weights_t *tw = w;
 
-			fewer.tres_count = f->tres_cnt;
-			(void) fairway_sprio_row_tres(&fewer,
-						      job_ptr->tres_alloc_cnt,
+			if (f->tres_cnt < w->tres_count) {
+				fewer = *w;
+				fewer.tres_count = f->tres_cnt;
+				tw = &fewer;
+			}
+			(void) fairway_sprio_row_tres(tw, job_ptr->tres_alloc_cnt,
 						      job_ptr->tres_req_cnt,
 						      part_ptr->tres_cnt,
 						      f->priority_tres);
