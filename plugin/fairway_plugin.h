@@ -258,8 +258,10 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now);
 /* A weighing thread's rows: lane 1 .. FW_WEIGH_MAX_THREADS - 1 on (the
  * calculation thread is lane 0), -1 off.  The lanes are read in order. */
 extern void fw_publish_lane(int lane);
-/* Whether this period notes its pending jobs (what the weighing prefetches). */
+/* Whether this period notes its pending jobs, and whether with the queue's
+ * details (what the weighing prefetches). */
 extern bool fw_publish_noting(void);
+extern bool fw_publish_noting_queue(void);
 /* Copy the partitions' names.  Job write lock (with the partition read lock). */
 extern void fw_publish_partitions(void);
 /* End of the period at `now`: copy the associations and QOS under assoc_mgr's read locks,

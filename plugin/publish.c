@@ -178,6 +178,11 @@ extern bool fw_publish_noting(void)
 	return g_noting;
 }
 
+extern bool fw_publish_noting_queue(void)
+{
+	return g_noting && g_noting_queue;
+}
+
 extern void fw_publish_lane(int lane)
 {
 	t_lane = (g_noting && (lane >= 1) && (lane < LANES)) ?

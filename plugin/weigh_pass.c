@@ -86,7 +86,7 @@ static struct {
 #define PF_POINTED 6
 
 static inline __attribute__((always_inline)) void
-_prefetch_record(const job_record_t *j, bool noting)
+_prefetch_record(const job_record_t *j, bool noting, bool queue)
 {
 	__builtin_prefetch(&j->assoc_ptr);
 	__builtin_prefetch(&j->details);
@@ -95,10 +95,10 @@ _prefetch_record(const job_record_t *j, bool noting)
 	__builtin_prefetch(&j->qos_ptr);
 	__builtin_prefetch(&j->site_factor);
 	__builtin_prefetch(&j->total_cpus);
-	if (noting) {	/* the lines only publishing reads (fw_publish_note) */
-		__builtin_prefetch(&j->array_task_id);
+	if (noting)	/* the lines only publishing reads (fw_publish_note) */
 		__builtin_prefetch(&j->job_id);
-	}
+	if (queue)	/* and, for the queue's details, the array ids */
+		__builtin_prefetch(&j->array_task_id);
 }
 
 static inline __attribute__((always_inline)) void
@@ -123,10 +123,12 @@ static bool _weigh_range(const fw_cfg_t *cfg, time_t now, size_t begin,
 			 size_t end)
 {
 	bool changed = false, noting = fw_publish_noting();
+	bool queue = fw_publish_noting_queue();
 
 	for (size_t i = begin; i < end; i++) {
 		if (i + PF_RECORD < end)
-			_prefetch_record(g_weigh_jobs[i + PF_RECORD], noting);
+			_prefetch_record(g_weigh_jobs[i + PF_RECORD], noting,
+					 queue);
 		if (i + PF_POINTED < end)
 			_prefetch_pointed(g_weigh_jobs[i + PF_POINTED], noting);
 		if (fw_weigh_job(cfg, g_weigh_jobs[i], now, true, true))
