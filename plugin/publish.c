@@ -241,16 +241,17 @@ static uint32_t _note_detail(lane_t *l, const job_record_t *job_ptr,
 			l->tres_cap += l->tres_cap / 4 + 1024 * g_queue_tres;
 			xrecalloc(l->tres, l->tres_cap, sizeof(*l->tres));
 		}
-		memcpy(l->tres + l->ntres, pf->priority_tres,
-		       g_queue_tres * sizeof(double));
+		for (size_t t = 0; t < g_queue_tres; t++)	/* a few */
+			l->tres[l->ntres + t] = pf->priority_tres[t];
 		j->tres_at = l->ntres;
 		l->ntres += g_queue_tres;
 	}
 	return l->njobs++;
 }
 
-static void _note(lane_t *l, const note_t *job, const void *part,
-		  uint32_t prio, bool first)
+static inline __attribute__((always_inline)) void
+_note(lane_t *l, const note_t *job, const void *part, uint32_t prio,
+      bool first)
 {
 	note_t *n;
 
