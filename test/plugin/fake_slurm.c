@@ -612,9 +612,31 @@ int site_factor_g_fini(void) { return SLURM_SUCCESS; }
 void site_factor_g_set(job_record_t *job_ptr) {}
 void site_factor_g_update(void) {}
 
+/* PriorityWeightTRES as Slurm reads it: NAME=WEIGHT pairs, each name matched
+ * without regard to case against assoc_mgr's TRES names; NULL without any. */
 double *slurm_get_tres_weight_array(char *weights_str, int tres_cnt, bool fail)
 {
-	return NULL;	/* no PriorityWeightTRES in these tests */
+	char *copy, *tok, *save = NULL;
+	double *w;
+
+	if (!weights_str || !*weights_str || (tres_cnt <= 0))
+		return NULL;
+	w = xcalloc(tres_cnt, sizeof(*w));
+	copy = strdup(weights_str);
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (int i = 0; i < tres_cnt; i++)
+			if (assoc_mgr_tres_name_array[i] &&
+			    !strcasecmp(assoc_mgr_tres_name_array[i], tok))
+				w[i] = strtod(eq + 1, NULL);
+	}
+	free(copy);
+	return w;
 }
 
 int priority_sort_part_tier(void *x, void *y)
@@ -727,6 +749,8 @@ void fake_teardown(void)
 	slurm_conf.state_save_location = NULL;
 	free(slurm_conf.priority_params);
 	slurm_conf.priority_params = NULL;
+	free(slurm_conf.priority_weight_tres);
+	slurm_conf.priority_weight_tres = NULL;
 	free(assoc_mgr_tres_name_array);
 	assoc_mgr_tres_name_array = NULL;
 }
@@ -1286,6 +1310,34 @@ int fake_sprio_caller_locks(void)
 	return FW_SPRIO_CALLER_LOCKS;
 }
 
+/* sprio's list as slurmctld asks for it, with the locks it holds around it. */
+static list_t *_sprio(fake_sprio_req_t *req, unsigned uid)
+{
+	list_t *ret;
+
+	_rebase();
+	/* From 24.11 slurmctld holds its job, node and partition read locks
+	 * and assoc_mgr's QOS read lock around the call (and the packing of
+	 * the rows, which point into its records). */
+	if (FW_SPRIO_CALLER_LOCKS) {
+		pthread_mutex_lock(&g_mutex);
+		g_job_readers++;
+		g_qos_held++;
+		pthread_mutex_unlock(&g_mutex);
+	}
+	ret = fake_ctld_sprio(priority_p_get_priority_factors_list, req, uid);
+	if (FW_SPRIO_CALLER_LOCKS) {
+		pthread_mutex_lock(&g_mutex);
+		g_job_readers--;
+		g_qos_held--;
+		pthread_mutex_unlock(&g_mutex);
+	}
+	_after("after priority_p_get_priority_factors_list");
+	if (fake_locks_held())
+		_violation("locks still held after priority_p_get_priority_factors_list");
+	return ret;
+}
+
 int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 			   const uint32_t *uids, int nuids, const char *partitions,
 			   unsigned uid, uint32_t *out, int max)
@@ -1304,34 +1356,40 @@ int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 		for (int i = 0; i < nuids; i++)
 			list_append(req.user_ids, (void *) &uids[i]);
 	}
-	_rebase();
-	/* From 24.11 slurmctld holds its job, node and partition read locks
-	 * and assoc_mgr's QOS read lock around the call (and the packing of
-	 * the rows, which point into its records). */
-	if (FW_SPRIO_CALLER_LOCKS) {
-		pthread_mutex_lock(&g_mutex);
-		g_job_readers++;
-		g_qos_held++;
-		pthread_mutex_unlock(&g_mutex);
-	}
-	ret = fake_ctld_sprio(priority_p_get_priority_factors_list, &req, uid);
+	ret = _sprio(&req, uid);
 	for (int i = 0; ret && i < ret->n && n < max; i++)
 		out[n++] = FW_ROW_JOB_ID(
 			(priority_factors_object_t *) ret->items[i]);
-	if (FW_SPRIO_CALLER_LOCKS) {
-		pthread_mutex_lock(&g_mutex);
-		g_job_readers--;
-		g_qos_held--;
-		pthread_mutex_unlock(&g_mutex);
-	}
-	_after("after priority_p_get_priority_factors_list");
-	if (fake_locks_held())
-		_violation("locks still held after priority_p_get_priority_factors_list");
 	list_destroy(req.job_ids);
 	list_destroy(req.user_ids);
 	if (!ret)
 		return -1;
 	list_destroy(ret);
+	return n;
+}
+
+int fake_call_factors_tres(uint32_t job_id, double *out, double *weights,
+			   int max)
+{
+	fake_sprio_req_t req = { 0 };
+	list_t *ret = _sprio(&req, 0);
+	int n = -1;
+
+	for (int i = 0; ret && i < ret->n; i++) {
+		priority_factors_object_t *row = ret->items[i];
+		const fw_prio_factors_t *f = FW_ROW_FACTORS(row);
+
+		if (FW_ROW_JOB_ID(row) != job_id)
+			continue;
+		n = (f && f->priority_tres) ? (int) f->tres_cnt : 0;
+		for (int k = 0; k < n && k < max; k++) {
+			out[k] = f->priority_tres[k];
+			weights[k] = f->tres_weights ? f->tres_weights[k] : 0;
+		}
+		break;
+	}
+	if (ret)
+		list_destroy(ret);
 	return n;
 }
 
@@ -1366,6 +1424,49 @@ void fake_job_set_tres(uint32_t job_id, int pos, uint64_t count)
 
 	j->tres_req_cnt[pos] = count;
 	j->tres_alloc_cnt[pos] = count;
+}
+
+void fake_job_set_partitions(uint32_t job_id, const char *parts)
+{
+	job_record_t *j = _job(job_id);
+	char *copy = strdup(parts), *tok, *save = NULL;
+
+	FREE_NULL_LIST(j->part_ptr_list);
+	j->part_ptr_list = list_create(NULL);
+	j->part_ptr = NULL;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		part_record_t *p = find_part_record(tok);
+
+		list_append(j->part_ptr_list, p);
+		if (!j->part_ptr)
+			j->part_ptr = p;
+	}
+	free(j->partition);
+	j->partition = strdup(parts);
+	free(copy);
+}
+
+void fake_conf_tres_weights(const char *weights)
+{
+	free(slurm_conf.priority_weight_tres);
+	slurm_conf.priority_weight_tres = weights ? strdup(weights) : NULL;
+}
+
+void fake_tres_add(const char *name)
+{
+	int n = slurmctld_tres_cnt + 1;
+
+	assoc_mgr_tres_name_array = realloc(assoc_mgr_tres_name_array,
+					    n * sizeof(char *));
+	assoc_mgr_tres_name_array[n - 1] = (char *) name;
+	for (int i = 0; i < g_nparts; i++) {
+		g_parts[i].tres_cnt = realloc(g_parts[i].tres_cnt,
+					      n * sizeof(uint64_t));
+		g_parts[i].tres_cnt[n - 1] = 0;
+	}
+	slurmctld_tres_cnt = n;
+	g_tres_count = n;
 }
 
 void fake_part_set_tres(const char *name, int pos, uint64_t count)

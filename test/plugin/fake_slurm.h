@@ -93,6 +93,13 @@ void fake_job_set(uint32_t job_id, const char *field, long long value);
  * association's decayed usage of it. */
 void fake_job_set_tres(uint32_t job_id, int pos, uint64_t count);
 void fake_part_set_tres(const char *name, int pos, uint64_t count);
+/* A job submitted to several partitions ("p1,p2"; part_ptr the first). */
+void fake_job_set_partitions(uint32_t job_id, const char *parts);
+/* PriorityWeightTRES, e.g. "cpu=1000,gres/gpu=2000" (NULL: none). */
+void fake_conf_tres_weights(const char *weights);
+/* One more TRES tracked (AccountingStorageTRES grown): the partitions' counts
+ * sized again as slurmctld does; jobs keep the arrays they have. */
+void fake_tres_add(const char *name);
 void fake_assoc_set_tres_usage(uint32_t id, int pos, double usage);
 uint32_t fake_job_priority(uint32_t job_id);
 int fake_job_has_factors(uint32_t job_id);
@@ -123,6 +130,10 @@ int fake_thread_without_fair_share(void);
 int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 			   const uint32_t *uids, int nuids, const char *partitions,
 			   unsigned uid, uint32_t *out, int max);
+/* The TRES factors and weights of job_id's first row in sprio's list of every
+ * pending job (at most max of each): how many the row holds, -1 without a row. */
+int fake_call_factors_tres(uint32_t job_id, double *out, double *weights,
+			   int max);
 int fake_call_recalc(time_t now);
 int fake_call_cycle(time_t now);
 

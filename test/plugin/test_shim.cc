@@ -425,6 +425,54 @@ TEST_F(ShimTest, FactorsListRowsSpanBlocksThatLaterListsReuse) {
   }
 }
 
+// A job weighed before slurmctld tracked one more TRES (AccountingStorageTRES grown, then a
+// reconfigure) holds TRES factors for the TRES there were: sprio's rows weigh only those, never
+// reading past the job's TRES counts or writing past the row into the next one.
+TEST_F(ShimTest, SprioRowsOfJobsWeighedBeforeTheTresGrewKeepToTheirTres) {
+  fake_conf_tres_weights("cpu=1000,gres/gpu=2000");
+  LoadOutsideSlurmctld();
+  fake_part_set_tres("p1", 0, 64);  // TRES_ARRAY_CPU
+  fake_part_set_tres("p1", FAKE_TRES_GPU, 4);
+  fake_add_job(100, 21, "p1", "normal", 0, 4, 1, 1001);
+  fake_add_job(101, 31, "p1", "normal", 0, 16, 1, 1003);
+  fake_job_set_tres(100, FAKE_TRES_GPU, 2);
+  fake_job_set_partitions(100, "p1,p2");  // rows per partition: TRES weighed again
+  fake_job_set_partitions(101, "p1,p2");
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  const int had = FAKE_TRES_GPU + 1;
+  double a[8], aw[8], b[8], bw[8];
+  ASSERT_EQ(fake_call_factors_tres(100, a, aw, 8), had);
+  ASSERT_EQ(fake_call_factors_tres(101, b, bw, 8), had);
+  EXPECT_GT(a[0], 0);
+  EXPECT_GT(a[FAKE_TRES_GPU], 0);
+  EXPECT_GT(b[0], a[0]);  // four times the CPUs
+  EXPECT_EQ(b[FAKE_TRES_GPU], 0);
+  EXPECT_EQ(aw[0], 1000);
+  EXPECT_EQ(aw[FAKE_TRES_GPU], 2000);
+
+  fake_tres_add("gres/fpga");
+  fake_part_set_tres("p1", FAKE_TRES_GPU + 1, 2);
+  fake_conf_tres_weights("cpu=1000,gres/gpu=2000,gres/fpga=3000");
+  fake_call_reconfig(0);
+  for (int round = 0; round < 2; round++) {
+    double a2[8], aw2[8], b2[8], bw2[8];
+    ASSERT_EQ(fake_call_factors_tres(100, a2, aw2, 8), had) << round;
+    ASSERT_EQ(fake_call_factors_tres(101, b2, bw2, 8), had) << round;
+    for (int k = 0; k < had; k++) {  // the copies as they were, weights included
+      EXPECT_EQ(a2[k], a[k]) << round << " TRES " << k;
+      EXPECT_EQ(aw2[k], aw[k]) << round << " TRES " << k;
+      EXPECT_EQ(b2[k], b[k]) << round << " TRES " << k;
+      EXPECT_EQ(bw2[k], bw[k]) << round << " TRES " << k;
+    }
+    uint32_t out[8];
+    ASSERT_EQ(fake_call_factors_list(nullptr, 0, nullptr, 0, nullptr, 0, out, 8), 4);
+    EXPECT_EQ(out[0], 100u);
+    EXPECT_EQ(out[1], 100u);
+    EXPECT_EQ(out[2], 101u);
+    EXPECT_EQ(out[3], 101u);
+  }
+}
+
 TEST_F(ShimTest, FactorsListHonoursPrivateDataJobs) {
   fake_conf_private_jobs(1);
   LoadOutsideSlurmctld();
