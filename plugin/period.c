@@ -34,11 +34,14 @@ static int _foreach_charge_and_weigh(void *x, void *arg)
 	return 0;
 }
 
+/* Classic without charging (a recalculation, a period without fair-share):
+ * the jobs the charging pass would weigh. */
 static int _foreach_weigh(void *x, void *arg)
 {
 	struct pass *p = arg;
 
-	fw_recalc_job(p->cfg, x, p->now, true);
+	if (fw_classic_weighs(p->st, p->cfg, x))
+		fw_recalc_job(p->cfg, x, p->now, true);
 	fw_publish_note_started(x, p->now);
 	return 0;
 }

@@ -205,24 +205,52 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 	return true;
 }
 
+/* Whether a period charges this job: running, or (CALCULATE_RUNNING) pending
+ * with a start time, with an association and no node powering up for it. */
+static bool _period_charges(const fw_cfg_t *cfg, const job_record_t *job_ptr)
+{
+	return ((cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING) ||
+		!IS_JOB_PENDING(job_ptr)) &&
+	       !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
+	       job_ptr->assoc_ptr;
+}
+
 /* Charge a running job for the period (multifactor's decay_apply_new_usage);
- * false for jobs that are done.  assoc_locked: the caller holds the assoc and
- * QOS write locks and the TRES read lock. */
+ * false for jobs that are done: finished or completing, or whose end was
+ * charged already (then classic does not weigh them either).  assoc_locked:
+ * the caller holds the assoc and QOS write locks and the TRES read lock. */
 extern bool fw_charge_running_job(fw_state_t *st, const fw_cfg_t *cfg,
 				  job_record_t *job_ptr, time_t now,
 				  bool assoc_locked)
 {
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
-	if (((cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING) ||
-	     !IS_JOB_PENDING(job_ptr)) &&
-	    !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
-	    job_ptr->assoc_ptr) {
+	if (_period_charges(cfg, job_ptr)) {
 		if (!fw_apply_new_usage(st, job_ptr, st->charged_to, now,
 					false, assoc_locked))
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Whether classic and depth-oblivious weigh this job in a pass that charges
+ * nothing: as fw_charge_running_job would answer, without the charge.  A job
+ * that is finished or completing (COMPLETED, CANCELLED, ..., or requeued and
+ * still completing), or whose end was charged already, keeps the priority,
+ * priorities per partition and factors of the last pass that weighed it, even
+ * with CALCULATE_RUNNING (Fair Tree weighs it again).  Caller holds the job
+ * lock.
+ */
+extern bool fw_classic_weighs(const fw_state_t *st, const fw_cfg_t *cfg,
+			      const job_record_t *job_ptr)
+{
+	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
+		return false;
+	if (!_period_charges(cfg, job_ptr))
+		return true;
+	return (job_ptr->end_time_exp != (time_t) NO_VAL) &&
+	       !(st->ended_n && fw_ended_before_restart(st, job_ptr->job_id));
 }
 
 /*

@@ -235,14 +235,20 @@ static int _threads_wanted(const fw_cfg_t *cfg)
 extern int fw_collect_job(void *x, void *arg)
 {
 	fw_collect_t *c = arg;
+	/* Fair Tree weighs every weighable job, finished ones included;
+	 * classic (collected under fairway_usage or fairway_fairshare_tres)
+	 * only those its charging pass weighs. */
+	bool classic = (c->cfg->algo != FAIRWAY_ALGO_FAIR_TREE), weighs;
 
 	if (c->charge)
-		(void) fw_charge_running_job(c->st, c->cfg, x, c->now, true);
+		weighs = fw_charge_running_job(c->st, c->cfg, x, c->now, true);
+	else
+		weighs = !classic || fw_classic_weighs(c->st, c->cfg, x);
 	if ((c->charge || c->rerank) && fw_cfg_held(c->cfg))
 		fw_held_note(c->cfg, x, c->now);
 	if (!c->rerank)
 		fw_publish_note_started(x, c->now);
-	if (!fw_weighable(c->cfg, x))
+	if ((classic && !weighs) || !fw_weighable(c->cfg, x))
 		return 0;
 	if (c->n == g_weigh_cap) {	/* grows with the queue, never shrinks */
 		g_weigh_cap += g_weigh_cap / 4 + 1024;
