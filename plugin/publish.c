@@ -362,7 +362,11 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 		s->job_size = pf->priority_js;
 		s->partition_factor = pf->priority_part;
 		s->qos = pf->priority_qos;
-		s->site = pf->priority_site;
+		/* prio_factors keeps the site factor biased by NICE_OFFSET
+		 * (as site_factor), in every release: the priority used
+		 * the unbiased value. */
+		s->site = (double) ((int64_t) pf->priority_site -
+				    (int64_t) NICE_OFFSET);
 		s->nice = pf->nice;
 	}
 }

@@ -645,7 +645,8 @@ typedef struct fairway_started_job {
   int64_t submit_time, start_time;
   uint32_t priority;
   int has_factors;       /* its weighted factors (sprio's) below are known */
-  double age, assoc, fairshare, job_size, partition_factor, qos, site;
+  double age, assoc, fairshare, job_size, partition_factor, qos;
+  double site;           /* what the priority added: NOT biased (prio_factors' is) */
   uint32_t nice;         /* biased by FAIRWAY_NICE_OFFSET */
 } fairway_started_job_t;
 

@@ -21,12 +21,15 @@
 #include "atomic_file.h"
 #include "error.h"
 #include "history.h"
+#include "slurm_values.h"
 
 namespace fairway {
 namespace {
 
 using json = nlohmann::ordered_json;
 constexpr int64_t kDay = 86400;
+// The largest site factor Slurm accepts (scontrol's SiteFactor: +/-(NICE_OFFSET - 3)).
+constexpr double kSiteFactorMax = static_cast<double>(kNiceOffset) - 3.0;
 
 [[noreturn]] void io_error(const std::string& what, const std::string& path) {
   throw Error(Errc::kIo, what + " " + path + ": " + std::strerror(errno));
@@ -80,6 +83,11 @@ std::optional<StartRecord> parse_start_record(std::string_view line) {
                        f.at("fairshare").get<double>(), f.at("jobsize").get<double>(),
                        f.at("partition").get<double>(), f.at("qos").get<double>(),
                        f.at("site").get<double>(),      f.at("nice").get<double>()};
+      // Records of releases that wrote the site factor with Slurm's NICE_OFFSET still on it: a
+      // site factor is within +/-(NICE_OFFSET - 3) (scontrol's SiteFactor range), so a larger
+      // one is that, and the priority used it without the offset.
+      if (r.job.factors.site > kSiteFactorMax)
+        r.job.factors.site -= static_cast<double>(kNiceOffset);
     }
     r.order_time = j.at("order_time").is_null() ? 0 : j.at("order_time").get<int64_t>();
     r.order_partition = j.at("order_partition").get<std::string>();

@@ -1103,6 +1103,10 @@ void fake_job_set(uint32_t job_id, const char *field, long long v)
 		j->direct_set_prio = v;
 	else if (!strcmp(field, "nice"))
 		j->details->nice = NICE_OFFSET + v;
+	else if (!strcmp(field, "site_factor"))
+		j->site_factor = NICE_OFFSET + v;
+	else if (!strcmp(field, "nodes"))	/* nonzero: given node n1 */
+		j->nodes = v ? (char *) "n1" : NULL;
 	else if (!strcmp(field, "start_time"))
 		j->start_time = v;
 	else if (!strcmp(field, "end_time"))

@@ -83,9 +83,9 @@ void fake_add_qos(uint32_t id, const char *name, uint32_t priority, double norm)
 void fake_add_job(uint32_t job_id, uint32_t assoc_id, const char *part,
 		  const char *qos, int state, uint32_t cpus, uint32_t nodes,
 		  uint32_t user_id);
-/* Field names: priority, direct_set_prio, nice, start_time, end_time,
- * total_cpus, time_limit, accrue_time, no_details, no_assoc, no_part,
- * no_qos, begin_time. */
+/* Field names: priority, direct_set_prio, nice, site_factor (both unbiased),
+ * start_time, end_time, total_cpus, time_limit, accrue_time, no_details,
+ * no_assoc, no_part, no_qos, begin_time, nodes (nonzero: given a node). */
 void fake_job_set(uint32_t job_id, const char *field, long long value);
 /* The TRES position of the cluster's GPUs (gres/gpu), after Slurm's fixed five. */
 #define FAKE_TRES_GPU 5

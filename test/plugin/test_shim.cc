@@ -1004,6 +1004,40 @@ TEST_F(ShimTest, TheQueueInThePeriodsSnapshotIsBoundedByFairwayQueueJobs) {
   rm_tree(dir);
 }
 
+// A job that started since the last period is recorded with the site factor its priority
+// used: prio_factors holds it biased by NICE_OFFSET (2^31) as Slurm does, the record does not.
+TEST_F(ShimTest, AStartedJobIsRecordedWithTheSiteFactorItsPriorityUsed) {
+  const auto dir = UseStateDir("starts");
+  fake_conf_priority_params("fairway_history_days=1");
+  LoadOutsideSlurmctld();
+  fake_add_job(14, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_add_job(15, 31, "p1", "normal", 0, 1, 1, 1003);
+  fake_job_set(15, "site_factor", 250);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  for (uint32_t id : {14u, 15u}) {
+    fake_job_set(id, "state", 1);
+    fake_job_set(id, "start_time", 1030);
+    fake_job_set(id, "nodes", 1);
+  }
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  std::string text;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "fairway_history"))
+    if (e.path().filename().string().rfind("starts-", 0) == 0) {
+      std::stringstream f;
+      f << std::ifstream(e.path()).rdbuf();
+      text += f.str();
+    }
+  auto record = [&](int id) {
+    const size_t at = text.find("{\"job\":" + std::to_string(id) + ",");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  ASSERT_NE(record(14), "") << text;
+  ASSERT_NE(record(15), "") << text;
+  EXPECT_NE(record(14).find("\"site\":0.0,"), std::string::npos) << record(14);
+  EXPECT_NE(record(15).find("\"site\":250.0,"), std::string::npos) << record(15);
+  rm_tree(dir);
+}
+
 // An association created after the last period is not in the usage file: what it was
 // charged since is all in the journal, so it starts from 0 and the journal is replayed once.
 // slurmctld's own checkpoint, saved at a clean shutdown after the job ended, already holds

@@ -309,5 +309,34 @@ TEST_F(HistoryDir, TheJournalOfStartsReadsBackAndExplains) {
   EXPECT_NE(start_record_json(r).find("\"user\":\"al\xef\xbf\xbdice\""), std::string::npos);
 }
 
+// A record whose site factor still carries Slurm's NICE_OFFSET (2^31: a site factor of 0 as
+// prio_factors holds it) reads back as the site factor the priority used; one within the range
+// Slurm accepts for a site factor is read as it is, negative ones included.
+TEST(JobStarts, ASiteFactorWrittenWithNiceOffsetReadsBackWithout) {
+  StartRecord r;
+  r.job = {14, "fw_u1", "bloggs", "debug", 1795600000, 1795600300, 3555, true,
+           {555, 0, 3000, 0, 0, 0, 2147483648.0, 0}};
+  r.order_time = 1795600240;
+  r.order_partition = "debug";
+  r.place = 1;
+  r.of = 2;
+  std::optional<StartRecord> back = parse_start_record(start_record_json(r));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->job.factors.site, 0.0);
+  EXPECT_EQ(format_start(*back).find("site"), std::string::npos) << format_start(*back);
+  for (double site : {-2147483645.0, -5.0, 0.0, 250.0, 2147483645.0}) {
+    r.job.factors.site = site;
+    back = parse_start_record(start_record_json(r));
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->job.factors.site, site);
+  }
+  r.job.factors.site = 2147483648.0 + 250;
+  back = parse_start_record(start_record_json(r));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->job.factors.site, 250.0);
+  EXPECT_NE(format_start(*back).find("age 555 + fair-share 3000 + site 250."), std::string::npos)
+      << format_start(*back);
+}
+
 }  // namespace
 }  // namespace fairway
