@@ -41,7 +41,9 @@ typedef struct {
 	uint32_t job_id;
 	uint32_t job;		/* the lane's job detail, UINT32_MAX: none */
 	bool first;
+	bool resources;		/* its state reason is Resources */
 } note_t;
+_Static_assert(sizeof(note_t) <= 40, "a row stays 40 bytes");
 
 /* A cache line each, so that two weighing threads never write one line. */
 typedef struct {
@@ -286,6 +288,7 @@ extern void fw_publish_note(const job_record_t *job_ptr,
 		       (uint32_t) d->begin_time;
 	job.assoc_id = job_ptr->assoc_id;
 	job.job_id = job_ptr->job_id;
+	job.resources = (job_ptr->state_reason == WAIT_RESOURCES);
 	job.job = _note_detail(l, job_ptr, priority);
 	l->jobs++;
 	if (nparts <= 0) {
@@ -758,6 +761,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 			rows[r].assoc_id = n->assoc_id;
 			rows[r].job_id = n->job_id;
 			rows[r].eligible_time = n->eligible;
+			rows[r].waits_for_resources = n->resources;
 			rows[r].job = (!queue || (n->job == UINT32_MAX)) ?
 				UINT32_MAX : job_base + n->job;
 			r++;

@@ -601,6 +601,7 @@ typedef struct fairway_pending_row {
   uint32_t job_id;
   int64_t eligible_time;  /* when it became eligible; 0: not yet */
   uint32_t job;           /* index into fairway_publication_t.jobs; UINT32_MAX: none */
+  int waits_for_resources; /* its state reason is Resources (slurmctld's WAIT_RESOURCES) */
 } fairway_pending_row_t;
 
 /* What the per-period snapshot's queue holds of a pending job beyond its rows (noted

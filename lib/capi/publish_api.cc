@@ -2,6 +2,7 @@
 // from what the plugin copied under slurmctld's locks; fairway_options_parse(): the options
 // that turn them on (fairway.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -269,6 +270,19 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     ss.minutes = p->starvation_minutes;
     ss.quantile = p->starvation_quantile > 0 && p->starvation_quantile <= 1 ? p->starvation_quantile
                                                                            : 0.75;
+    if (ss.minutes) {
+      // A job first in line that waits only for resources is served next: not starved.
+      std::vector<fairway::LineRow> line(p->row_count);
+      for (size_t i = 0; i < p->row_count; i++) {
+        const fairway_pending_row_t& r = p->rows[i];
+        line[i] = {r.partition, r.job_id,        r.priority,
+                   r.submit_time, r.eligible_time, r.waits_for_resources != 0};
+      }
+      const std::vector<uint32_t> next =
+          fairway::next_for_resources(line, in.partitions.size(), p->period_end);
+      for (fairway::PendingJobNote& j : jobs)
+        j.next_for_resources = std::binary_search(next.begin(), next.end(), j.job_id);
+    }
     const fairway::StarvationReport starvation =
         ss.minutes ? fairway::find_starved(jobs, compared, result, p->period_end, ss)
                    : fairway::StarvationReport{};

@@ -1107,6 +1107,8 @@ void fake_job_set(uint32_t job_id, const char *field, long long v)
 		j->site_factor = NICE_OFFSET + v;
 	else if (!strcmp(field, "nodes"))	/* nonzero: given node n1 */
 		j->nodes = v ? (char *) "n1" : NULL;
+	else if (!strcmp(field, "waits_for_resources"))
+		j->state_reason = v ? WAIT_RESOURCES : WAIT_PRIORITY;
 	else if (!strcmp(field, "start_time"))
 		j->start_time = v;
 	else if (!strcmp(field, "end_time"))

@@ -85,7 +85,8 @@ void fake_add_job(uint32_t job_id, uint32_t assoc_id, const char *part,
 		  uint32_t user_id);
 /* Field names: priority, direct_set_prio, nice, site_factor (both unbiased),
  * start_time, end_time, total_cpus, time_limit, accrue_time, no_details,
- * no_assoc, no_part, no_qos, begin_time, nodes (nonzero: given a node). */
+ * no_assoc, no_part, no_qos, begin_time, nodes (nonzero: given a node),
+ * waits_for_resources (its state reason: nonzero Resources, 0 Priority). */
 void fake_job_set(uint32_t job_id, const char *field, long long value);
 /* The TRES position of the cluster's GPUs (gres/gpu), after Slurm's fixed five. */
 #define FAKE_TRES_GPU 5

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -1036,6 +1037,30 @@ TEST_F(ShimTest, AStartedJobIsRecordedWithTheSiteFactorItsPriorityUsed) {
   EXPECT_NE(record(14).find("\"site\":0.0,"), std::string::npos) << record(14);
   EXPECT_NE(record(15).find("\"site\":250.0,"), std::string::npos) << record(15);
   rm_tree(dir);
+}
+
+// fairway_starvation_minutes: a user whose job is first in line and waits only for resources
+// (state reason Resources) is not starved of service; the same job waiting behind others'
+// priority (reason Priority) is.
+TEST_F(ShimTest, AJobFirstInLineWaitingForResourcesIsNotStarvation) {
+  fake_conf_priority_params("fairway_starvation_minutes=1");
+  std::vector<std::string> said;
+  EXPECT_CALL(mock_, Log(_, _)).WillRepeatedly([&](int, const std::string& m) {
+    said.push_back(m);
+  });
+  auto starvation = [&] {
+    return std::count_if(said.begin(), said.end(), [](const std::string& m) {
+      return m.find("fair-share starvation: user u3 in account b") != std::string::npos;
+    });
+  };
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 0, 1, 1, 1003);  // eligible since 1000
+  fake_job_set(100, "waits_for_resources", 1);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  EXPECT_EQ(starvation(), 0);
+  fake_job_set(100, "waits_for_resources", 0);
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  EXPECT_EQ(starvation(), 1);
 }
 
 // An association created after the last period is not in the usage file: what it was

@@ -341,6 +341,44 @@ TEST(Starvation, TheLongWaitingAmongTheHighestFactorsOnly) {
   EXPECT_TRUE(find_starved(jobs, t, res, now, s).starved.empty());
 }
 
+// The first job in line in a partition (slurmctld's order among the eligible jobs) that waits
+// only for resources; a job with Resources behind another, or first behind an ineligible job of
+// higher priority, is not.
+TEST(Starvation, TheJobsFirstInLineThatWaitOnlyForResources) {
+  const int64_t now = 10000;
+  std::vector<LineRow> rows = {
+      {0, 20, 500, 100, now - 50, true},   // debug: first
+      {0, 21, 400, 90, now - 50, true},    // debug: behind 20
+      {1, 21, 400, 90, now - 50, true},    // gpu: behind nothing eligible
+      {1, 22, 900, 10, 0, false},          // gpu: higher priority, not eligible yet
+      {2, 23, 300, 100, now - 10, false},  // long: first, but its reason is not Resources
+      {2, 24, 300, 100, now - 10, true},   // long: same priority and submission, higher id
+      {7, 25, 999, 1, now - 10, true},     // a partition not in the list
+  };
+  EXPECT_EQ(next_for_resources(rows, 3, now), (std::vector<uint32_t>{20, 21}));
+  rows[0].waits_for_resources = false;
+  EXPECT_EQ(next_for_resources(rows, 3, now), (std::vector<uint32_t>{21}));
+  EXPECT_TRUE(next_for_resources(rows, 0, now).empty());
+}
+
+// A user whose job is first in line and waits only for resources is served next: not starved,
+// whatever its wait and factor; its other jobs do not make it so either.
+TEST(Starvation, AUserFirstInLineWaitingForResourcesIsNotStarved) {
+  const AssocTree t = AssocTree::build(starvation_tree());
+  FairShareResult res;
+  compute_fair_share(t, Algorithm::kFairTree, 1, res);
+  const int64_t now = 10000;
+  std::vector<PendingJobNote> jobs = {{6, 12, now - 4000}, {6, 13, now - 3000}};
+  StarvationSettings s;
+  s.minutes = 60;
+  ASSERT_EQ(find_starved(jobs, t, res, now, s).starved.size(), 1u);
+  jobs[1].next_for_resources = true;
+  const StarvationReport r = find_starved(jobs, t, res, now, s);
+  EXPECT_TRUE(r.starved.empty());
+  EXPECT_EQ(r.with_pending, (std::vector<uint32_t>{5}));
+  EXPECT_DOUBLE_EQ(r.threshold, 1.0);
+}
+
 // ---- fairway_publish ----
 
 class Publish : public ::testing::Test {
@@ -495,6 +533,46 @@ TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
   EXPECT_EQ(pub, nullptr);
 }
 
+// fairway_publish tells no starvation of a user whose job is first in line in its partition
+// and waits only for resources; behind an eligible job of higher priority it does.
+TEST_F(Publish, NoStarvationIsToldOfAJobFirstInLineWaitingForResources) {
+  const std::vector<AssocRecord> recs = starvation_tree();
+  std::vector<fairway_assoc_t> a;
+  for (const AssocRecord& r : recs)
+    a.push_back({r.id, r.parent_id, r.account.c_str(), r.user.empty() ? nullptr : r.user.c_str(),
+                 r.shares_raw, 0, r.usage_raw});
+  const char* parts[] = {"debug"};
+  // u3's job 12 waits for resources; u1's job 16 (higher priority) is held until later.
+  std::vector<fairway_pending_row_t> rows = {
+      {0, UINT32_MAX, 5, 1, 0, 6, 12, 1000, UINT32_MAX, 1},
+      {0, UINT32_MAX, 9, 1, 0, 3, 16, 0, UINT32_MAX, 0}};
+  fairway_publication_t p{};
+  p.directory = dir_.c_str();
+  p.algo = FAIRWAY_ALGO_FAIR_TREE;
+  p.dampening = 1;
+  p.assocs = a.data();
+  p.assoc_count = a.size();
+  p.partitions = parts;
+  p.partition_count = 1;
+  p.rows = rows.data();
+  p.row_count = rows.size();
+  p.starvation_minutes = 60;
+  p.starvation_quantile = 0.75;
+  fairway_publisher_t* pub = nullptr;
+  ASSERT_EQ(fairway_publisher_new(&pub), FAIRWAY_OK);
+  std::vector<std::string> said;
+  auto say = [](const char* m, void* arg) { static_cast<std::vector<std::string>*>(arg)->push_back(m); };
+  p.period_end = 1000 + 7200;
+  ASSERT_EQ(fairway_publish(pub, &p, say, &said), FAIRWAY_OK) << fairway_last_error();
+  EXPECT_TRUE(said.empty()) << (said.empty() ? "" : said[0]);
+  rows[1].eligible_time = 1500;  // job 16 is eligible now, ahead of job 12
+  ASSERT_EQ(fairway_publish(pub, &p, say, &said), FAIRWAY_OK);
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0].rfind("fair-share starvation: user u3 in account b has waited 2 h", 0), 0u)
+      << said[0];
+  fairway_publisher_destroy(&pub);
+}
+
 // The shadow policy in FILE (written first) over a two-job queue: alice's older job 10 behind
 // bob's job 11 on fair-share alone.
 struct ShadowQueue : AliceAndBob {
@@ -521,7 +599,7 @@ struct ShadowQueue : AliceAndBob {
       j.site = j.nice = FAIRWAY_NICE_OFFSET;
       j.tres_at = SIZE_MAX;
       rows[k] = {0, 0, j.priority, 1, 900 + 100 * k, k ? 5u : 3u, 10u + k, 1000 + 100 * k,
-                 static_cast<uint32_t>(k)};
+                 static_cast<uint32_t>(k), 0};
     }
     p.partitions = parts;
     p.partition_count = 1;
