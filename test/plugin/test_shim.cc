@@ -1063,6 +1063,42 @@ TEST_F(ShimTest, AJobFirstInLineWaitingForResourcesIsNotStarvation) {
   EXPECT_EQ(starvation(), 1);
 }
 
+// Every line the plugin logs names it once, whatever the level: Slurm's info(), verbose(),
+// debug*() and log_flag() add no prefix of their own to the plugin's.
+TEST_F(ShimTest, EveryLogLineNamesThePluginOnce) {
+  const auto dir = UseStateDir("log-prefix");
+  fake_conf_debug_priority(1);
+  fake_conf_priority_params(("fairway_metrics_dir=" + dir.string() +
+                             ",fairway_history_days=1,fairway_starvation_minutes=1,"
+                             "fairway_nope=1,fairway_usage=allocated")
+                                .c_str());
+  std::vector<std::string> said;
+  EXPECT_CALL(mock_, Log(_, _)).WillRepeatedly([&](int, const std::string& m) {
+    said.push_back(m);
+  });
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 31, "p1", "normal", 0, 1, 1, 1003);
+  fake_add_job(101, 21, "p1", "normal", 1, 1, 1, 1001);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  fake_call_set(100);
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  // Loaded again as slurmctld loads it (with a calculation thread).
+  ASSERT_EQ(fake_call_fini(), 0);
+  fake_set_cluster(64, 4);
+  ASSERT_EQ(fake_call_init(), 0);
+  ASSERT_EQ(fake_call_fini(), 0);  // (the thread has stopped: `said` is the test's again)
+  ASSERT_GE(said.size(), 5u);
+  int loaded = 0;
+  for (const std::string& m : said) {
+    const size_t first = m.find("priority/fairway");
+    EXPECT_EQ(m.find("priority/fairway", first + 1), std::string::npos) << m;
+    loaded += m.rfind("priority/fairway: loaded outside slurmctld", 0) == 0;
+    loaded += m.rfind("priority/fairway: Priority FAIRWAY plugin ", 0) == 0;
+  }
+  EXPECT_EQ(loaded, 2);
+  rm_tree(dir);
+}
+
 // An association created after the last period is not in the usage file: what it was
 // charged since is all in the journal, so it starts from 0 and the journal is replayed once.
 // slurmctld's own checkpoint, saved at a clean shutdown after the job ended, already holds
