@@ -57,6 +57,13 @@ typedef struct {
 	double *tres;
 	size_t ntres, tres_cap;
 	bool over;	/* more jobs than fairway_queue_jobs: no details */
+	/* fairway_fairshare_tres: the pending jobs weighed, and per listed
+	 * TRES those it judged, the first one's factor and whether another's
+	 * differed (_tally). */
+	uint64_t tally_jobs;
+	uint64_t tres_jobs[FAIRWAY_MAX_FAIRSHARE_TRES];
+	double tres_factor[FAIRWAY_MAX_FAIRSHARE_TRES];
+	bool tres_differ[FAIRWAY_MAX_FAIRSHARE_TRES];
 } __attribute__((aligned(64))) lane_t;
 
 /* Lane 0: the calculation thread; lane k: the weighing pool's thread k, which
@@ -66,6 +73,9 @@ typedef struct {
 #define LANES FW_WEIGH_MAX_THREADS
 static lane_t g_lanes[LANES];
 static bool g_noting = false;
+/* fairway_fairshare_tres with a fair-share weight: the period's jobs are
+ * tallied by the TRES that judged them (no rows unless g_noting). */
+static bool g_tally = false;
 static __thread lane_t *t_lane = NULL;
 /* The queue's details are noted (fairway_metrics_dir, up to queue_jobs jobs). */
 static bool g_noting_queue = false;
@@ -157,6 +167,7 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 	st->job_lock_seconds = 0;
 	g_noting = (cfg->metrics_dir != NULL) || cfg->history_days ||
 		   cfg->starvation_minutes;
+	g_tally = cfg->fs_tres_n && cfg->weights.fairshare && cfg->fair_share;
 	g_noting_starts = cfg->history_days && g_last_walk;
 	/* Not while the last period had more jobs than the queue may hold:
 	 * they would be noted under the job lock only to be dropped. */
@@ -170,8 +181,12 @@ extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg)
 		g_lanes[i].n = g_lanes[i].jobs = 0;
 		g_lanes[i].njobs = g_lanes[i].ntres = 0;
 		g_lanes[i].over = false;
+		g_lanes[i].tally_jobs = 0;
+		memset(g_lanes[i].tres_jobs, 0, sizeof(g_lanes[i].tres_jobs));
+		memset(g_lanes[i].tres_differ, 0,
+		       sizeof(g_lanes[i].tres_differ));
 	}
-	t_lane = g_noting ? &g_lanes[0] : NULL;
+	t_lane = (g_noting || g_tally) ? &g_lanes[0] : NULL;
 	_parts_clear();
 }
 
@@ -187,7 +202,7 @@ extern bool fw_publish_noting_queue(void)
 
 extern void fw_publish_lane(int lane)
 {
-	t_lane = (g_noting && (lane >= 1) && (lane < LANES)) ?
+	t_lane = ((g_noting || g_tally) && (lane >= 1) && (lane < LANES)) ?
 		&g_lanes[lane] : NULL;
 }
 
@@ -270,6 +285,22 @@ _note(lane_t *l, const note_t *job, const void *part, uint32_t prio,
 	n->first = first;
 }
 
+/* fairway_fairshare_tres: which listed TRES judged a pending job, and its
+ * factor there. */
+static void _tally(lane_t *l, const job_record_t *job_ptr)
+{
+	double f = 0;
+	int k = fw_job_tres_factor(g_cfg, job_ptr, &f);
+
+	l->tally_jobs++;
+	if ((k < 0) || (k >= FAIRWAY_MAX_FAIRSHARE_TRES))
+		return;
+	if (!l->tres_jobs[k]++)
+		l->tres_factor[k] = f;
+	else if (f != l->tres_factor[k])
+		l->tres_differ[k] = true;
+}
+
 extern void fw_publish_note(const job_record_t *job_ptr,
 			    part_record_t *const *parts, int nparts,
 			    const uint32_t *prio, int nqos, uint32_t priority)
@@ -280,6 +311,10 @@ extern void fw_publish_note(const job_record_t *job_ptr,
 
 	/* Pending jobs only (CALCULATE_RUNNING weighs running ones too). */
 	if (!l || !IS_JOB_PENDING(job_ptr))
+		return;
+	if (g_tally && !job_ptr->direct_set_prio)
+		_tally(l, job_ptr);
+	if (!g_noting)
 		return;
 	d = job_ptr->details;
 	job.qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
@@ -634,6 +669,104 @@ static void _prev_ids_keep(const fairway_pending_row_t *rows, size_t n,
 	g_last_walk = walk;
 }
 
+/*
+ * fairway_fairshare_tres: a listed TRES that makes every job or every
+ * association tie (every pending job judged by it, with one factor; or no
+ * association's usage of it), told once when it starts and once when it ends.
+ */
+enum { TIE_NONE, TIE_JOBS, TIE_UNUSED };
+static int g_tie[FAIRWAY_MAX_FAIRSHARE_TRES];
+static char *g_tie_name[FAIRWAY_MAX_FAIRSHARE_TRES];
+
+/* No association has used TRES k: none of its historical usage, or no
+ * running job holds any of it (fairway_usage). */
+static bool _tres_unused(const fw_cfg_t *cfg, int k)
+{
+	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .tres = READ_LOCK };
+	int pos = cfg->fs_tres_pos[k];
+	slurmdb_assoc_rec_t *assoc;
+	bool unused = true;
+	list_itr_t *it;
+
+	if (fw_cfg_held(cfg)) {
+		size_t n = 0;
+		const fairway_running_job_t *held = fw_held_tres_jobs(k, &n);
+
+		for (size_t i = 0; i < n; i++)
+			if (held[i].charge_rate > 0)
+				return false;
+		return true;
+	}
+	assoc_mgr_lock(&locks);
+	if (!assoc_mgr_assoc_list) {
+		assoc_mgr_unlock(&locks);
+		return false;
+	}
+	it = list_iterator_create(assoc_mgr_assoc_list);
+	while (unused && (assoc = list_next(it))) {
+		const slurmdb_assoc_usage_t *u = assoc->usage;
+
+		if (u && u->usage_tres_raw && (pos >= 0) &&
+		    (pos < (int) u->tres_cnt) && (u->usage_tres_raw[pos] > 0))
+			unused = false;
+	}
+	list_iterator_destroy(it);
+	assoc_mgr_unlock(&locks);
+	return unused;
+}
+
+static void _tell_ties(const fw_cfg_t *cfg)
+{
+	uint64_t jobs = 0;
+
+	for (int l = 0; l < LANES; l++)
+		jobs += g_lanes[l].tally_jobs;
+	for (int k = 0; k < FAIRWAY_MAX_FAIRSHARE_TRES; k++) {
+		const char *name = (g_tally && (k < cfg->fs_tres_n)) ?
+			cfg->fs_tres_name[k] : NULL;
+		uint64_t judged = 0;
+		bool differ = false;
+		double f = 0;
+		int tie = TIE_NONE;
+
+		if (xstrcmp(name, g_tie_name[k])) {	/* another list */
+			xfree(g_tie_name[k]);
+			g_tie_name[k] = xstrdup(name);
+			g_tie[k] = TIE_NONE;
+		}
+		if (!name)
+			continue;
+		for (int l = 0; l < LANES; l++) {
+			const lane_t *ln = &g_lanes[l];
+
+			if (!ln->tres_jobs[k])
+				continue;
+			if (!judged)
+				f = ln->tres_factor[k];
+			else if (ln->tres_factor[k] != f)
+				differ = true;
+			differ |= ln->tres_differ[k];
+			judged += ln->tres_jobs[k];
+		}
+		if ((jobs > 1) && (judged == jobs) && !differ)
+			tie = TIE_JOBS;
+		else if (_tres_unused(cfg, k))
+			tie = TIE_UNUSED;
+		if (tie == g_tie[k])
+			continue;
+		if (tie == TIE_JOBS)
+			info("%s: fairway_fairshare_tres: every pending job (%"PRIu64") is judged by its share of %s, and all get fair-share factor %.6f: fair-share orders none of them (a default a job is given, such as DefMemPerCPU or DefMemPerNode for mem, counts as asked for)",
+			     plugin_type, jobs, name, f);
+		else if (tie == TIE_UNUSED)
+			info("%s: fairway_fairshare_tres: no association has used %s: every job judged by its share of %s gets the same fair-share factor",
+			     plugin_type, name, name);
+		else
+			info("%s: fairway_fairshare_tres: %s tells jobs apart again",
+			     plugin_type, name);
+		g_tie[k] = tie;
+	}
+}
+
 extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 {
 	/* The TRES names only with TRES weights (the queue's TRES factors). */
@@ -660,6 +793,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 
 	t_lane = NULL;
 	g_cfg = NULL;
+	_tell_ties(cfg);
 	for (int l = 0; l < LANES; l++) {
 		nrows += g_lanes[l].n;
 		noted += g_lanes[l].jobs;
@@ -863,4 +997,9 @@ extern void fw_publish_free(void)
 	xfree(g_last_failure);
 	fairway_publisher_destroy(&g_publisher);
 	g_noting = false;
+	g_tally = false;
+	for (int k = 0; k < FAIRWAY_MAX_FAIRSHARE_TRES; k++) {
+		xfree(g_tie_name[k]);
+		g_tie[k] = TIE_NONE;
+	}
 }

@@ -1099,6 +1099,48 @@ TEST_F(ShimTest, EveryLogLineNamesThePluginOnce) {
   rm_tree(dir);
 }
 
+// fairway_fairshare_tres: a listed TRES that makes every job or every association tie is told
+// once when it starts and once when it ends, not every period.  With no GPU usage anywhere
+// both GPU jobs get one factor; with usage they are told apart again; a CPU job among them
+// leaves only the associations' unused GPUs to tell.
+TEST_F(ShimTest, AFairShareTresThatMakesEveryJobTieIsToldOncePerChange) {
+  fake_conf_priority_params("fairway_fairshare_tres=gres/gpu");
+  std::vector<std::string> said;
+  EXPECT_CALL(mock_, Log(_, _)).WillRepeatedly([&](int, const std::string& m) {
+    if (m.find("fairway_fairshare_tres: ") != std::string::npos) said.push_back(m);
+  });
+  LoadOutsideSlurmctld();
+  fake_part_set_tres("p1", 0, 64);  // TRES_ARRAY_CPU
+  fake_part_set_tres("p1", FAKE_TRES_GPU, 4);
+  fake_add_job(203, 21, "p1", "normal", 0, 1, 1, 1001);  // 2 GPUs
+  fake_job_set_tres(203, FAKE_TRES_GPU, 2);
+  fake_add_job(206, 22, "p1", "normal", 0, 1, 1, 1002);  // 1 GPU
+  fake_job_set_tres(206, FAKE_TRES_GPU, 1);
+  ASSERT_EQ(fake_call_cycle(1000), 0);
+  ASSERT_EQ(fake_call_cycle(1060), 0);
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0],
+            "priority/fairway: fairway_fairshare_tres: every pending job (2) is judged by its "
+            "share of gres/gpu, and all get fair-share factor 1.000000: fair-share orders none "
+            "of them (a default a job is given, such as DefMemPerCPU or DefMemPerNode for mem, "
+            "counts as asked for)");
+  const std::pair<uint32_t, double> gpu_usage[] = {{1, 100}, {2, 10}, {21, 10}, {3, 90},
+                                                   {31, 90}};
+  for (const auto& [id, u] : gpu_usage) fake_assoc_set_tres_usage(id, FAKE_TRES_GPU, u);
+  ASSERT_EQ(fake_call_cycle(1120), 0);
+  ASSERT_EQ(fake_call_cycle(1180), 0);
+  ASSERT_EQ(said.size(), 2u);
+  EXPECT_EQ(said[1], "priority/fairway: fairway_fairshare_tres: gres/gpu tells jobs apart again");
+  for (const auto& [id, u] : gpu_usage) fake_assoc_set_tres_usage(id, FAKE_TRES_GPU, 0);
+  fake_add_job(204, 21, "p1", "normal", 0, 1, 1, 1001);  // no GPU: billing's
+  ASSERT_EQ(fake_call_cycle(1240), 0);
+  ASSERT_EQ(fake_call_cycle(1300), 0);
+  ASSERT_EQ(said.size(), 3u);
+  EXPECT_EQ(said[2],
+            "priority/fairway: fairway_fairshare_tres: no association has used gres/gpu: every "
+            "job judged by its share of gres/gpu gets the same fair-share factor");
+}
+
 // An association created after the last period is not in the usage file: what it was
 // charged since is all in the journal, so it starts from 0 and the journal is replayed once.
 // slurmctld's own checkpoint, saved at a clean shutdown after the job ended, already holds
