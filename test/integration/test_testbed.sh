@@ -2,12 +2,18 @@
 # shellcheck disable=SC2317  # (helper functions are called through wait_for)
 # The testbed itself: a live cluster with Slurm's own priority/multifactor comes up with 4
 # idle nodes, runs a job as an ordinary user, records it in accounting, and `stop` leaves
-# no daemon of it behind.
+# no daemon of it behind; started again with no options it keeps the PriorityType,
+# PluginDir and conf extras it last had.
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
 
-tb_start --priority-type priority/multifactor
+# A plugin directory of its own (first in PluginDir, empty: Slurm's plugins are found after
+# it) and a conf extra, both to be kept by a later start.
+extra_plugins=$(mktemp -d "${TMPDIR:-/tmp}/fw-it-plugins.XXXXXX")
+tmpfile extra
+echo "PriorityWeightAge=1234" >"$extra"
+tb_start --priority-type priority/multifactor --plugin-dir "$extra_plugins" --conf-extra "$extra"
 # shellcheck disable=SC1091
 . "$TB_DIR/etc/testbed.env"
 
@@ -77,5 +83,27 @@ if try "$TESTBED" status "$TB_DIR" >/dev/null; then
 else
 	pass "status after stop exits non-zero"
 fi
+
+# Started again with no options, a DIR keeps the settings it last had: the plugin directory,
+# the conf extra (copied: its file may be gone) and the PriorityType restart-ctld gave it.
+plugin_dir() { scontrol show config | awk -F' = ' '/^PluginDir /{print $2}'; }
+check "start again without options" "$TESTBED" start "$TB_DIR"
+assert_match "PluginDir kept" "^$extra_plugins:" "$(plugin_dir)"
+assert_eq "conf extra kept" "PriorityWeightAge=1234" \
+	"$(grep -i '^PriorityWeightAge=' "$TB_DIR/etc/slurm.conf")"
+check "restart-ctld --priority-type priority/basic" \
+	"$TESTBED" restart-ctld "$TB_DIR" --priority-type priority/basic
+check "stop before starting again" "$TESTBED" stop "$TB_DIR"
+rm -f "$extra"
+check "start again without options, its conf extra's file gone" "$TESTBED" start "$TB_DIR"
+assert_eq "PriorityType of restart-ctld kept" "priority/basic" \
+	"$(scontrol show config | awk -F' = ' '/^PriorityType /{print $2}')"
+assert_match "PluginDir still kept" "^$extra_plugins:" "$(plugin_dir)"
+assert_eq "conf extra still kept" "PriorityWeightAge=1234" \
+	"$(grep -i '^PriorityWeightAge=' "$TB_DIR/etc/slurm.conf")"
+assert_eq "4 idle nodes again" "n1 idle n2 idle n3 idle n4 idle" \
+	"$(sinfo -h -N -o '%N %T' | sort -u | tr '\n' ' ' | sed 's/ $//')"
+check "stop" "$TESTBED" stop "$TB_DIR"
+rmdir "$extra_plugins"
 
 finish
