@@ -152,7 +152,7 @@ constexpr fairway::SiblingOrder kSiblingOrder =
     fairway::SiblingOrder::kUsersThenName;
 #endif
 
-int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
+int cmd_shares(const std::string& file, bool json, bool parsable, const std::string& algo_name,
                std::optional<uint16_t> dampening, const std::string& tres) {
   const std::string name = file == "-" ? "standard input" : quote(file);
   int rc = 0;
@@ -174,6 +174,7 @@ int cmd_shares(const std::string& file, bool json, const std::string& algo_name,
     fairway::SshareOptions opt;
     opt.dampening_factor = snap.dampening_factor;
     opt.sibling_order = kSiblingOrder;
+    opt.parsable = parsable;
     put(json ? fairway::format_sshare_json(tree, result, snap.algorithm, opt) + "\n"
              : fairway::format_sshare(tree, result, snap.algorithm, opt));
   } catch (const std::exception& e) {
@@ -323,7 +324,9 @@ int run(int argc, char** argv) {
   bool json = false;
 
   auto* shares = app.add_subcommand(
-      "shares", "print the fair-share table (as sshare -a -l -P) of a snapshot file");
+      "shares", "print the fair-share table (as sshare -a -l) of a snapshot file");
+  bool shares_parsable = false;
+  shares->add_flag("-P,--parsable", shares_parsable, "'|'-separated rows, as sshare -a -l -P");
   shares->add_flag("--json", json, "JSON array of rows instead of sshare's text");
   shares->add_option("--algorithm", algo, "override the snapshot's algorithm")->check(algo_check);
   auto* shares_damp = shares
@@ -366,6 +369,7 @@ int run(int argc, char** argv) {
                       "factor");
   explain->add_flag("--json", ex.json, "one JSON object");
   explain->add_flag("-P,--parsable", ex.parsable, "'|'-separated rows, as sshare -P");
+  explain->add_flag("-v,--verbose", ex.verbose, "every fair-share level's numbers, the root's too");
 
   CompareArgs cmp;
   auto* compare = app.add_subcommand("compare", "why one pending job is ahead of another");
@@ -547,7 +551,7 @@ int run(int argc, char** argv) {
   bool bad = false;
   if (*shares) {
     const auto d = parse_dampening(shares_damp, damp_shares, bad);
-    return bad ? kExitInput : cmd_shares(file, json, algo, d, shares_tres);
+    return bad ? kExitInput : cmd_shares(file, json, shares_parsable, algo, d, shares_tres);
   }
   const auto d = parse_dampening(snapshot_damp, damp_snapshot, bad);
   return bad ? kExitInput : cmd_snapshot(out, algo, d);

@@ -119,7 +119,7 @@ int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
   } else if (a.parsable) {
     put(fairway::format_explain_parsable(empty, e));
   } else {
-    std::string text = fairway::format_explain(empty, fs, e);
+    std::string text = fairway::format_explain(empty, fs, e, a.verbose);
     // Only the fair-share part applies to an association.
     const size_t at = text.find("\nFair-share (");
     put(what + ":" + (at == std::string::npos ? text : text.substr(at)));
@@ -143,7 +143,7 @@ int cmd_explain(const ExplainArgs& a) {
     const auto e = fairway::explain_job(q, fs, *id);
     put(a.json       ? fairway::format_explain_json(q, fs, e) + "\n"
         : a.parsable ? fairway::format_explain_parsable(q, e)
-                     : fairway::format_explain(q, fs, e));
+                     : fairway::format_explain(q, fs, e, a.verbose));
   } catch (const std::exception& e) {
     say(std::string("cannot explain job ") + std::to_string(*id) + ": " + e.what());
     return kExitInput;

@@ -18,6 +18,7 @@ struct ExplainArgs {
   std::string snapshot;  // "" = live
   std::string job, account, user;
   bool json = false, parsable = false;
+  bool verbose = false;  // every fair-share level's numbers
 };
 int cmd_explain(const ExplainArgs& a);
 

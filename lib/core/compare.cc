@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "error.h"
+#include "slurm_values.h"
+#include "fairshare_tres.h"
 
 namespace fairway {
 namespace {
@@ -31,7 +33,8 @@ FairShareSide side(const FairShareState& s, uint32_t i, bool fair_tree) {
   out.user = std::string(t.user(i));
   out.shares_norm = s.result.shares_norm[i];
   out.usage_efctv = s.result.usage_efctv[i];
-  out.level_fs = s.result.level_fs[i];
+  // Classic and depth-oblivious have no Level FS: unset (kNoVal), as the root's.
+  out.level_fs = fair_tree ? s.result.level_fs[i] : static_cast<long double>(kNoVal);
   out.uses_parent = t.uses_parent_shares(i);
   const uint32_t p = t.fs_parent(i);
   if (p == kNoIndex) {
@@ -130,7 +133,22 @@ Comparison compare_jobs(const Queue& q, const FairShareInput& fs, uint32_t job_a
     p.separation = p.a_first ? separation(ea, eb) : separation(eb, ea);
     c.places.push_back(std::move(p));
   }
-  c.fair_share = fair_share_decision(fs, c.a->assoc_id, c.b->assoc_id);
+  // Each job's factor comes from the tree of the TRES that judged it (fairway_fairshare_tres):
+  // on one tree the paths part somewhere; on two, each factor is its own tree's.
+  if (c.a->fairshare_tres == c.b->fairshare_tres) {
+    c.fair_share = fair_share_decision(judged_fair_share_input(fs, *c.a), c.a->assoc_id,
+                                       c.b->assoc_id);
+  } else {
+    const FairShareDecision da =
+        fair_share_decision(judged_fair_share_input(fs, *c.a), c.a->assoc_id, c.a->assoc_id);
+    const FairShareDecision db =
+        fair_share_decision(judged_fair_share_input(fs, *c.b), c.b->assoc_id, c.b->assoc_id);
+    c.fair_share.algorithm = fs.algorithm;
+    c.fair_share.fs_factor_a = da.fs_factor_a;
+    c.fair_share.fs_factor_b = db.fs_factor_b;
+  }
+  c.fair_share.tres_a = c.a->fairshare_tres;
+  c.fair_share.tres_b = c.b->fairshare_tres;
   return c;
 }
 

@@ -30,7 +30,8 @@ struct FairShareSide {
   std::string account, user;  // user empty for an account
   double shares_norm = 0;     // within its siblings (Fair Tree), or of the whole tree (classic)
   long double usage_efctv = 0;
-  long double level_fs = 0;  // Fair Tree
+  long double level_fs = 0;  // Fair Tree (kNoVal: unset, as Slurm leaves it: a
+                             // Fairshare=parent account, or classic)
   size_t rank = 0;           // Fair Tree: 1 = first among its siblings in Fair Tree's order
   size_t siblings = 0;
   bool uses_parent = false;  // Fairshare=parent
@@ -48,6 +49,10 @@ struct FairShareDecision {
   double fs_factor_a = 0, fs_factor_b = 0;  // the users' factors
   bool a_ranks_first = false;               // Fair Tree: side a sorts before side b
   bool tied = false;  // Fair Tree: the two sides have the same Level FS (decided by order)
+  // fairway_fairshare_tres: the listed TRES whose usage judged each job ("": billing). Jobs
+  // judged on different TRES get their factors from different trees: then only the factors
+  // are set (each from its own tree), no sides or ancestor.
+  std::string tres_a, tres_b;
 };
 
 struct Comparison {

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "fairshare_tres.h"
+#include "slurm_values.h"
 
 namespace fairway {
 namespace {
@@ -88,9 +89,15 @@ std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t a
     l.shares_norm = c.result.shares_norm[i];
     l.usage_norm = c.result.usage_norm[i];
     l.usage_efctv = c.result.usage_efctv[i];
-    l.level_fs = c.result.level_fs[i];
-    l.fs_factor = c.result.fs_factor[i];
+    l.level_fs = fair_tree ? c.result.level_fs[i] : static_cast<long double>(kNoVal);
     const uint32_t p = t.fs_parent(i);
+    // Fair Tree's root shares_norm is its raw shares over NO_VAL (its level_shares, never
+    // set): nothing to show.
+    if (fair_tree && p == kNoIndex) l.shares_norm = kNoVal;
+    const double factor = measured_factor(c, t.id(i));
+    l.fs_factor = t.is_user(i) ? factor
+                  : (i == t.root() || users_of(t, i).empty()) ? static_cast<double>(kNoVal)
+                                                               : factor;
     if (p != kNoIndex) {
       const auto sib = t.fs_children(p);
       l.siblings = sib.size();
@@ -136,6 +143,8 @@ std::optional<long double> usage_halving_fs_factor(const FairShareInput& fs, uin
   };
   long double lo = 0, hi = 1;
   for (const auto& a : fs.associations) hi = std::max(hi, a.usage_raw);
+  // A tie broken by the least usage (Fair Tree ranks): any usage at all halves it.
+  if (!(factor_with(1e-9L * hi) > f0 / 2)) return 0;
   while (factor_with(hi) > f0 / 2) {
     lo = hi;
     hi *= 2;
@@ -154,7 +163,9 @@ Explanation explain_job(const Queue& q, const FairShareInput& all, uint32_t job_
   if (!e.job) invalid("job " + std::to_string(job_id) + " is not pending");
   const PendingJob& job = *e.job;
   // The tree the job's factor came from: billing's, or its TRES's (fairway_fairshare_tres).
-  e.fairshare_tres = job.fairshare_tres;
+  // The listed TRES's name as the settings spell it (the job's may differ in case).
+  const int judged = judged_tres_index(all, job);
+  e.fairshare_tres = judged < 0 ? std::string() : all.fairshare_tres[static_cast<size_t>(judged)];
   const FairShareInput fs = judged_fair_share_input(all, job);
   e.path = fair_share_path(fs, job.assoc_id);
   if (!e.path.empty()) e.halving_usage = usage_halving_fs_factor(fs, job.assoc_id);
@@ -191,6 +202,10 @@ Explanation explain_job(const Queue& q, const FairShareInput& all, uint32_t job_
       // the tree and every other factor stay as they are.
       const auto mine = index_of(job.assoc_id), theirs = index_of(ahead.job->assoc_id);
       const double w = q.settings.weight_fairshare, hl = q.settings.decay_half_life;
+      // One association, one tree: both get the same factor whatever the usage.
+      p.same_association = ahead.job->assoc_id == job.assoc_id &&
+                           ahead.job->fairshare_tres == job.fairshare_tres;
+      if (p.same_association) break;
       if (!mine || !account_id || !w || !(hl > 0) || row.admin || ahead.row->admin) break;
       // The job ahead may be judged on another TRES's tree: the account's usage of every
       // TRES decays alike.

@@ -37,15 +37,22 @@ struct FairShareState {
 };
 FairShareState fair_share_state(const FairShareInput& fs);
 
-// One level of the path from the root to an association.
+// One level of the path from the root to an association. A value that Slurm leaves unset
+// there holds kNoVal (slurm_values.h, is_unset), as in slurmctld: the formats print it empty
+// or null, never as a number.
 struct FairShareLevel {
   std::string account, user;  // user empty for an account
-  double shares_norm = 0;
-  long double usage_norm = 0, usage_efctv = 0;
-  long double level_fs = 0;  // Fair Tree: shares_norm / usage_efctv among siblings
+  double shares_norm = 0;     // kNoVal: the root under Fair Tree (its level has no shares)
+  long double usage_norm = 0, usage_efctv = 0;  // usage_norm kNoVal: the root
+  // Fair Tree: shares_norm / usage_efctv among siblings (kNoVal: the root, a Fairshare=parent
+  // account; infinity: a Fairshare=parent user); kNoVal under classic and depth-oblivious.
+  long double level_fs = 0;
   size_t rank = 0;           // Fair Tree: 1 = highest Level FS among its siblings
   size_t siblings = 0;       // how many share its parent (itself included)
-  double fs_factor = 0;      // the user's factor (last level)
+  // A user's factor; an account's is the highest factor among the users directly under it
+  // (what usage_halving_fs_factor halves); kNoVal for the root and for an account without
+  // users of its own.
+  double fs_factor = 0;
 };
 
 // One place of the job in one of its partitions.
@@ -61,6 +68,9 @@ struct QueuePlace {
   double age_saturates = -1;      // seconds_until_age_saturates
   double fair_share_passes = -1;  // seconds of half-life decay of the account until it
                                   // passes the job ahead (-1: not within 20 half-lives)
+  // The job ahead has the same association (and is judged on the same tree): fair-share
+  // gives both the same factor, so it cannot separate them.
+  bool same_association = false;
 };
 
 struct Explanation {
@@ -70,7 +80,9 @@ struct Explanation {
   std::string fairshare_tres;
   std::vector<QueuePlace> places;        // in the job's partition order
   std::vector<FairShareLevel> path;      // root first; empty without the association
-  std::optional<long double> halving_usage;  // usage that halves the fs factor (raw units)
+  // Usage that halves the fs factor (raw units); 0: any usage at all does (the association
+  // ties with siblings, and the least usage puts it behind them).
+  std::optional<long double> halving_usage;
 };
 
 // Throws fairway::Error (kInvalid) when the job is not pending in the queue, and TreeError for
@@ -85,8 +97,9 @@ std::vector<bool> in_subtree(const std::vector<AssocRecord>& records, uint32_t r
 std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t assoc_id);
 
 // The raw usage that, charged directly to the association, halves its fair-share factor
-// (a user's; an account's is that of a user of it with no usage of its own), found by
-// bisection to 1e-6 relative; nullopt if no usage up to 2^60 does (a factor of 0).
+// (a user's; an account's is the highest among its users'), found by bisection to 1e-6
+// relative; 0 when the least usage does (a tie that any usage breaks); nullopt if no usage up
+// to 2^60 does (a factor of 0, or an account without users).
 std::optional<long double> usage_halving_fs_factor(const FairShareInput& fs, uint32_t assoc_id);
 
 // The fair-share factor of every association after the usage of the subtree of `subtree_id`

@@ -83,6 +83,8 @@ struct PendingJob {
   // fairway_fairshare_tres: the listed TRES whose usage gave the job its fair-share factor
   // (lib/core/fairshare_tres.h); empty: billing's.
   std::string fairshare_tres;
+  // squeue's Reason ("Priority", "Resources", "Dependency", ...); empty when unknown.
+  std::string reason;
   std::vector<FactorRow> rows;  // sprio's rows, one per partition
 };
 

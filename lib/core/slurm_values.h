@@ -13,6 +13,16 @@ inline constexpr uint32_t kNoVal = 0xFFFFFFFE;      // NO_VAL: a 32-bit "unset"
 inline constexpr uint32_t kInfinite = 0xFFFFFFFF;   // INFINITE
 inline constexpr uint32_t kNiceOffset = 0x80000000;  // NICE_OFFSET: nice and site factor bias
 inline constexpr uint64_t kNoConsume64 = 0xFFFFFFFFFFFFFFFDULL;  // NO_CONSUME_VAL64
+inline constexpr uint64_t kNoVal64 = 0xFFFFFFFFFFFFFFFEULL;     // NO_VAL64
+inline constexpr uint64_t kInfinite64 = 0xFFFFFFFFFFFFFFFFULL;  // INFINITE64
+
+// Whether a value is one of Slurm's "unset" markers (NO_VAL, INFINITE, NO_VAL64, INFINITE64)
+// held in a floating field, which sshare prints empty: never a number to show.
+inline bool is_unset(long double v) {
+  return v == static_cast<long double>(kNoVal) || v == static_cast<long double>(kInfinite) ||
+         v == static_cast<long double>(static_cast<double>(kNoVal64)) ||
+         v == static_cast<long double>(static_cast<double>(kInfinite64));
+}
 
 // Slurm releases whose multifactor computes differently (SLURM_VERSION_NUM(major, minor, 0)):
 // Weights::slurm_release selects the rules of one of them.

@@ -34,7 +34,13 @@ std::string side_name(const FairShareSide& s) {
 
 std::string level_fs_words(long double v) {
   if (std::isinf(v)) return "infinite";
-  return fmt::format("{:.6f}", static_cast<double>(v));
+  if (is_unset(v)) return "none: Fairshare=parent";
+  return decimal_words(v);
+}
+
+// A -P field: empty for one of Slurm's unset markers.
+std::string field(long double v) {
+  return is_unset(v) ? std::string() : fmt::format("{}", static_cast<double>(v));
 }
 
 // Why the first is ahead in one partition.
@@ -75,6 +81,16 @@ std::string place_words(const Comparison& c, const PairPlace& p) {
 std::string fair_share_words(const Comparison& c) {
   const FairShareDecision& d = c.fair_share;
   std::string out = fmt::format("\nFair-share ({}): ", algorithm_words(d.algorithm));
+  const auto judged = [](const std::string& tres) {
+    return tres.empty() ? std::string("its billable usage") : "its usage of " + tres;
+  };
+  if (d.tres_a != d.tres_b)
+    return out + fmt::format("job {} is judged by {}, job {} by {} (fairway_fairshare_tres), so "
+                             "their factors come from different trees and no one association "
+                             "decides between them: job {}'s factor is {:.6f}, job {}'s {:.6f}.\n",
+                             c.a->id, judged(d.tres_a), c.b->id, judged(d.tres_b), c.a->id,
+                             d.fs_factor_a, c.b->id, d.fs_factor_b);
+  if (!d.tres_a.empty()) out += "both jobs are judged by their usage of " + d.tres_a + "; ";
   if (d.same_association)
     return out + fmt::format("both jobs belong to the same association (user {}, account {}): "
                              "fair-share does not separate them.\n",
@@ -85,10 +101,11 @@ std::string fair_share_words(const Comparison& c) {
   if (d.algorithm != Algorithm::kFairTree) {
     out += fmt::format(
         "each user's factor falls as its effective usage grows against its normalized shares.\n"
-        "  job {}: {}, effective usage {:.6f}, normalized shares {:.6f}, factor {:.6f}\n"
-        "  job {}: {}, effective usage {:.6f}, normalized shares {:.6f}, factor {:.6f}\n",
-        c.a->id, side_name(a), static_cast<double>(a.usage_efctv), a.shares_norm, d.fs_factor_a,
-        c.b->id, side_name(b), static_cast<double>(b.usage_efctv), b.shares_norm, d.fs_factor_b);
+        "  job {}: {}, effective usage {}, normalized shares {}, factor {:.6f}\n"
+        "  job {}: {}, effective usage {}, normalized shares {}, factor {:.6f}\n",
+        c.a->id, side_name(a), decimal_words(a.usage_efctv), decimal_words(a.shares_norm),
+        d.fs_factor_a, c.b->id, side_name(b), decimal_words(b.usage_efctv),
+        decimal_words(b.shares_norm), d.fs_factor_b);
     if (d.fs_factor_a == d.fs_factor_b) return out + "  The two factors are equal.\n";
     const bool a_up = d.fs_factor_a > d.fs_factor_b;
     return out + fmt::format("  Job {}'s association has used less of its share, so its factor "
@@ -120,7 +137,8 @@ json side_json(const std::optional<FairShareSide>& s) {
           {"shares_norm", s->shares_norm},
           {"usage_efctv", static_cast<double>(s->usage_efctv)},
           {"level_fs", std::isinf(s->level_fs) ? json("inf")
-                                                : json(static_cast<double>(s->level_fs))},
+                       : is_unset(s->level_fs) ? json(nullptr)
+                                               : json(static_cast<double>(s->level_fs))},
           {"rank", s->rank},
           {"siblings", s->siblings},
           {"fairshare_parent", s->uses_parent}};
@@ -158,7 +176,7 @@ std::string format_compare_parsable(const Comparison& c) {
     if (!s) return;
     out += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}\n", name, j.id, d.ancestor, s->account,
                        s->user, s->shares_norm, static_cast<double>(s->usage_efctv),
-                       static_cast<double>(s->level_fs), s->rank, s->siblings, f);
+                       field(s->level_fs), s->rank, s->siblings, f);
   };
   row("a", *c.a, d.a, d.fs_factor_a);
   row("b", *c.b, d.b, d.fs_factor_b);
@@ -196,7 +214,9 @@ std::string format_compare_json(const Comparison& c) {
              {"fs_factor_a", d.fs_factor_a},
              {"fs_factor_b", d.fs_factor_b},
              {"a_ranks_first", d.a_ranks_first},
-             {"tied", d.tied}};
+             {"tied", d.tied},
+             {"fairshare_tres_a", d.tres_a.empty() ? json(nullptr) : json(d.tres_a)},
+             {"fairshare_tres_b", d.tres_b.empty() ? json(nullptr) : json(d.tres_b)}};
   json out = {{"job_a", c.a->id}, {"job_b", c.b->id}, {"places", places}, {"fair_share", fs}};
   return out.dump();
 }

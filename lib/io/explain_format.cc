@@ -21,9 +21,70 @@ using nlohmann::json;
 
 std::string name_of(const FairShareLevel& l) { return l.user.empty() ? l.account : l.user; }
 
+// A -P field: empty for one of Slurm's unset markers (as sshare -P prints them).
+std::string field(long double v) {
+  return is_unset(v) ? std::string() : fmt::format("{}", static_cast<double>(v));
+}
+
+// A JSON value: null for an unset marker, "inf" for infinity (a Fairshare=parent user's
+// Level FS).
+json value(long double v) {
+  if (is_unset(v) || std::isnan(v)) return nullptr;
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return static_cast<double>(v);
+}
+
+// What squeue's Reason says the job waits for, when that is not its place in the queue.
+std::string reason_words(const std::string& reason) {
+  if (reason == "Dependency") return "another job it depends on";
+  if (reason == "BeginTime") return "the start time it asked for (--begin)";
+  if (reason.rfind("Assoc", 0) == 0 || reason.rfind("QOS", 0) == 0)
+    return "a limit of its association or QOS";
+  if (reason == "ReqNodeNotAvail" || reason == "PartitionDown" || reason == "PartitionInactive" ||
+      reason == "NodeDown")
+    return "nodes or a partition that are not available";
+  if (reason == "Reservation") return "its reservation";
+  if (reason == "Licenses") return "licenses";
+  return "";
+}
+
+// The opening sentences: the job's place, squeue's Reason where known, what it waits for.
+std::string summary(const PendingJob& j, const Explanation& e) {
+  std::string out;
+  if (e.places.empty()) return out;
+  if (e.places.size() == 1) {
+    const QueuePlace& p = e.places.front();
+    out += fmt::format("It is {} of {} pending job{} in partition {}.", ordinal(p.position),
+                       p.of, p.of == 1 ? "" : "s", p.partition);
+  } else {
+    std::string where;
+    for (size_t i = 0; i < e.places.size(); ++i)
+      where += fmt::format("{}{} of {} in {}",
+                           i == 0 ? "" : i + 1 == e.places.size() ? " and " : ", ",
+                           ordinal(e.places[i].position), e.places[i].of,
+                           e.places[i].partition);
+    out += "It is " + where + ".";
+  }
+  size_t best = 0;
+  for (const QueuePlace& p : e.places)
+    if (!best || p.position < best) best = p.position;
+  const std::string squeue = j.reason.empty() ? "" : " (squeue: " + j.reason + ")";
+  const std::string other = reason_words(j.reason);
+  if (!other.empty())
+    out += fmt::format(" It waits for {}{}, whatever its priority.", other, squeue);
+  else if (best == 1)
+    out += fmt::format(" No job is ahead of it: it is next, and waits for free resources{}.",
+                       squeue);
+  else
+    out += fmt::format(" {} job{} {} ahead of it in the scheduler's order{}.", best - 1,
+                       best == 2 ? "" : "s", best == 2 ? "is" : "are", squeue);
+  return out + "\n";
+}
+
 }  // namespace
 
-std::string format_explain(const Queue& q, const FairShareInput& fs, const Explanation& e) {
+std::string format_explain(const Queue& q, const FairShareInput& fs, const Explanation& e,
+                           bool verbose) {
   const PendingJob& j = *e.job;
   std::string out = fmt::format("Job {} (user {}, account {}{}) is pending", j.id, j.user,
                                 j.account, j.qos.empty() ? "" : ", QOS " + j.qos);
@@ -32,6 +93,7 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
                  "(scontrol release " + std::to_string(j.id) + ").\n";
   }
   out += fmt::format(" with priority {}.\n", j.priority);
+  out += summary(j, e);
   for (const FactorRow& r : j.rows) {
     out += fmt::format("\nIn partition {}, priority {}", r.partition, r.priority);
     if (r.admin) {
@@ -49,8 +111,11 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
                          total > 0 ? 100.0 * v / total : 0.0);
   }
   for (const QueuePlace& p : e.places) {
-    out += fmt::format("\nIn partition {} (PriorityTier {}) it is {} of {} pending job{}.", p.partition,
-                       p.tier, ordinal(p.position), p.of, p.of == 1 ? "" : "s");
+    out += fmt::format("\nIn partition {} (PriorityTier {}) it is {} of {} pending job{}{}.",
+                       p.partition, p.tier, ordinal(p.position), p.of, p.of == 1 ? "" : "s",
+                       q.jobs_private ? " you can see (PrivateData=jobs hides other users' jobs "
+                                        "from you)"
+                                      : "");
     if (!p.ahead) {
       out += " No job is ahead of it there.\n";
       continue;
@@ -102,6 +167,11 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
           "over time: account {}'s factor rises as its running jobs end and falls as others' "
           "end.\n",
           usage_basis_name(fs.usage_basis), j.account);
+    else if (p.same_association)
+      out += fmt::format(
+          "  - fair-share: job {} is of the same association (user {}, account {}): "
+          "fair-share cannot separate them.\n",
+          a->id, j.user, j.account);
     else if (p.fair_share_passes > 0)
       out += fmt::format(
           "  - fair-share: if account {} ran nothing more (its usage halving every {}) and the "
@@ -122,19 +192,32 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
   if (!e.path.empty()) {
     // fairway_fairshare_tres: the tree of the TRES the job mostly asks for.
     const std::string& tres = e.fairshare_tres;
-    out += fmt::format("\nFair-share ({}{}), from the root to the job's association:\n",
-                       algorithm_words(fs.algorithm),
-                       tres.empty() ? "" : ", " + tres + " usage: fairway_fairshare_tres");
     const bool ft = fs.algorithm == Algorithm::kFairTree;
-    out += fmt::format("  {:<24}{:>12}{:>16}{:>16}  {}\n", "account/user", "norm shares",
-                       "eff. usage", ft ? "Level FS" : "", "rank among siblings");
-    for (size_t i = 0; i < e.path.size(); ++i) {
-      const FairShareLevel& l = e.path[i];
-      const std::string name = std::string(i * 2, ' ') + name_of(l);
-      out += fmt::format("  {:<24}{:>12.6f}{:>16.6f}{:>16}  {}\n", name, l.shares_norm,
-                         static_cast<double>(l.usage_efctv),
-                         ft && i ? fmt::format("{:.6f}", static_cast<double>(l.level_fs)) : "",
-                         i ? fmt::format("{} of {}", l.rank, l.siblings) : "");
+    const FairShareLevel& me = e.path.back();
+    const bool account = me.user.empty();
+    out += fmt::format("\nFair-share ({}{}), from the root to the {}:\n",
+                       algorithm_words(fs.algorithm),
+                       tres.empty() ? "" : ", " + tres + " usage: fairway_fairshare_tres",
+                       j.id ? "job's association" : "association");
+    if (verbose) {
+      out += fmt::format("  {:<24}{:>12}{:>16}{:>16}  {}\n", "account/user", "norm shares",
+                         "eff. usage", ft ? "Level FS" : "", "rank among siblings");
+      for (size_t i = 0; i < e.path.size(); ++i) {
+        const FairShareLevel& l = e.path[i];
+        const std::string name = std::string(i * 2, ' ') + name_of(l);
+        out += fmt::format("  {:<24}{:>12}{:>16}{:>16}  {}\n", name,
+                           decimal_words(l.shares_norm), decimal_words(l.usage_efctv),
+                           ft && i ? decimal_words(l.level_fs) : "",
+                           i ? fmt::format("{} of {}", l.rank, l.siblings) : "");
+      }
+    } else {
+      // Below the root, each level's rank among its siblings (--verbose: the numbers).
+      for (size_t i = 1; i < e.path.size(); ++i) {
+        const FairShareLevel& l = e.path[i];
+        out += fmt::format("  {}{} {}: {} of {} among its siblings\n", std::string((i - 1) * 2, ' '),
+                           l.user.empty() ? "account" : "user", name_of(l), ordinal(l.rank),
+                           l.siblings);
+      }
     }
     const bool held = fs.usage_basis != UsageBasis::kHistorical;
     // What the usage counts: billable TRES, or the listed TRES that judged the job.
@@ -142,8 +225,7 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
     const std::string judged =
         tres.empty() ? ""
                      : fmt::format("; the job asks mostly for {}: fairway_fairshare_tres", tres);
-    out += fmt::format(
-        "Its fair-share factor is {:.6f}{}.\n", e.path.back().fs_factor,
+    const std::string basis =
         fs.usage_basis == UsageBasis::kAllocated
             ? fmt::format(" (from the {} running jobs hold now, not historical usage: "
                           "fairway_usage=allocated{})",
@@ -160,27 +242,49 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
                   q.settings.decay_exact ? "; usage decayed exactly: fairway_decay=exact" : "")
         : q.settings.decay_exact ? " (usage decayed exactly, halving every PriorityDecayHalfLife: "
                                    "fairway_decay=exact)"
-                                 : "");
+                                 : "";
+    if (is_unset(me.fs_factor)) {
+      out += fmt::format(
+          "Account {} has no fair-share factor of its own: no user is directly under it (an "
+          "account's factor is the highest among its users').\n",
+          me.account);
+      return out;
+    }
+    out += fmt::format("{} fair-share factor is {}{}{}.\n", j.id || !account ? "Its" : "The account's",
+                       decimal_words(me.fs_factor),
+                       account ? ", the highest among its users'" : "", basis);
+    const std::string who = name_of(me);
+    if (e.halving_usage && *e.halving_usage == 0) {
+      out += fmt::format(
+          "Any usage at all charged to {} would halve it: it ties with its siblings, and the "
+          "least usage puts it behind them.\n",
+          who);
+      return out;
+    }
     // The CPU-hours a billing of 1 per CPU makes of billable-TRES-seconds (not of a TRES's).
     const std::string cpu_hours =
         !e.halving_usage || !tres.empty()
             ? ""
-            : fmt::format(" (about {:.1f} CPU-hours at a billing of 1 per CPU)",
-                          static_cast<double>(*e.halving_usage) / 3600.0);
+            : fmt::format(" (about {} CPU-hours at a billing of 1 per CPU)",
+                          decimal_words(*e.halving_usage / 3600.0L, 1));
+    auto amount = [](long double v) {
+      return v < 1 ? number_words(static_cast<double>(v))
+                   : number_words(std::round(static_cast<double>(v)));
+    };
     if (e.halving_usage && fs.usage_basis == UsageBasis::kAllocated)
       out += fmt::format("Running jobs holding {} more {} in {} would halve it.\n",
-                         number_words(std::round(static_cast<double>(*e.halving_usage))), what,
-                         name_of(e.path.back()));
+                         amount(*e.halving_usage), what, who);
     else if (e.halving_usage && held)
       out += fmt::format(
           "Running jobs holding {} more {}-seconds of remaining time in {} would halve it{}.\n",
-          number_words(std::round(static_cast<double>(*e.halving_usage))),
-          tres.empty() ? "billable-TRES" : tres, name_of(e.path.back()), cpu_hours);
+          amount(*e.halving_usage), tres.empty() ? "billable-TRES" : tres, who, cpu_hours);
     else if (e.halving_usage)
       out += fmt::format("Usage that would halve it: {} more raw usage{} charged to {}{}.\n",
-                         number_words(std::round(static_cast<double>(*e.halving_usage))),
-                         tres.empty() ? "" : " of " + tres + " (" + tres + "-seconds)",
-                         name_of(e.path.back()), cpu_hours);
+                         amount(*e.halving_usage),
+                         tres.empty() ? "" : " of " + tres + " (" + tres + "-seconds)", who,
+                         cpu_hours);
+    else if (me.fs_factor > 0)
+      out += fmt::format("No amount of usage charged to {} alone would halve it.\n", who);
   }
   return out;
 }
@@ -207,17 +311,17 @@ std::string format_explain_parsable(const Queue& q, const Explanation& e) {
   out += "Level|Account|User|NormShares|EffectvUsage|LevelFS|Rank|Siblings|FairShare\n";
   for (size_t i = 0; i < e.path.size(); ++i) {
     const auto& l = e.path[i];
-    out += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}\n", i, l.account, l.user, l.shares_norm,
-                       static_cast<double>(l.usage_efctv), static_cast<double>(l.level_fs),
-                       l.rank, l.siblings, l.fs_factor);
+    out += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}\n", i, l.account, l.user,
+                       field(l.shares_norm), field(l.usage_efctv), field(l.level_fs), l.rank,
+                       l.siblings, field(l.fs_factor));
   }
   return out;
 }
 
 std::string format_explain_json(const Queue& q, const FairShareInput& fs, const Explanation& e) {
-  (void)q;
   const PendingJob& j = *e.job;
   json out = {{"job", j.id},
+              {"jobs_private", q.jobs_private},
               {"user", j.user},
               {"account", j.account},
               {"priority", j.priority},
@@ -241,6 +345,7 @@ std::string format_explain_json(const Queue& q, const FairShareInput& fs, const 
     if (p.ahead) {
       x["ahead"] = *p.ahead;
       x["separated_by"] = separated_by(p.separation);
+      x["same_association"] = p.same_association;
       x["difference"] = p.separation.difference;
       x["age_passes_seconds"] = p.age_passes < 0 ? json(nullptr) : json(p.age_passes);
       x["age_saturates_seconds"] = p.age_saturates < 0 ? json(nullptr) : json(p.age_saturates);
@@ -254,13 +359,13 @@ std::string format_explain_json(const Queue& q, const FairShareInput& fs, const 
   for (const auto& l : e.path)
     path.push_back({{"account", l.account},
                     {"user", l.user.empty() ? json(nullptr) : json(l.user)},
-                    {"shares_norm", l.shares_norm},
-                    {"usage_norm", static_cast<double>(l.usage_norm)},
-                    {"usage_efctv", static_cast<double>(l.usage_efctv)},
-                    {"level_fs", static_cast<double>(l.level_fs)},
+                    {"shares_norm", value(l.shares_norm)},
+                    {"usage_norm", value(l.usage_norm)},
+                    {"usage_efctv", value(l.usage_efctv)},
+                    {"level_fs", value(l.level_fs)},
                     {"rank", l.rank},
                     {"siblings", l.siblings},
-                    {"fs_factor", l.fs_factor}});
+                    {"fs_factor", value(l.fs_factor)}});
   out["fair_share_path"] = path;
   out["halving_usage"] =
       e.halving_usage ? json(static_cast<double>(*e.halving_usage)) : json(nullptr);

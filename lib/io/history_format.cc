@@ -2,7 +2,9 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "history_format.h"
 
+#include <cmath>
 #include <ctime>
+#include <limits>
 #include <map>
 
 #ifndef FMT_HEADER_ONLY
@@ -20,6 +22,14 @@ namespace {
 std::string ratio(const HistoryRecord& r) {
   if (r.entitled <= 0) return "";
   return fmt::format("{:.3f}", static_cast<double>(r.delivered) / r.entitled);
+}
+
+// The factor, empty when there is none (an account without users' records).
+std::string factor(float f) { return std::isnan(f) ? std::string() : fmt::format("{:.6f}", f); }
+
+// Raw usage without decimals, in scientific notation past kScientificFrom.
+std::string usage(double u) {
+  return std::fabs(u) >= kScientificFrom ? fmt::format("{:.6e}", u) : fmt::format("{:.0f}", u);
 }
 
 std::string who(const HistorySeries& s) {
@@ -40,6 +50,24 @@ std::vector<HistorySeries> history_series(const HistoryData& data, const std::st
       it->second.times.push_back(p.time);
       it->second.records.push_back(r);
     }
+  // An account's factor is the highest among the users directly under it (fairway(1)), what
+  // its users' jobs get at best; NaN in a period where none of them has a record.
+  if (user.empty() && !by_id.empty()) {
+    std::map<uint32_t, bool> users;
+    for (const HistoryName& n : data.names)
+      if (n.account == account && !n.user.empty()) users[n.id] = true;
+    for (auto& [id, s] : by_id)
+      for (size_t i = 0; i < s.times.size(); ++i) {
+        float best = std::numeric_limits<float>::quiet_NaN();
+        for (const HistoryPeriod& p : data.periods) {
+          if (p.time != s.times[i]) continue;
+          for (const HistoryRecord& r : p.records)
+            if (users.count(r.id) && !(r.fs_factor <= best)) best = r.fs_factor;
+          break;
+        }
+        s.records[i].fs_factor = best;
+      }
+  }
   std::vector<HistorySeries> out;
   for (auto& [id, s] : by_id) out.push_back(std::move(s));
   return out;
@@ -56,9 +84,9 @@ std::string format_history(const std::vector<HistorySeries>& series) {
                        "Delivered", "Entitled", "Ratio", "FairShare");
     for (size_t i = 0; i < s.times.size(); i++) {
       const HistoryRecord& r = s.records[i];
-      out += fmt::format("{:<19}  {:>14.0f}  {:>9.6f}  {:>9.6f}  {:>6}  {:>9.6f}\n",
-                         local_time_text(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
-                         r.fs_factor);
+      out += fmt::format("{:<19}  {:>14}  {:>9.6f}  {:>9.6f}  {:>6}  {:>9}\n",
+                         local_time_text(s.times[i]), usage(r.usage_raw), r.delivered, r.entitled,
+                         ratio(r), factor(r.fs_factor));
     }
   }
   return out;
@@ -69,9 +97,9 @@ std::string format_history_parsable(const std::vector<HistorySeries>& series) {
   for (const HistorySeries& s : series)
     for (size_t i = 0; i < s.times.size(); i++) {
       const HistoryRecord& r = s.records[i];
-      out += fmt::format("{}|{}|{}|{:.0f}|{:.6f}|{:.6f}|{}|{:.6f}\n", s.account, s.user,
+      out += fmt::format("{}|{}|{}|{:.0f}|{:.6f}|{:.6f}|{}|{}\n", s.account, s.user,
                          local_time_text(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
-                         r.fs_factor);
+                         factor(r.fs_factor));
     }
   return out;
 }
@@ -93,7 +121,8 @@ std::string format_history_json(const std::vector<HistorySeries>& series) {
       p["entitled"] = r.entitled;
       p["ratio"] = r.entitled > 0 ? nlohmann::ordered_json(static_cast<double>(r.delivered) / r.entitled)
                                   : nlohmann::ordered_json();
-      p["fairshare"] = r.fs_factor;
+      p["fairshare"] = std::isnan(r.fs_factor) ? nlohmann::ordered_json()
+                                               : nlohmann::ordered_json(r.fs_factor);
       j["periods"].push_back(std::move(p));
     }
     out.push_back(std::move(j));

@@ -111,7 +111,8 @@ PendingJob parse_job(const json& j, size_t index) {
   reject_unknown_keys(j, {"id", "array_job_id", "assoc_id", "user", "account", "qos",
                           "partitions", "submit_time", "eligible_time", "accrue_time",
                           "min_cpus", "max_cpus", "min_nodes", "time_limit", "nice", "held",
-                          "admin_priority", "priority", "tres_req", "fairshare_tres", "rows"},
+                          "admin_priority", "priority", "tres_req", "fairshare_tres", "reason",
+                          "rows"},
                       where);
   job.array_job_id = get_u32(j, "array_job_id", where);
   job.assoc_id = get_u32(j, "assoc_id", where);
@@ -146,6 +147,9 @@ PendingJob parse_job(const json& j, size_t index) {
   // list holds it is checked with the list (parse_queue_keys).
   if (const auto it = j.find("fairshare_tres"); it != j.end())
     job.fairshare_tres = get_name(*it, at(where, "fairshare_tres"));
+  // squeue's Reason (absent in older snapshots: unknown).
+  if (const auto it = j.find("reason"); it != j.end())
+    job.reason = get_name(*it, at(where, "reason"));
   const json& rows = require_array(require(j, "rows", where), at(where, "rows"));
   for (size_t i = 0; i < rows.size(); ++i) {
     job.rows.push_back(parse_row(rows[i], fmt::format("{}: \"rows\"[{}]", where, i)));
@@ -290,7 +294,7 @@ std::string write_queue_keys(const Snapshot& s) {
         "{}, \"qos\": {}, \"partitions\": [{}], \"submit_time\": {}, \"eligible_time\": {}, "
         "\"accrue_time\": {}, \"min_cpus\": {}, \"max_cpus\": {}, \"min_nodes\": {}, "
         "\"time_limit\": {}, \"nice\": {}, \"held\": {}, \"admin_priority\": {}, \"priority\": "
-        "{}, \"tres_req\": {},{}\n   \"rows\": [{}]}}",
+        "{}, \"tres_req\": {},{}{}\n   \"rows\": [{}]}}",
         i ? "," : "", j.id, j.array_job_id, j.assoc_id, json_fields::quoted(j.user),
         json_fields::quoted(j.account), j.qos.empty() ? "null" : json_fields::quoted(j.qos), parts,
         static_cast<int64_t>(j.submit_time), static_cast<int64_t>(j.eligible_time),
@@ -301,6 +305,8 @@ std::string write_queue_keys(const Snapshot& s) {
         j.fairshare_tres.empty()
             ? std::string()
             : " \"fairshare_tres\": " + json_fields::quoted(j.fairshare_tres) + ",",
+        j.reason.empty() ? std::string()
+                         : " \"reason\": " + json_fields::quoted(j.reason) + ",",
         rows);
   }
   return out + "]";

@@ -15,14 +15,9 @@
 namespace fairway {
 namespace {
 
-constexpr uint64_t kNoVal64 = 0xFFFFFFFFFFFFFFFE;
-constexpr uint64_t kInfinite64 = 0xFFFFFFFFFFFFFFFF;
-
 // print_fields_double() prints nothing for these "unset" markers.
 std::optional<double> shown(double v) {
-  if (v == static_cast<double>(kNoVal64) || v == static_cast<double>(kInfinite64) ||
-      v == static_cast<double>(kNoVal) || v == static_cast<double>(kInfinite))
-    return std::nullopt;
+  if (is_unset(v)) return std::nullopt;
   return v;
 }
 
@@ -108,6 +103,35 @@ namespace {
 
 std::string num(const std::optional<double>& v) { return v ? fmt::format("{:f}", *v) : ""; }
 
+// sshare's table (print_fields.c without -P): each field padded to its width, right-aligned
+// unless the width is negative, and followed by one space.
+std::string cell(const std::string& text, int len) {
+  const size_t width = static_cast<size_t>(len < 0 ? -len : len);
+  std::string v = text;
+  if (v.size() > width) {  // cut, the last character replaced by '+'
+    v.resize(width);
+    v[width - 1] = '+';
+  }
+  const std::string pad(width - v.size(), ' ');
+  return (len < 0 ? v + pad : pad + v) + " ";
+}
+
+// A double in a field of `len`: %f, or %e with as many digits as fit when %f is too wide; an
+// unset value is blank.
+std::string double_cell(const std::optional<double>& v, int len) {
+  if (!v) return cell(" ", len);
+  const int width = len < 0 ? -len : len;
+  std::string f = fmt::format("{:f}", *v);
+  if (static_cast<int>(f.size()) <= width) return cell(f, len);
+  // print_fields_double: the precision is the width, less what the exponent form overflows it.
+  const std::string e = fmt::format("{:{}.{}e}", *v, width, width);
+  int precision = width;
+  if (static_cast<int>(e.size()) > width) precision -= static_cast<int>(e.size()) - width;
+  if (precision < 0) precision = 0;
+  // The field is as wide as the precision, narrower than the number: no padding.
+  return fmt::format("{:.{}e}", *v, precision) + " ";
+}
+
 }  // namespace
 
 std::string format_sshare(const AssocTree& t, const FairShareResult& r, Algorithm algo,
@@ -125,14 +149,45 @@ std::string format_sshare(const AssocTree& t, const FairShareResult& r, Algorith
     }
     out += '\n';
   };
-  if (opt.header) {
-    std::vector<std::string> h = {"Account",  "User",      "RawShares",    "NormShares",
-                                  "RawUsage", "NormUsage", "EffectvUsage", "FairShare"};
-    if (fair_tree) h.push_back("LevelFS");
-    h.push_back("GrpTRESMins");
-    h.push_back("TRESRunMins");
-    line(h);
+  std::vector<std::string> h = {"Account",  "User",      "RawShares",    "NormShares",
+                                "RawUsage", "NormUsage", "EffectvUsage", "FairShare"};
+  if (fair_tree) h.push_back("LevelFS");
+  h.push_back("GrpTRESMins");
+  h.push_back("TRESRunMins");
+  if (!opt.parsable) {
+    // sshare's field widths (src/sshare/process.c); Account left-aligned.
+    std::vector<int> widths = {-20, 10, 10, 11, 11, 11, 13, 10};
+    if (fair_tree) widths.push_back(10);
+    widths.push_back(30);
+    widths.push_back(30);
+    if (opt.header) {
+      for (size_t k = 0; k < h.size(); ++k) out += cell(h[k], widths[k]);
+      out += '\n';
+      for (int w : widths) out += std::string(static_cast<size_t>(w < 0 ? -w : w), '-') + " ";
+      out += '\n';
+    }
+    for (const SshareRow& row : sshare_rows(t, r, algo, opt)) {
+      size_t k = 0;
+      auto next = [&] { return widths[k++]; };
+      out += cell(row.account_column, next());
+      out += cell(row.user.empty() ? " " : row.user, next());
+      out += cell(row.parent_shares ? "parent"
+                  : row.raw_shares  ? std::to_string(*row.raw_shares)
+                                    : " ",
+                  next());
+      out += double_cell(row.norm_shares, next());
+      out += cell(row.raw_usage ? std::to_string(*row.raw_usage) : " ", next());
+      out += double_cell(row.norm_usage, next());
+      out += double_cell(row.effective_usage, next());
+      out += double_cell(row.fairshare, next());
+      if (fair_tree) out += double_cell(row.level_fs, next());
+      out += cell(" ", next());  // GrpTRESMins: no limits
+      out += cell(tres_run, next());
+      out += '\n';
+    }
+    return out;
   }
+  if (opt.header) line(h);
   for (const SshareRow& row : sshare_rows(t, r, algo, opt)) {
     std::vector<std::string> f;
     f.reserve(11);
@@ -157,6 +212,7 @@ std::string format_sshare(const AssocTree& t, const FairShareResult& r, Algorith
 std::string format_sshare_json(const AssocTree& t, const FairShareResult& r, Algorithm algo,
                                const SshareOptions& opt) {
   using json = nlohmann::ordered_json;  // keep the documented key order
+  const bool fair_tree = algo == Algorithm::kFairTree;
   auto value = [](const std::optional<double>& v) -> json {
     if (!v || std::isnan(*v)) return nullptr;
     if (std::isinf(*v)) return *v > 0 ? "inf" : "-inf";
@@ -170,7 +226,8 @@ std::string format_sshare_json(const AssocTree& t, const FairShareResult& r, Alg
     o["raw_shares"] = row.parent_shares ? json("parent")
                       : row.raw_shares  ? json(*row.raw_shares)
                                         : json(nullptr);
-    o["norm_shares"] = value(row.norm_shares);
+    // Fair Tree's root: its raw shares over NO_VAL, which sshare's %f shows as 0.000000.
+    o["norm_shares"] = fair_tree && row.index == t.root() ? json(nullptr) : value(row.norm_shares);
     o["raw_usage"] = row.raw_usage ? json(*row.raw_usage) : json(nullptr);
     o["norm_usage"] = value(row.norm_usage);
     o["effective_usage"] = value(row.effective_usage);

@@ -32,6 +32,10 @@ namespace fairway {
 struct SshareOptions {
   // FairShareDampeningFactor, for the classic FairShare column (sshare computes it).
   double dampening_factor = 1;
+  // '|'-separated fields (sshare -P), or sshare's table of fixed widths (sshare without -P:
+  // each field padded to its width and followed by a space, a header underlined by dashes,
+  // a value too wide cut with '+' or a double shown in %e).
+  bool parsable = true;
   // -p (a '|' after every field) instead of -P (no '|' after the last field).
   bool parsable_trailing = false;
   bool header = true;  // -n / -h suppress it
@@ -62,7 +66,7 @@ struct SshareRow {
 std::vector<SshareRow> sshare_rows(const AssocTree& tree, const FairShareResult& result,
                                    Algorithm algorithm, const SshareOptions& options = {});
 
-// The header line and one line per association, each ending in '\n'.
+// The header line (two in a table) and one line per association, each ending in '\n'.
 std::string format_sshare(const AssocTree& tree, const FairShareResult& result, Algorithm algorithm,
                           const SshareOptions& options = {});
 
@@ -70,7 +74,9 @@ std::string format_sshare(const AssocTree& tree, const FairShareResult& result, 
 // raw_usage, norm_usage, effective_usage, fairshare, level_fs. Values are the doubles sshare
 // receives (full precision, not %f), raw_shares an integer or "parent", raw_usage an integer;
 // a value sshare prints empty is null (user of an account row, level_fs outside Fair Tree,
-// ...); +infinity is the string "inf". "account" is the plain account name (no indentation).
+// ...); +infinity is the string "inf"; the root's norm_shares under Fair Tree (its shares over
+// NO_VAL, 0.000000 in sshare's text) is null. "account" is the plain account name (no
+// indentation).
 std::string format_sshare_json(const AssocTree& tree, const FairShareResult& result,
                                Algorithm algorithm, const SshareOptions& options = {});
 

@@ -24,8 +24,17 @@ std::string ordinal(size_t n) {
 }
 
 std::string number_words(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+  if (std::isfinite(v) && std::fabs(v) >= kScientificFrom) return fmt::format("{:.3e}", v);
+  if (v == std::floor(v)) return fmt::format("{:.0f}", v);
   return fmt::format("{:.2f}", v);
+}
+
+std::string decimal_words(long double v, int precision) {
+  if (is_unset(v)) return "";
+  const double d = static_cast<double>(v);
+  if (std::isfinite(d) && std::fabs(d) >= kScientificFrom)
+    return fmt::format("{:.{}e}", d, precision);
+  return fmt::format("{:.{}f}", d, precision);
 }
 
 const char* algorithm_words(Algorithm a) {

@@ -17,8 +17,14 @@ std::string duration_words(double seconds);
 std::string local_time_text(int64_t t, const char* format = "%Y-%m-%d %H:%M:%S");
 // "1st", "2nd", "3rd", "11th", ...
 std::string ordinal(size_t n);
-// An integral value without decimals, anything else with two.
+// An integral value without decimals, anything else with two; from kScientificFrom on (in
+// magnitude) in scientific notation ("1.000e+308").
 std::string number_words(double v);
+// A value with `precision` decimals ("0.250000"), in scientific notation from kScientificFrom
+// on ("1.000000e+308"), "inf" for infinity, and empty for one of Slurm's unset markers
+// (NO_VAL, ...: is_unset).
+std::string decimal_words(long double v, int precision = 6);
+inline constexpr double kScientificFrom = 1e15;
 // "Fair Tree", "classic fair-share", "depth-oblivious fair-share".
 const char* algorithm_words(Algorithm a);
 // "age", "association priority", "fair-share", "job size", "partition priority", ...

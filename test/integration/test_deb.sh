@@ -187,7 +187,7 @@ else
 fi
 fixture=$FW_ROOT/test/data/snapshots/test24_1
 algo=$(sed -n 's/.*"algorithm": *"\([a-z_]*\)".*/\1/p' "$fixture.json" | head -n 1)
-if shares=$("$CLI" shares "$fixture.json" 2>&1); then
+if shares=$("$CLI" shares -P "$fixture.json" 2>&1); then
 	assert_eq "installed fairway shares test24_1.json = Slurm's sshare ($algo)" \
 		"$(cat "$fixture.$algo.sshare")" "$shares"
 else

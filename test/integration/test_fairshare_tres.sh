@@ -85,8 +85,8 @@ assert_eq "judged by: fw_u1's GPU job, CPU job, fw_u3's GPU job, CPU job" \
 
 # sprio's FAIRSHARE (weighted) against the weight times the FairShare of the job's user in the
 # table it was judged by.
-"$cli" shares --tres gres/gpu "$TB_DIR/snapshot.json" >"$TB_DIR/shares_gpu.txt"
-"$cli" shares "$TB_DIR/snapshot.json" >"$TB_DIR/shares.txt"
+"$cli" shares -P --tres gres/gpu "$TB_DIR/snapshot.json" >"$TB_DIR/shares_gpu.txt"
+"$cli" shares -P "$TB_DIR/snapshot.json" >"$TB_DIR/shares.txt"
 sshare -a -l -P >"$TB_DIR/sshare.txt"
 if cmp -s <(cut -d'|' -f1-9 "$TB_DIR/sshare.txt") <(cut -d'|' -f1-9 "$TB_DIR/shares.txt"); then
 	pass "fairway shares of the period's snapshot = live sshare (billing)"

@@ -183,7 +183,7 @@ assert_match "the period's job-lock time is published" '^[0-9.e-]+$' "$(metric f
 # replay_equals_sshare NAME SSHARE-FILE: fairway shares of the period's snapshot prints the
 # first nine columns of the live sshare -a -l -P saved in SSHARE-FILE.
 replay_equals_sshare() {
-	"$cli" shares "$mdir/fairway.json" | cut -d'|' -f1-9 >"$2.replay" || true
+	"$cli" shares -P "$mdir/fairway.json" | cut -d'|' -f1-9 >"$2.replay" || true
 	cut -d'|' -f1-9 "$2" >"$2.9"
 	if cmp -s "$2.9" "$2.replay"; then
 		pass "$1"

@@ -94,7 +94,7 @@ capture "$dir/fw"
 cli=${FAIRWAY_BUILD_DIR:-}/tools/fairway
 if [ -x "$cli" ]; then
 	check "fairway snapshot of the live cluster" "$cli" snapshot -o "$dir/live.json"
-	"$cli" shares "$dir/live.json" >"$dir/replay.sshare" || true
+	"$cli" shares -P "$dir/live.json" >"$dir/replay.sshare" || true
 	cut -d'|' -f1-9 "$dir/fw.sshare" >"$dir/fw.sshare9"
 	cut -d'|' -f1-9 "$dir/replay.sshare" >"$dir/replay.sshare9"
 	same "fairway shares of the snapshot = live sshare -a -l -P" "$dir/fw.sshare9" "$dir/replay.sshare9"

@@ -32,11 +32,11 @@ for j in "$data"/*.json; do
   for algo in fair_tree classic depth_oblivious; do
     want=$base.$algo.sshare
     [ -f "$want" ] || continue
-    if "$cli" shares --algorithm "$algo" "$j" >"$tmp/out" 2>"$tmp/err" &&
+    if "$cli" shares -P --algorithm "$algo" "$j" >"$tmp/out" 2>"$tmp/err" &&
        cmp -s "$want" "$tmp/out" && [ ! -s "$tmp/err" ]; then
       ok
     else
-      ko "fairway shares --algorithm $algo $(basename "$j") differs from $(basename "$want"):"
+      ko "fairway shares -P --algorithm $algo $(basename "$j") differs from $(basename "$want"):"
       diff "$want" "$tmp/out" | head -n 8
     fi
   done
@@ -71,7 +71,7 @@ print(sum(1 for r in rows for v in r.values() if v == "inf"))
 PY
 }
 for j in "$data"/*.json; do
-  rows=$(( $("$cli" shares "$j" | wc -l) - 1 ))
+  rows=$(( $("$cli" shares -P "$j" | wc -l) - 1 ))
   if "$cli" shares --json "$j" >"$tmp/j.json" 2>"$tmp/err" && infs=$(json_check "$tmp/j.json" "$rows" 2>"$tmp/perr"); then
     ok
     echo "$infs" >>"$tmp/infs"

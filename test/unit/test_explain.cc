@@ -5,9 +5,14 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "error.h"
 #include "explain.h"
 #include "explain_format.h"
+#include "history_format.h"
+#include "slurm_values.h"
+#include "words.h"
 #include "queue.h"
 #include "queue_fixtures.h"
 #include "snapshot.h"
@@ -284,6 +289,205 @@ TEST(SnapshotV2, HeldUsageIsKeptAndExplained) {
             std::string::npos);
   EXPECT_NE(refused(text, "\"allocated\",", "\"now\",").find("unknown \"usage_basis\" \"now\""),
             std::string::npos);
+}
+
+
+// None of Slurm's unset markers reaches a number: the root's norm shares (its raw shares over
+// NO_VAL under Fair Tree), NormUsage and Level FS, and an account's missing factor are null in
+// JSON and empty in -P, as sshare prints them.
+TEST(ExplainOutput, UnsetValuesAreNullOrEmpty) {
+  Queue q = queue();
+  q.jobs.push_back(job(7, 11, 100, row("p", 1234, 12.5, 1000.25)));
+  FairShareInput fs = two_accounts();
+  // An account with only a sub-account under it: no factor of its own.
+  fs.associations.push_back({4, 1, "c", "", false, 1, 0});
+  fs.associations.push_back({5, 4, "d", "", false, 1, 0});
+  fs.associations.push_back({51, 5, "d", "u51", false, 1, 50});
+  const Explanation e = explain_job(q, fs, 7);
+  const auto j = nlohmann::json::parse(format_explain_json(q, fs, e));
+  const auto& root = j["fair_share_path"][0];
+  EXPECT_TRUE(root["shares_norm"].is_null()) << root;
+  EXPECT_TRUE(root["usage_norm"].is_null()) << root;
+  EXPECT_TRUE(root["level_fs"].is_null()) << root;
+  EXPECT_TRUE(root["fs_factor"].is_null()) << root;
+  EXPECT_DOUBLE_EQ(root["usage_efctv"].get<double>(), 1.0);
+  for (const auto& level : j["fair_share_path"])
+    for (const char* key : {"shares_norm", "usage_norm", "usage_efctv", "level_fs", "fs_factor"})
+      if (level[key].is_number()) {
+        const double v = level[key].get<double>();
+        EXPECT_NE(v, static_cast<double>(kNoVal)) << key;
+        EXPECT_NE(v, 1.0 / kNoVal) << key;
+      }
+  const std::string parsable = format_explain_parsable(q, e);
+  EXPECT_NE(parsable.find("\n0|root|||1||1|1|\n"), std::string::npos) << parsable;
+  EXPECT_EQ(parsable.find("4294967294"), std::string::npos) << parsable;
+  EXPECT_EQ(parsable.find("e-10"), std::string::npos) << parsable;
+  // Account c: no user directly under it, no factor.
+  const auto c = fair_share_path(fs, 4);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_TRUE(is_unset(c.back().fs_factor));
+  EXPECT_FALSE(usage_halving_fs_factor(fs, 4).has_value());
+  // Classic has no Level FS at any level.
+  fs.algorithm = Algorithm::kClassic;
+  for (const auto& level : fair_share_path(fs, 11)) EXPECT_TRUE(is_unset(level.level_fs));
+}
+
+// fairway(1): an account's factor is the highest among its users'; explain --account says so
+// and how much usage halves it, and the history's rows of the account show the same.
+TEST(ExplainOutput, AnAccountsFactorIsTheHighestOfItsUsers) {
+  const FairShareInput fs = two_accounts();
+  const auto path = fair_share_path(fs, 2);  // account a: u12 2/3, u11 1/3
+  ASSERT_EQ(path.size(), 2u);
+  EXPECT_DOUBLE_EQ(path.back().fs_factor, 2.0 / 3);
+  EXPECT_DOUBLE_EQ(fair_share_path(fs, 11)[1].fs_factor, 2.0 / 3);  // a on u11's path
+  PendingJob none;
+  Explanation e;
+  e.job = &none;
+  e.path = path;
+  // Usage charged to a cannot put it below b: a stays second, u12 keeps 2/3.
+  e.halving_usage = usage_halving_fs_factor(fs, 2);
+  EXPECT_FALSE(e.halving_usage.has_value());
+  std::string text = format_explain(Queue{}, fs, e);
+  EXPECT_NE(text.find("The account's fair-share factor is 0.666667, the highest among its "
+                      "users'"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("No amount of usage charged to a alone would halve it"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("0.000000"), std::string::npos) << text;
+  const std::string parsable = format_explain_parsable(Queue{}, e);
+  EXPECT_NE(parsable.find("|0.6666666666666666\n"), std::string::npos) << parsable;
+  // Account b (u21: 1): usage puts b below a, and u21 to 1/3.
+  e.path = fair_share_path(fs, 3);
+  e.halving_usage = usage_halving_fs_factor(fs, 3);
+  ASSERT_TRUE(e.halving_usage.has_value());
+  EXPECT_GT(*e.halving_usage, 0);
+  text = format_explain(Queue{}, fs, e);
+  EXPECT_NE(text.find("The account's fair-share factor is 1.000000, the highest among its "
+                      "users'"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Usage that would halve it: "), std::string::npos) << text;
+
+  // The history: account a (id 2) and its users' records; 0 recorded for the account.
+  HistoryData h;
+  h.names = {{2, "a", ""}, {11, "a", "u11"}, {12, "a", "u12"}, {21, "b", "u21"}};
+  HistoryPeriod p;
+  p.time = 1000;
+  p.records = {{2, 400, 0.8f, 0.5f, 0}, {11, 300, 0.6f, 0.25f, 0.25f},
+               {12, 100, 0.2f, 0.25f, 0.75f}, {21, 100, 0.2f, 0.5f, 1.0f}};
+  h.periods.push_back(p);
+  const auto series = history_series(h, "a", "");
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_FLOAT_EQ(series[0].records[0].fs_factor, 0.75f);
+  EXPECT_NE(format_history_parsable(series).find("|0.750000\n"), std::string::npos)
+      << format_history_parsable(series);
+  // A user's own row is its own.
+  EXPECT_FLOAT_EQ(history_series(h, "a", "u11")[0].records[0].fs_factor, 0.25f);
+}
+
+// The job ahead is of the same association: fair-share gives both the same factor.
+TEST(ExplainOutput, SameAssociationIsNotSeparatedByFairShare) {
+  Queue q = queue();
+  q.jobs.push_back(job(44, 11, 10, row("p", 3833, 500, 3333)));
+  q.jobs.push_back(job(43, 11, 50, row("p", 3433, 100, 3333)));
+  const FairShareInput fs = two_accounts();
+  const Explanation e = explain_job(q, fs, 43);
+  ASSERT_EQ(e.places.size(), 1u);
+  EXPECT_TRUE(e.places[0].same_association);
+  EXPECT_LT(e.places[0].fair_share_passes, 0);
+  const std::string text = format_explain(q, fs, e);
+  EXPECT_NE(text.find("the same association (user u11, account a): fair-share cannot separate "
+                      "them"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("half-lives"), std::string::npos) << text;
+}
+
+// Every association ties (no usage): the least usage puts one behind its siblings and halves
+// its factor. No "0 more raw usage".
+TEST(ExplainOutput, AnyUsageHalvesATiedFactor) {
+  FairShareInput fs;
+  fs.associations = {{1, 0, "root", "", false, 1, 0},
+                     {2, 1, "a", "", false, 1, 0},
+                     {11, 2, "a", "u11", false, 1, 0},
+                     {12, 2, "a", "u12", false, 1, 0}};
+  const auto extra = usage_halving_fs_factor(fs, 11);
+  ASSERT_TRUE(extra.has_value());
+  EXPECT_EQ(*extra, 0);
+  Queue q = queue();
+  q.jobs.push_back(job(7, 11, 100, row("p", 10000, 0, 10000)));
+  const std::string text = format_explain(q, fs, explain_job(q, fs, 7));
+  EXPECT_NE(text.find("Any usage at all charged to u11 would halve it"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(" 0 more"), std::string::npos) << text;
+}
+
+// Usage of 1e308: numbers in scientific notation, not 300 digits.
+TEST(ExplainOutput, HugeValuesInScientificNotation) {
+  FairShareInput fs = two_accounts();
+  for (auto& a : fs.associations)
+    if (a.id == 11) a.usage_raw = 1e308L;
+  Queue q = queue();
+  q.jobs.push_back(job(7, 21, 100, row("p", 10000, 0, 10000)));
+  const std::string text = format_explain(q, fs, explain_job(q, fs, 7), true);
+  EXPECT_EQ(text.find("00000000000000000000"), std::string::npos) << text;
+  EXPECT_EQ(decimal_words(1e308), "1.000000e+308");
+  EXPECT_EQ(decimal_words(0.25), "0.250000");
+  EXPECT_EQ(decimal_words(kNoVal), "");
+  EXPECT_EQ(number_words(1e308), "1.000e+308");
+  EXPECT_EQ(number_words(42), "42");
+  HistorySeries s{11, "a", "u11", {1000}, {{11, 1e308, 1, 1, 0.5f}}};
+  EXPECT_EQ(format_history({s}).find("00000000000000000000"), std::string::npos)
+      << format_history({s});
+}
+
+// The text begins with the job's place, squeue's Reason and what the job waits for; the
+// fair-share levels' numbers (and the root's row) only with --verbose.
+TEST(ExplainOutput, OpensWithPlaceReasonAndWait) {
+  Queue q = queue();
+  q.jobs.push_back(job(1, 21, 10, row("p", 10000, 0, 10000)));
+  q.jobs.push_back(job(2, 12, 20, row("p", 6000, 0, 6000)));
+  q.jobs.push_back(job(3, 11, 5, row("p", 3333, 0, 3333.33)));
+  q.jobs[2].reason = "Priority";
+  q.jobs[0].reason = "Resources";
+  const FairShareInput fs = two_accounts();
+  const std::string third = format_explain(q, fs, explain_job(q, fs, 3));
+  const std::string opening = third.substr(0, third.find("\n\n"));
+  EXPECT_NE(opening.find("It is 3rd of 3 pending jobs in partition p. 2 jobs are ahead of it in "
+                         "the scheduler's order (squeue: Priority)."),
+            std::string::npos)
+      << third;
+  const std::string first = format_explain(q, fs, explain_job(q, fs, 1));
+  EXPECT_NE(first.substr(0, first.find("\n\n"))
+                .find("No job is ahead of it: it is next, and waits for free resources (squeue: "
+                      "Resources)."),
+            std::string::npos)
+      << first;
+  q.jobs[2].reason = "Dependency";
+  const std::string waits = format_explain(q, fs, explain_job(q, fs, 3));
+  EXPECT_NE(waits.find("It waits for another job it depends on (squeue: Dependency)"),
+            std::string::npos)
+      << waits;
+  // Levels: ranks only; --verbose: the numbers and the root.
+  EXPECT_EQ(third.find("Level FS"), std::string::npos) << third;
+  EXPECT_NE(third.find("user u11: 2nd of 2 among its siblings"), std::string::npos) << third;
+  const std::string verbose = format_explain(q, fs, explain_job(q, fs, 3), true);
+  EXPECT_NE(verbose.find("Level FS"), std::string::npos) << verbose;
+  EXPECT_NE(verbose.find("\n  root  "), std::string::npos) << verbose;
+}
+
+// squeue's Reason travels in a snapshot; a snapshot without it still reads.
+TEST(SnapshotV2, ReasonIsKept) {
+  Snapshot s = two_accounts_and_job_7();
+  const std::string old_text = write_snapshot(s);
+  EXPECT_EQ(old_text.find("\"reason\""), std::string::npos);
+  EXPECT_TRUE(parse_snapshot(old_text).queue->jobs[0].reason.empty());
+  s.queue->jobs[0].reason = "Priority";
+  const std::string text = write_snapshot(s);
+  const Snapshot back = parse_snapshot(text);
+  EXPECT_EQ(back.queue->jobs[0].reason, "Priority");
+  EXPECT_EQ(write_snapshot(back), text);
 }
 
 }  // namespace

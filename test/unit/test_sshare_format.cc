@@ -213,6 +213,8 @@ TEST(SshareFormat, JsonForm) {
   EXPECT_TRUE(root["level_fs"].is_null());
   EXPECT_EQ(root["raw_usage"], 240);
   EXPECT_EQ(root["effective_usage"], 1.0);
+  // Fair Tree's root norm shares are its raw shares over NO_VAL (0.000000 in -P): null.
+  EXPECT_TRUE(root["norm_shares"].is_null()) << root;
   const auto& u1 = j[1];  // root|u1: no usage, level_fs infinite
   EXPECT_EQ(u1["user"], "u1");
   EXPECT_EQ(u1["level_fs"], "inf");
@@ -240,6 +242,60 @@ TEST(SshareFormat, JsonForm) {
   const auto jc = nlohmann::json::parse(format_sshare_json(cl.tree, cl.out, Algorithm::kClassic));
   EXPECT_EQ(jc[0]["fairshare"], 0.5);
   for (const auto& row : jc) EXPECT_TRUE(row["level_fs"].is_null());
+}
+
+
+// Without -P: sshare's table (print_fields.c): fixed widths, Account left-aligned, the others
+// right-aligned, each field followed by a space, the header underlined, an unset value blank,
+// a string too wide cut with '+'.
+TEST(SshareFormat, TableOfFixedWidths) {
+  const Case c = load("testbed_2328", Algorithm::kFairTree);
+  SshareOptions table;
+  table.parsable = false;
+  const auto got = lines(format_sshare(c.tree, c.out, Algorithm::kFairTree, table));
+  ASSERT_GE(got.size(), 4u);
+  EXPECT_EQ(got[0],
+            "Account                    User  RawShares  NormShares    RawUsage   NormUsage "
+            " EffectvUsage  FairShare    LevelFS                    GrpTRESMins "
+            "                   TRESRunMins ");
+  EXPECT_EQ(got[1], std::string(20, '-') + " " + std::string(10, '-') + " " +
+                        std::string(10, '-') + " " + std::string(11, '-') + " " +
+                        std::string(11, '-') + " " + std::string(11, '-') + " " +
+                        std::string(13, '-') + " " + std::string(10, '-') + " " +
+                        std::string(10, '-') + " " + std::string(30, '-') + " " +
+                        std::string(30, '-') + " ");
+  // root|||0.000000|3867||1.000000||||cpu=0,...
+  EXPECT_EQ(got[2], "root                 " + std::string(10, ' ') + " " + std::string(10, ' ') +
+                        "    0.000000        3867 " + std::string(11, ' ') +
+                        "      1.000000 " + std::string(10, ' ') + " " + std::string(10, ' ') +
+                        " " + std::string(30, ' ') + " cpu=0,mem=0,energy=0,node=0,b+ ");
+  //  root|root|1|0.009901|1079|0.279126|0.279126|0.166667|0.035471||...
+  const std::string root_user =
+      " root                      root          1    0.009901        1079    0.279126 "
+      "     0.279126   0.166667   0.035471 ";
+  EXPECT_EQ(got[3].substr(0, root_user.size()), root_user);
+  // Every line as wide as the columns.
+  for (const auto& l : got) EXPECT_EQ(l.size(), got[1].size()) << l;
+  // The -P form is unchanged by the option's default.
+  EXPECT_EQ(format_sshare(c.tree, c.out, Algorithm::kFairTree), format_sshare(c.tree, c.out, Algorithm::kFairTree, SshareOptions{}));
+}
+
+// A double wider than its field: %e with as many digits as fit (print_fields_double).
+TEST(SshareFormat, TableShowsHugeValuesInExponentForm) {
+  AssocTree t = AssocTree::build({{1, 0, "root", "", false, 1, 1e308L},
+                                  {2, 1, "a", "", false, 1, 1e308L},
+                                  {3, 2, "a", "u", false, 1, 1e308L},
+                                  {4, 1, "b", "", false, 1, 1},
+                                  {5, 4, "b", "v", false, 1, 1}});
+  FairShareResult r;
+  compute_fair_share(t, Algorithm::kFairTree, 1, r);
+  SshareOptions table;
+  table.parsable = false;
+  const std::string text = format_sshare(t, r, Algorithm::kFairTree, table);
+  // b's Level FS is 0.5 over 1e-308: 5e307, shown in 10 characters.
+  EXPECT_NE(text.find(" 5.000e+307 "), std::string::npos) << text;
+  const auto got = lines(text);
+  for (const auto& l : got) EXPECT_EQ(l.size(), got[1].size()) << l;
 }
 
 }  // namespace
