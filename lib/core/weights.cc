@@ -27,6 +27,10 @@ double weight_of(const PrioritySettings& s, Factor f) {
 
 }  // namespace
 
+double gap_share(const PartitionDecisions& d, const FactorUse& u) {
+  return d.gap_total > 0 ? u.gap / d.gap_total : 0.0;
+}
+
 std::vector<PartitionDecisions> queue_decisions(const Queue& q) {
   std::vector<PartitionDecisions> out;
   for (const PartitionInfo& info : q.partitions) {
@@ -59,10 +63,20 @@ std::vector<PartitionDecisions> queue_decisions(const Queue& q) {
         case Separation::By::kSubmitTime: ++d.by_submit_time; break;
         case Separation::By::kJobId: ++d.by_job_id; break;
         case Separation::By::kPriority:
-          if (s.admin)
+          if (s.admin) {
             ++d.by_admin;
-          else
-            ++d.factors[static_cast<size_t>(s.factor)].decides;
+          } else {
+            FactorUse& u = d.factors[static_cast<size_t>(s.factor)];
+            ++u.decides;
+            if (queue[i].job->assoc_id != queue[i + 1].job->assoc_id) {
+              const double gap = static_cast<double>(queue[i].row->priority) -
+                                 static_cast<double>(queue[i + 1].row->priority);
+              ++u.decides_between;
+              u.gap += gap;
+              ++d.pairs_between;
+              d.gap_total += gap;
+            }
+          }
           break;
       }
     }

@@ -20,6 +20,10 @@ struct FactorUse {
   double min = 0, max = 0;  // its part across the partition's weighed jobs
   size_t at_weight = 0;     // jobs whose part is the whole weight
   size_t decides = 0;       // neighbour pairs whose largest difference is this factor's
+  // Of those, the pairs of two associations (a user's own jobs side by side excluded), and
+  // the sum of their priority gaps: what the headline weighs (gap_share).
+  size_t decides_between = 0;
+  double gap = 0;
   enum class Verdict {
     kDecides,       // decides at least one pair
     kSaturated,     // every job at its weight (e.g. all at PriorityMaxAge): separates no one
@@ -41,7 +45,15 @@ struct PartitionDecisions {
   // id), an administrator-set priority.
   size_t by_tier = 0, by_submit_time = 0, by_job_id = 0, by_admin = 0;
   std::vector<FactorUse> factors;  // in kFactors order
+  // The priority gaps of the pairs of two associations decided by a factor, summed: the
+  // factors' `gap`s add up to it.
+  double gap_total = 0;
+  size_t pairs_between = 0;  // pairs of two associations decided by a factor
 };
+
+// A factor's part of the order that a site can act on: its share of the priority gaps between
+// neighbours of different associations (0 when no such pair is decided by a factor).
+double gap_share(const PartitionDecisions& d, const FactorUse& u);
 
 // A factor drowns another when its spread is at least this many times the other's.
 inline constexpr double kDrownedRatio = 100;

@@ -66,12 +66,13 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
                        out.empty() ? "" : "\n", d.partition, d.tier, d.jobs,
                        d.jobs == 1 ? "" : "s", d.pairs, d.pairs == 1 ? "" : "s");
     if (d.pairs == 0) continue;
-    out += fmt::format("  {:<28}{:>7}{:>8}{:>14}{:>14}{:>14}\n", "decided by", "pairs", "share",
-                       "weight", "min", "max");
+    out += fmt::format("  {:<28}{:>7}{:>8}{:>8}{:>11}{:>11}{:>11}\n", "decided by", "pairs",
+                       "share", "gaps", "weight", "min", "max");
     for (const FactorUse& u : d.factors) {
       if (u.verdict == V::kUnused) continue;
-      out += fmt::format("  {:<28}{:>7}{:>7.1f}%{:>14}{:>14}{:>14}\n", factor_words(u.factor),
-                         u.decides, 100 * share(u.decides, d.pairs),
+      out += fmt::format("  {:<28}{:>7}{:>7.1f}%{:>7.1f}%{:>11}{:>11}{:>11}\n",
+                         factor_words(u.factor), u.decides, 100 * share(u.decides, d.pairs),
+                         100 * gap_share(d, u),
                          u.weight > 0 ? number_words(u.weight) : "-", number_words(u.min),
                          number_words(u.max));
     }
@@ -86,13 +87,21 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
     for (const FactorUse& u : d.factors)
       if (const std::string note = verdict_words(d, u); !note.empty())
         out += fmt::format("  {}: {}.\n", factor_words(u.factor), note);
-    // The one sentence an administrator acts on.
+    // The one sentence an administrator acts on: the factor behind most of the priority gaps
+    // between jobs of different associations (a user's own jobs side by side, ordered by job
+    // size or age, are no matter of policy).
     const FactorUse* top = nullptr;
     for (const FactorUse& u : d.factors)
-      if (!top || u.decides > top->decides) top = &u;
-    if (top && top->decides)
-      out += fmt::format("  {} decides {:.0f}% of this partition's order.", factor_words(top->factor),
-                         100 * share(top->decides, d.pairs));
+      if (!top || u.gap > top->gap) top = &u;
+    if (top && top->gap > 0)
+      out += fmt::format(
+          "  {} makes {:.0f}% of the priority gaps between neighbours of different "
+          "associations ({} of the {} neighbour pairs {} jobs of two associations).",
+          factor_words(top->factor), 100 * gap_share(d, *top), d.pairs_between, d.pairs,
+          d.pairs_between == 1 ? "has" : "have");
+    else if (d.pairs_between == 0)
+      out += "  No two neighbours of different associations are separated by a factor: the "
+             "order between users is not the factors' doing.";
     for (const FactorUse& u : d.factors)
       if (u.verdict == V::kDrowned || u.verdict == V::kSaturated ||
           (u.verdict == V::kNeverDecides && u.weight > 0))
@@ -100,27 +109,31 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
                            u.verdict == V::kDrowned     ? "drowned"
                            : u.verdict == V::kSaturated ? "saturated"
                                                         : "never decides");
-    if (top && top->decides) out += "\n";
+    out += "\n";
   }
   return wrap(out);
 }
 
 std::string format_weights_parsable(const std::vector<PartitionDecisions>& all) {
-  std::string out = "Partition|Jobs|Pairs|DecidedBy|Decisions|Share|Weight|Min|Max|AtWeight|Verdict\n";
+  std::string out =
+      "Partition|Jobs|Pairs|DecidedBy|Decisions|Share|Weight|Min|Max|AtWeight|Verdict|GapShare\n";
   for (const PartitionDecisions& d : all) {
     for (const FactorUse& u : d.factors)
       if (u.verdict != V::kUnused)
-        out += fmt::format("{}|{}|{}|{}|{}|{:.4f}|{}|{}|{}|{}|{}\n", d.partition, d.jobs, d.pairs,
+        out += fmt::format("{}|{}|{}|{}|{}|{:.4f}|{}|{}|{}|{}|{}|{:.4f}\n", d.partition, d.jobs,
+                           d.pairs,
                            factor_name(u.factor), u.decides, share(u.decides, d.pairs), u.weight,
                            u.min, u.max, u.at_weight,
                            u.verdict == V::kDrowned
                                ? std::string("drowned:") + factor_name(u.by)
-                               : std::string(verdict_name(u.verdict)));
+                               : std::string(verdict_name(u.verdict)),
+                           gap_share(d, u));
     const std::pair<const char*, size_t> others[] = {{"tier", d.by_tier},
                                                      {"submit_time", d.by_submit_time},
                                                      {"job_id", d.by_job_id},
                                                      {"admin", d.by_admin}};
     for (const auto& [what, n] : others)
+      // Weight, Min, Max, AtWeight, Verdict and GapShare belong to factors: empty.
       out += fmt::format("{}|{}|{}|{}|{}|{:.4f}||||||\n", d.partition, d.jobs, d.pairs, what, n,
                          share(n, d.pairs));
   }
@@ -135,6 +148,8 @@ std::string format_weights_json(const std::vector<PartitionDecisions>& all) {
       json f = {{"factor", factor_name(u.factor)}, {"weight", u.weight},
                 {"min", u.min},                    {"max", u.max},
                 {"at_weight", u.at_weight},        {"decides", u.decides},
+                {"decides_between_associations", u.decides_between},
+                {"gap", u.gap},                    {"gap_share", gap_share(d, u)},
                 {"verdict", verdict_name(u.verdict)}};
       if (u.verdict == V::kDrowned) f["drowned_by"] = factor_name(u.by);
       factors.push_back(f);
@@ -147,7 +162,9 @@ std::string format_weights_json(const std::vector<PartitionDecisions>& all) {
                    {"by_tier", d.by_tier},
                    {"by_submit_time", d.by_submit_time},
                    {"by_job_id", d.by_job_id},
-                   {"by_admin", d.by_admin}});
+                   {"by_admin", d.by_admin},
+                   {"pairs_between_associations", d.pairs_between},
+                   {"gap_total", d.gap_total}});
   }
   return out.dump();
 }

@@ -121,7 +121,9 @@ assert_eq "weights counts the hold partition's jobs" "$(wc -l <"$dir/order")" \
 "$cli" weights >"$dir/weights.txt"
 log "fairway weights:"
 sed 's/^/    /' "$dir/weights.txt"
-assert_match "weights says which factor decides" "decides [0-9]+% of this partition's order" "$(cat "$dir/weights.txt")"
+assert_match "weights says which factor makes the gaps between associations" \
+	"makes [0-9]+% of the priority gaps between neighbours of different|No two neighbours of different associations" \
+	"$(tr '\n' ' ' <"$dir/weights.txt" | tr -s ' ')"
 cmp_out=$("$cli" compare "$(tail -n 1 "$dir/order")" "$(head -n 1 "$dir/order")" 2>&1 || true)
 log "fairway compare $(tail -n 1 "$dir/order") $(head -n 1 "$dir/order"):"
 echo "$cmp_out" | sed 's/^/    /'
@@ -133,6 +135,8 @@ log "fairway explain $last:"
 sed 's/^/    /' "$dir/last.txt"
 assert_match "explain names the job directly ahead" "Directly ahead: job $(tail -n 2 "$dir/order" | head -n 1) " "$(cat "$dir/last.txt")"
 assert_match "explain shows the fair-share path" "Fair-share \(Fair Tree\), from the root" "$(cat "$dir/last.txt")"
+assert_match "explain opens with the job's place and what it waits for" \
+	"^It is [0-9]+(st|nd|rd|th) of [0-9]+ pending jobs? in partition hold\. " "$(sed -n 2p "$dir/last.txt")"
 check "explain --json is JSON" python3 -c 'import json,sys; json.load(sys.stdin)' < <("$cli" explain --json "$last")
 out=$("$cli" explain "$held" 2>&1 || true)
 assert_match "a held job is explained as held" "held \(priority 0\)" "$out"
@@ -142,5 +146,8 @@ set -e
 assert_eq "a job that is not pending: exit 2" 2 "$rc"
 assert_eq "... with one line" 1 "$(echo "$out" | wc -l)"
 out=$("$cli" explain --user fw_u1 --account bloggs.prj 2>&1 || true)
-assert_match "explain --user: the usage that halves the factor" "Usage that would halve it" "$out"
+assert_match "explain --user: the usage that halves the factor" "Usage that would halve it|Any usage at all" "$out"
+out=$("$cli" explain --account bloggs.prj 2>&1 || true)
+assert_match "explain --account: the highest factor among its users" \
+	"fair-share factor is [0-9.]+, the highest among its users'|no fair-share factor of its own" "$out"
 finish

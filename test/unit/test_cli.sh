@@ -235,9 +235,9 @@ else
 fi
 # weights: fair-share decides the one pair; age is the same for both jobs; -P says so.
 if out=$("$cli" weights -P --snapshot "$v2") &&
-   printf '%s\n' "$out" | grep -qx 'p|2|1|fairshare|1|1.0000|10000|5000|10000|1|decides' &&
-   printf '%s\n' "$out" | grep -qx 'p|2|1|age|0|0.0000|1000|0|0|0|constant' &&
-   "$cli" weights --snapshot "$v2" | grep -q '^  fair-share decides 100% of this partition.s order\.'; then
+   printf '%s\n' "$out" | grep -qx 'p|2|1|fairshare|1|1.0000|10000|5000|10000|1|decides|1.0000' &&
+   printf '%s\n' "$out" | grep -qx 'p|2|1|age|0|0.0000|1000|0|0|0|constant|0.0000' &&
+   "$cli" weights --snapshot "$v2" | grep -q '^  fair-share makes 100% of the priority gaps between neighbours of different'; then
   ok
 else
   ko "weights -P --snapshot v2_queue.json: $out"

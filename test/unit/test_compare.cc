@@ -3,16 +3,22 @@
 // partition, and which factor decides a queue's order.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "compare.h"
+#include "compare_format.h"
 #include "error.h"
 #include "explain.h"
 #include "queue.h"
 #include "queue_fixtures.h"
 #include "weights.h"
+#include "weights_format.h"
 
 namespace fairway {
 namespace {
@@ -312,6 +318,101 @@ TEST(Weights, EqualPrioritiesGoBySubmitTimeThenJobId) {
   EXPECT_EQ(d[0].by_submit_time, 1u);
   EXPECT_EQ(d[0].factors[static_cast<size_t>(Factor::kAge)].verdict,
             FactorUse::Verdict::kConstant);
+}
+
+
+// One user's small and large jobs side by side are ordered by job size; what orders users is
+// fair-share. The headline weighs each pair of two associations by its priority gap, and says
+// so; the table shows both counts.
+TEST(Weights, HeadlineWeighsPairsOfTwoAssociationsByTheirGap) {
+  Queue q = base_queue();
+  q.settings.weight_job_size = 100;
+  q.jobs.push_back(pending_job(1, 21, 100, {test::factor_row("p", 9100, 0, 9000, 100)}));
+  q.jobs.push_back(pending_job(2, 21, 100, {test::factor_row("p", 9000, 0, 9000, 0)}));
+  q.jobs.push_back(pending_job(3, 11, 100, {test::factor_row("p", 3100, 0, 3000, 100)}));
+  q.jobs.push_back(pending_job(4, 11, 100, {test::factor_row("p", 3000, 0, 3000, 0)}));
+  q.jobs.push_back(pending_job(5, 12, 100, {test::factor_row("p", 2100, 0, 2000, 100)}));
+  q.jobs.push_back(pending_job(6, 12, 100, {test::factor_row("p", 2000, 0, 2000, 0)}));
+  const auto d = queue_decisions(q);
+  ASSERT_EQ(d.size(), 1u);
+  const auto& js = d[0].factors[static_cast<size_t>(Factor::kJobSize)];
+  const auto& fs = d[0].factors[static_cast<size_t>(Factor::kFairshare)];
+  EXPECT_EQ(js.decides, 3u);
+  EXPECT_EQ(js.decides_between, 0u);
+  EXPECT_EQ(fs.decides_between, 2u);
+  EXPECT_EQ(d[0].pairs_between, 2u);
+  EXPECT_DOUBLE_EQ(fs.gap, 5900 + 900);
+  EXPECT_DOUBLE_EQ(gap_share(d[0], fs), 1.0);
+  const std::string text = format_weights(d);
+  // The sentence, whatever the wrapping.
+  std::string flat;
+  for (char ch : text)
+    if (!(ch == ' ' && !flat.empty() && flat.back() == ' ')) flat += ch == '\n' ? ' ' : ch;
+  EXPECT_NE(flat.find("fair-share makes 100% of the priority gaps between neighbours of different "
+                      "associations (2 of the 5 neighbour pairs have jobs of two associations)."),
+            std::string::npos)
+      << text;
+  // The table's lines are not wrapped.
+  EXPECT_NE(text.find("\n  job size                          3   60.0%    0.0%"), std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("job size decides"), std::string::npos) << text;
+}
+
+// -P: one field count for every row kind (factors; tier, submit time, job id, admin).
+TEST(Weights, ParsableRowsHaveTheHeadersFieldCount) {
+  Queue q = base_queue();
+  q.partitions.push_back({"hi", 1, 5, 64, 4});
+  q.jobs.push_back(pending_job(1, 11, 100, {row("p", 500, 500, 0)}));
+  q.jobs.push_back(pending_job(2, 11, 90, {row("p", 500, 500, 0)}));
+  q.jobs.push_back(pending_job(3, 11, 90, {row("p", 500, 500, 0)}));
+  q.jobs.push_back(pending_job(5, 12, 90, {row("p", 400, 400, 0)}));
+  PendingJob admin = pending_job(4, 11, 80, {row("p", 9000, 0, 0)});
+  admin.rows[0].admin = true;
+  admin.admin_priority = true;
+  q.jobs.push_back(admin);
+  const std::string out = format_weights_parsable(queue_decisions(q));
+  auto fields = [](const std::string& line) {
+    return static_cast<size_t>(std::count(line.begin(), line.end(), '|')) + 1;
+  };
+  std::istringstream in(out);
+  std::string header;
+  std::getline(in, header);
+  size_t rows = 0;
+  for (std::string line; std::getline(in, line); ++rows)
+    EXPECT_EQ(fields(line), fields(header)) << line;
+  EXPECT_GE(rows, 6u);
+  for (const char* kind : {"|tier|", "|submit_time|", "|job_id|", "|admin|", "|age|"})
+    EXPECT_NE(out.find(kind), std::string::npos) << kind;
+}
+
+// compare: classic and depth-oblivious have no Level FS (Slurm never sets it): null in JSON
+// and empty in -P, not 0.
+TEST(CompareFairShare, NoLevelFsOutsideFairTree) {
+  const FairShareInput fs = two_accounts(Algorithm::kClassic);
+  Queue q = base_queue();
+  q.jobs.push_back(pending_job(1, 21, 100, {row("p", 9000, 0, 9000)}));
+  q.jobs.push_back(pending_job(2, 11, 100, {row("p", 3000, 0, 3000)}));
+  const auto c = compare_jobs(q, fs, 1, 2);
+  const auto j = nlohmann::json::parse(format_compare_json(c));
+  ASSERT_TRUE(j.contains("fair_share")) << j;
+  for (const char* side : {"side_a", "side_b"}) {
+    ASSERT_TRUE(j["fair_share"][side].is_object()) << j;
+    EXPECT_TRUE(j["fair_share"][side]["level_fs"].is_null()) << j;
+  }
+  const std::string parsable = format_compare_parsable(c);
+  // Side|Job|Ancestor|Account|User|NormShares|EffectvUsage|LevelFS|...: LevelFS empty.
+  std::istringstream in(parsable.substr(parsable.find("\na|") + 1));
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> f;
+  for (size_t at = 0;;) {
+    const size_t bar = line.find('|', at);
+    f.push_back(line.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+    if (bar == std::string::npos) break;
+    at = bar + 1;
+  }
+  ASSERT_EQ(f.size(), 11u) << line;
+  EXPECT_EQ(f[7], "") << line;
 }
 
 }  // namespace
