@@ -314,7 +314,7 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name,
 // ---------------------------------------------------------------------------------------------
 
 int run(int argc, char** argv) {
-  CLI::App app{"fairway: Fairway's fair-share tools for Slurm administrators"};
+  CLI::App app{"fairway: why a Slurm job waits, and how fair-share orders the queue"};
   app.name("fairway");
   app.set_version_flag("--version", std::string("fairway ") + PACKAGE_VERSION);
   app.require_subcommand(1);
