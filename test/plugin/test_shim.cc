@@ -216,6 +216,40 @@ TEST_F(ShimTest, RecalcLeavesHeldAdminSetAndRunningJobsAlone) {
   EXPECT_NE(fake_job_priority(103), 55u);
 }
 
+// A job that ended and is still in job_list keeps, under classic, the priority the last
+// pass that weighed it gave it, even with CALCULATE_RUNNING: in a recalculation and in a
+// period, also under fairway_usage=allocated (whose passes collect the jobs first and weigh
+// them after); Fair Tree weighs it again.  The pending job shows that each pass weighed.
+TEST_F(ShimTest, ClassicLeavesAnEndedJobAsTheLastPassLeftIt) {
+  for (const char* mode : {"classic", "classic-allocated", "fair-tree"}) {
+    SCOPED_TRACE(mode);
+    const std::string m = mode;
+    const auto dir = UseStateDir(m + "-ended");
+    const bool classic = m != "fair-tree";
+    fake_conf_classic(classic ? 1 : 0);
+    fake_conf_flag_calculate_running(1);
+    fake_conf_priority_params(m == "classic-allocated" ? "fairway_usage=allocated" : "");
+    LoadOutsideSlurmctld();
+    fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);  // pending
+    fake_add_job(101, 31, "p1", "normal", 2, 1, 1, 1003);  // completed
+    fake_job_set(101, "start_time", 500);
+    fake_job_set(101, "end_time", 900);
+    ASSERT_EQ(fake_call_recalc(1000), 0);
+    EXPECT_GT(fake_job_priority(100), 1u);
+    EXPECT_EQ(fake_job_priority(101) == 1u, classic);
+    fake_job_set(100, "priority", 1);
+    fake_job_set(101, "priority", 55);
+    ASSERT_EQ(fake_call_cycle(1000), 0);  // classic weighs from the second period on
+    ASSERT_EQ(fake_call_cycle(1060), 0);
+    EXPECT_GT(fake_job_priority(100), 1u);
+    EXPECT_EQ(fake_job_priority(101) == 55u, classic);
+    fake_call_fini();
+    rm_tree(dir);
+    fake_teardown();
+    SetUp();
+  }
+}
+
 // PriorityFlags=NO_FAIR_TREE added (and removed again) by scontrol reconfigure: from
 // the first period on, every association has the normalized shares a controller
 // started with the new flags has, users included (the classic period never writes
