@@ -18,9 +18,6 @@
 // stderr naming the problem.
 //
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -40,6 +37,7 @@
 #include "cli_io.h"
 #include "fairway-config.h"
 #include "live.h"
+#include "output_file.h"
 #include "priority_flags.h"
 #include "history_command.h"
 #include "plot_command.h"
@@ -187,92 +185,12 @@ int cmd_shares(const std::string& file, bool json, bool parsable, const std::str
 // ---------------------------------------------------------------------------------------------
 // fairway snapshot
 
-// A file written whole or not at all: the text goes to a temporary file in the same directory,
-// which replaces PATH by rename() once written and flushed, so that a failure (a full disk)
-// leaves the old file as it was.
-class AtomicFile {
- public:
-  explicit AtomicFile(std::string path) : path_(std::move(path)) {}
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-  ~AtomicFile() {
-    if (fd_ >= 0) close(fd_);
-    if (!tmp_.empty()) unlink(tmp_.c_str());
-  }
-
-  // Whether PATH can be written, before anything is asked of Slurm: "" or the reason.
-  std::string check() const {
-    struct stat st {};
-    if (stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      return "cannot write " + quote(path_) + ": " + strerror(EISDIR);
-    const std::string dir = directory();
-    if (stat(dir.c_str(), &st) != 0)
-      return "cannot create " + quote(path_) + ": " + strerror(errno);
-    if (!S_ISDIR(st.st_mode)) return "cannot create " + quote(path_) + ": " + strerror(ENOTDIR);
-    if (access(dir.c_str(), W_OK | X_OK) != 0)
-      return "cannot create " + quote(path_) + ": " + strerror(errno);
-    return "";
-  }
-
-  // Writes TEXT and replaces PATH: "" or what failed.
-  std::string write(std::string_view text) {
-    std::string tmp = path_ + ".XXXXXX";
-    fd_ = mkostemp(tmp.data(), O_CLOEXEC);
-    if (fd_ < 0) return "cannot create " + quote(path_) + ": " + strerror(errno);
-    tmp_ = tmp;
-    // mkostemp makes the file 0600: give it the mode of the file it replaces, or that of a new
-    // file (0666 less the umask).
-    struct stat st {};
-    mode_t mode;
-    if (stat(path_.c_str(), &st) == 0) {
-      mode = st.st_mode & 07777;
-    } else {
-      const mode_t mask = umask(0);
-      umask(mask);
-      mode = 0666 & ~mask;
-    }
-    if (fchmod(fd_, mode) != 0) return fail("write");
-    for (size_t done = 0; done < text.size();) {
-      const ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n == 0) errno = EIO;
-      if (n <= 0) return fail("write");
-      done += static_cast<size_t>(n);
-    }
-    if (fsync(fd_) != 0) return fail("write");
-    const int fd = fd_;
-    fd_ = -1;
-    if (close(fd) != 0) return fail("write");
-    if (rename(tmp_.c_str(), path_.c_str()) != 0) return fail("replace");
-    tmp_.clear();
-    return "";
-  }
-
- private:
-  std::string directory() const {
-    const size_t slash = path_.rfind('/');
-    if (slash == std::string::npos) return ".";
-    return slash == 0 ? "/" : path_.substr(0, slash);
-  }
-  std::string fail(const char* what) const {
-    const int err = errno ? errno : EIO;
-    return std::string("cannot ") + what + " " + quote(path_) + ": " + strerror(err);
-  }
-
-  std::string path_;
-  std::string tmp_;
-  int fd_ = -1;
-};
-
 int cmd_snapshot(const std::string& out, const std::string& algo_name,
                  std::optional<uint16_t> dampening) {
-  std::optional<AtomicFile> file;
-  if (!out.empty() && out != "-") {
-    file.emplace(out);
-    if (const std::string why = file->check(); !why.empty()) {
-      say(why);
-      return kExitRuntime;
-    }
+  const OutputFile file(out);
+  if (const std::string why = file.check(); !why.empty()) {
+    say(why);
+    return kExitRuntime;
   }
   if (const std::string why = slurm_conf_problem(); !why.empty()) {
     say(why);
@@ -297,11 +215,7 @@ int cmd_snapshot(const std::string& out, const std::string& algo_name,
     say("the live association tree is not usable: " + std::string(snapshot_message(e)));
     return kExitRuntime;
   }
-  if (!file) {
-    put(text);
-    return 0;
-  }
-  if (const std::string why = file->write(text); !why.empty()) {
+  if (const std::string why = file.write(text); !why.empty()) {
     say(why);
     return kExitRuntime;
   }

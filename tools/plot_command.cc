@@ -6,9 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "atomic_file.h"
 #include "cli_io.h"
-#include "error.h"
+#include "output_file.h"
 #include "plot_svg.h"
 #include "snapshot.h"
 
@@ -16,14 +15,8 @@ namespace fairway_cli {
 namespace {
 
 int emit(const std::string& svg, const std::string& out) {
-  if (out.empty() || out == "-") {
-    put(svg);
-    return 0;
-  }
-  try {
-    fairway::write_file_atomically(out, svg, {.mode = 0644, .durable = false});
-  } catch (const fairway::Error& e) {
-    say(std::string("plot: ") + e.what());
+  if (const std::string why = OutputFile(out).write(svg); !why.empty()) {
+    say("plot: " + why);
     return kExitRuntime;
   }
   return 0;
