@@ -557,6 +557,9 @@ Snapshot parse_snapshot(std::string_view text) {
   return s;
 }
 
+// Blanks read before the snapshot's opening brace at most.
+constexpr size_t kMaxLeadingBlanks = size_t{1} << 20;
+
 Snapshot read_snapshot_fd(int fd, const std::string& name) {
   constexpr size_t kChunk = size_t{1} << 20;
   constexpr size_t kLimit = kMaxSnapshotBytes;
@@ -575,6 +578,12 @@ Snapshot read_snapshot_fd(int fd, const std::string& name) {
   std::unique_ptr<char, decltype(&std::free)> buf(static_cast<char*>(std::malloc(cap)), &std::free);
   if (!buf) error(fmt::format("cannot read {}: {}", name, std::strerror(ENOMEM)));
   size_t size = 0;
+  // Until the first byte that is not blank (nor a UTF-8 byte order mark): where the blanks
+  // scanned so far end. A snapshot is an object: any other first byte refuses the input at
+  // once, without reading on (/dev/zero, `yes`, a binary file).
+  size_t scanned = 0;
+  bool started = false;
+  const auto is_blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
   for (;;) {
     if (size == cap) {
       if (cap > kLimit) too_large();
@@ -592,6 +601,24 @@ Snapshot read_snapshot_fd(int fd, const std::string& name) {
     }
     if (n == 0) break;
     size += static_cast<size_t>(n);
+    if (started) continue;
+    const char* b = buf.get();
+    if (scanned == 0 && b[0] == '\xEF') {
+      if (size < 3) continue;  // the rest of a byte order mark may follow
+      if (std::memcmp(b, "\xEF\xBB\xBF", 3) == 0) scanned = 3;
+    }
+    while (scanned < size && is_blank(b[scanned])) ++scanned;
+    if (scanned < size) {
+      started = true;
+      if (b[scanned] != '{') {
+        const std::string_view text(b, size);
+        error(fmt::format("{}: {}: expected '{{' (a snapshot is a JSON object), found {}", name,
+                          line_column(text, scanned), found_at(text, scanned)));
+      }
+    } else if (size > kMaxLeadingBlanks) {
+      error(fmt::format("{}: more than {} bytes of blanks and no snapshot (a JSON object)",
+                        name, kMaxLeadingBlanks));
+    }
   }
   try {
     return parse_snapshot(std::string_view(buf.get(), size));

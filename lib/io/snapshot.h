@@ -116,6 +116,8 @@ Snapshot parse_snapshot(std::string_view json_text);
 // Reads FD to its end (not closing it) and parses what it read. Reads in chunks of at most
 // 1 MiB into a buffer that never exceeds kMaxSnapshotBytes + 1 bytes, and refuses the input as
 // soon as it passes kMaxSnapshotBytes (a regular file larger than that before reading it).
+// A snapshot is a JSON object: input whose first byte past blanks (and a byte order mark) is
+// not '{' is refused as soon as that byte is read, and so is more than 1 MiB of blanks alone.
 // NAME names the input in messages ("standard input", a quoted path). Throws SnapshotError:
 // "snapshot: cannot read NAME: REASON", "snapshot: NAME is larger than ...", or
 // "snapshot: NAME: " and what parse_snapshot says.

@@ -287,8 +287,13 @@ else
   limit=""
   skip "'ulimit -v 1500000' is refused, or the CLI cannot start under it (a sanitizer build?): /dev/zero is read under 'timeout 20' only"
 fi
-expect "/dev/zero" 2 "^fairway: \"/dev/zero\" $toolarge" sh -c "$limit"' exec timeout 20 "$0" shares /dev/zero' "$cli"
-expect "/dev/zero on standard input" 2 "^fairway: standard input $toolarge" sh -c "$limit"' exec timeout 20 "$0" shares - </dev/zero' "$cli"
+# Input that is not JSON is refused at its first byte: at once, whatever its length, in a few
+# MB (300 MB of address space is enough for the command, far from a 1 GiB buffer).
+notjson='line 1, column 1: expected .\{. \(a snapshot is a JSON object\), found'
+small='ulimit -v 300000 2>/dev/null;'
+expect "/dev/zero" 2 "^fairway: \"/dev/zero\": $notjson byte 0x00\$" sh -c "$small"' exec timeout 5 "$0" shares /dev/zero' "$cli"
+expect "/dev/zero on standard input" 2 "^fairway: standard input: $notjson byte 0x00\$" sh -c "$small"' exec timeout 5 "$0" shares - </dev/zero' "$cli"
+expect "yes on standard input" 2 "^fairway: standard input: $notjson 'y" sh -c "$small"' yes | timeout 5 "$0" shares -' "$cli"
 # A regular file over the limit is refused before it is read (a sparse file: no disk used).
 if truncate -s 1073741825 "$tmp/huge.json" 2>/dev/null; then
   expect "a file over the limit" 2 "^fairway: \"[^\"]*/huge.json\" $toolarge" sh -c 'exec timeout 5 "$0" shares "$1"' "$cli" "$tmp/huge.json"

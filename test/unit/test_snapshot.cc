@@ -1,7 +1,13 @@
 // Snapshot reader/writer: valid files, strict rejection of everything else, round trips.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <csignal>
+
+#include <atomic>
 #include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -357,6 +363,66 @@ TEST(Snapshot, DampeningFactorIsAnInteger) {
   for (const char* text :
        {"", "0", "1.5", "2.0", "+2", " 2", "2 ", "65536", "99999999999", "1e3", "-1", "0x10"})
     EXPECT_EQ(parse_dampening_factor(text), std::nullopt) << text;
+}
+
+// A stream that never ends and is not JSON (/dev/zero, `yes`) is refused at its first byte,
+// not read on to the size limit.
+TEST(ReadSnapshotFd, EndlessNonJsonStreamIsRefusedAtItsFirstByte) {
+  signal(SIGPIPE, SIG_IGN);  // the writer learns of the closed pipe by EPIPE
+  for (const char fill : {'\0', 'y'}) {
+    int p[2];
+    ASSERT_EQ(pipe(p), 0);
+    std::atomic<size_t> written{0};
+    std::thread writer([&] {
+      const std::vector<char> block(65536, fill);
+      for (;;) {  // until the reader closes its end (EPIPE) or 64 MiB, to bound a failure
+        const ssize_t n = write(p[1], block.data(), block.size());
+        if (n <= 0 || (written += static_cast<size_t>(n)) >= (size_t{64} << 20)) break;
+      }
+      close(p[1]);
+    });
+    std::string message;
+    try {
+      (void)read_snapshot_fd(p[0], "standard input");
+    } catch (const SnapshotError& e) {
+      message = e.what();
+    }
+    close(p[0]);
+    writer.join();
+    EXPECT_EQ(message, fill == 'y'
+                           ? "snapshot: standard input: line 1, column 1: expected '{' (a "
+                             "snapshot is a JSON object), found 'yyyyyyyyyyyyyyyy...'"
+                           : "snapshot: standard input: line 1, column 1: expected '{' (a "
+                             "snapshot is a JSON object), found byte 0x00");
+    EXPECT_LT(written.load(), size_t{8} << 20) << "read far past the first byte";
+  }
+}
+
+TEST(ReadSnapshotFd, LeadingBlanksAloneAreBounded) {
+  signal(SIGPIPE, SIG_IGN);
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  std::thread writer([&] {
+    const std::vector<char> block(65536, ' ');
+    size_t written = 0;
+    while (written < (size_t{64} << 20)) {
+      const ssize_t n = write(p[1], block.data(), block.size());
+      if (n <= 0) break;
+      written += static_cast<size_t>(n);
+    }
+    close(p[1]);
+  });
+  std::string message;
+  try {
+    (void)read_snapshot_fd(p[0], "standard input");
+  } catch (const SnapshotError& e) {
+    message = e.what();
+  }
+  close(p[0]);
+  writer.join();
+  EXPECT_EQ(message,
+            "snapshot: standard input: more than 1048576 bytes of blanks and no snapshot (a JSON "
+            "object)");
 }
 
 }  // namespace
