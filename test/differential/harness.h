@@ -12,7 +12,8 @@
  *                         random (from a seed), published site trees, bench
  *    world.c              Slurm's state from a scenario: slurm.conf, the
  *                         assoc_mgr tree, partitions and QOS; state files
- *    jobs.c               the job list: pending jobs of random shape, started
+ *    jobs.c               the job list: pending jobs of random shape, started,
+ *                         ended
  *    plugins.c            loading multifactor and priority/fairway; the
  *                         command line every program shares
  *    capture.c            what a plugin computed, copied out (what sshare and
@@ -181,7 +182,8 @@ extern job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa,
 extern void job_start(job_record_t *j, time_t start);
 /* The scenario's jobs in job_list. */
 extern void jobs_setup(scenario_t *s, time_t now);
-/* Forget every job's computed priority and factors. */
+/* Forget every job's computed priority and factors; ended jobs get back
+ * those an earlier period gave them, if any. */
 extern void jobs_reset(void);
 /* Jobs that carry prio_factors (a period weighed them). */
 extern int jobs_weighed(void);

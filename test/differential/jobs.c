@@ -2,11 +2,16 @@
  *  jobs.c - the job list of a scenario: pending jobs of random shape (held,
  *  administrator-set priorities, nice, QOS, several partitions, from Slurm
  *  24.11 several QOS, GPUs, requeued allocations), some of them running since
- *  before the period under test.
+ *  before the period under test, and some that ended and are still in the list
+ *  (completing, completed, cancelled, requeued and completing), half of these
+ *  with the priority, priorities per partition and factors an earlier period
+ *  gave them.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
+
+#include <string.h>
 
 #include "harness.h"
 
@@ -119,6 +124,158 @@ void job_start(job_record_t *j, time_t start)
 			j->tres_req_cnt[fw_world.gpu_pos];
 }
 
+/* ---- jobs that ended ---- */
+/* An ended job's priority, priorities per partition (pair) and factors as an
+ * earlier period left them: what a plugin must leave alone or recompute, the
+ * same for each plugin (jobs_reset puts them back). */
+typedef struct {
+	job_record_t *job;
+	uint32_t priority;
+	fw_prio_factors_t *f;		/* NULL: no factors */
+	uint32_t prio[MAX_PRIO];
+	int nprio;			/* 0: no array */
+} earlier_t;
+
+static earlier_t *g_earlier;
+static int g_nearlier;
+
+/* A copy of factors with their TRES arrays (the names stay NULL, as
+ * multifactor leaves them). */
+static fw_prio_factors_t *_factors_copy(const fw_prio_factors_t *f)
+{
+	fw_prio_factors_t *c = xmalloc(sizeof(*c));
+
+	*c = *f;
+	if (f->priority_tres) {
+		c->priority_tres = xcalloc(f->tres_cnt, sizeof(double));
+		memcpy(c->priority_tres, f->priority_tres,
+		       f->tres_cnt * sizeof(double));
+	}
+	if (f->tres_weights) {
+		c->tres_weights = xcalloc(f->tres_cnt, sizeof(double));
+		memcpy(c->tres_weights, f->tres_weights,
+		       f->tres_cnt * sizeof(double));
+	}
+	return c;
+}
+
+/* The job's array of priorities per partition (pair), allocated as the
+ * plugins allocate it for its partitions and QOS; NULL when it has none. */
+static uint32_t *_prio_array(job_record_t *j, int *n)
+{
+	const char *names;
+	int nparts = j->part_ptr_list ? list_count(j->part_ptr_list) : 0;
+	int nqos = FW_JOB_QOS_LIST(j) ? list_count(FW_JOB_QOS_LIST(j)) : 1;
+
+	if (!fw_job_prio_array(j, nparts, nqos)) {
+		*n = 0;
+		return NULL;
+	}
+	return fake_ctld_prio_array(j, n, &names);
+}
+
+static void _earlier_apply(const earlier_t *e)
+{
+	job_record_t *j = e->job;
+	uint32_t *prio;
+	int n;
+
+	j->priority = e->priority;
+	if (e->f)
+		j->prio_factors = _factors_copy(e->f);
+	if (e->nprio && (prio = _prio_array(j, &n)))
+		memcpy(prio, e->prio, sizeof(uint32_t) * MIN(n, e->nprio));
+}
+
+/* Half the ended jobs that an earlier period weighed (not held, no
+ * administrator-set priority): a priority, weighted factors (TRES ones when
+ * PriorityWeightTRES is set) and, for a job in several partitions or QOS, its
+ * priorities per partition (pair). */
+static void _earlier_draw(job_record_t *j)
+{
+	earlier_t *e;
+	fw_prio_factors_t *f;
+	uint32_t *prio;
+	int n;
+
+	if ((j->priority != 1) || j->direct_set_prio || !fw_chance(50))
+		return;
+	xrecalloc(g_earlier, g_nearlier + 1, sizeof(*g_earlier));
+	e = &g_earlier[g_nearlier++];
+	e->job = j;
+	e->priority = 1 + fw_pick(200000000);
+	e->f = f = xmalloc(sizeof(*f));
+	f->priority_age = fw_pick(10000000) / 8.0;
+	f->priority_assoc = fw_pick(10000000) / 8.0;
+	f->priority_fs = fw_pick(10000000) / 8.0;
+	f->priority_js = fw_pick(10000000) / 8.0;
+	f->priority_part = fw_pick(10000000) / 8.0;
+	f->priority_qos = fw_pick(10000000) / 8.0;
+	f->priority_site = fw_pick(1000);
+	f->nice = j->details->nice;
+	if (slurm_conf.priority_weight_tres) {
+		f->tres_cnt = slurmctld_tres_cnt;
+		f->priority_tres = xcalloc(f->tres_cnt, sizeof(double));
+		f->tres_weights = xcalloc(f->tres_cnt, sizeof(double));
+		for (uint32_t t = 0; t < f->tres_cnt; t++) {
+			f->priority_tres[t] = fw_pick(1000000) / 8.0;
+			f->tres_weights[t] = fw_pick(100000);
+		}
+	}
+	if ((prio = _prio_array(j, &n))) {
+		e->nprio = MIN(n, MAX_PRIO);
+		for (int i = 0; i < e->nprio; i++)
+			e->prio[i] = 1 + fw_pick(200000000);
+		fake_ctld_free_priority(j);
+	}
+	_earlier_apply(e);
+}
+
+/*
+ * The job ended some time before the period and is still in job_list, as
+ * slurmctld keeps it until MinJobAge: completing (its epilog running),
+ * completed, cancelled after running (completing or not), cancelled while
+ * pending, or requeued and still completing its last allocation.  A job that
+ * ran had its end charged (end_time_exp NO_VAL).
+ */
+static void _job_ended(job_record_t *j, time_t now)
+{
+	int kind = fw_pick(5);
+	time_t end = now - 1 - fw_pick(3000);
+
+	if ((kind == 3) && j->start_time)	/* it ran: cancelled after */
+		kind = 2;
+	if ((kind != 3) && !j->start_time)
+		job_start(j, end - 1 - fw_pick(40000));
+	switch (kind) {
+	case 0:
+		j->job_state = JOB_COMPLETE | JOB_COMPLETING;
+		break;
+	case 1:
+		j->job_state = JOB_COMPLETE;
+		break;
+	case 2:
+		j->job_state = JOB_CANCELLED |
+			(fw_chance(50) ? JOB_COMPLETING : 0);
+		break;
+	case 3:
+		j->job_state = JOB_CANCELLED;
+		j->start_time = end;
+		break;
+	default:
+		j->job_state = JOB_PENDING | JOB_COMPLETING;
+		break;
+	}
+	j->end_time = end;
+	if (kind != 3)
+		j->end_time_exp = (time_t) NO_VAL;
+	/* 22.05's multifactor sorted its partitions when it first weighed it
+	 * (at submit, priority_p_set); a period that skips it leaves them so. */
+	if (FW_PLUGIN_SORTS_JOB_PARTITIONS && j->part_ptr_list)
+		list_sort(j->part_ptr_list, priority_sort_part_tier);
+	_earlier_draw(j);
+}
+
 void jobs_setup(scenario_t *s, time_t now)
 {
 	int *users = xcalloc(s->nassoc + 1, sizeof(int)), nusers = 0;
@@ -135,6 +292,9 @@ void jobs_setup(scenario_t *s, time_t now)
 		 * the period under test. */
 		if (fw_opts.bench ? (n < s->nrunning) : (!fw_world.use_recalc && fw_chance(25)))
 			job_start(j, now - 1 - fw_pick(40000));
+		/* Ended, in every mode but the bench's fixed shapes. */
+		if (!fw_opts.bench && fw_chance(10))
+			_job_ended(j, now);
 		list_append(job_list, j);
 	}
 	xfree(users);
@@ -151,6 +311,8 @@ void jobs_reset(void)
 		fake_ctld_free_priority(j);
 	}
 	list_iterator_destroy(it);
+	for (int i = 0; i < g_nearlier; i++)
+		_earlier_apply(&g_earlier[i]);
 }
 
 int jobs_multi_qos(void)
