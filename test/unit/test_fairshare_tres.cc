@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "compare.h"
+#include "compare_format.h"
 #include "explain_format.h"
 #include "fairway.h"
 #include "plugin_options.h"
@@ -320,6 +322,32 @@ TEST(FairShareTres, ExplainAndWhatIfTakeAGpuJobsFactorFromTheGpuTree) {
   const WhatIf w4 = what_if(*s.queue, fs, usage);
   EXPECT_EQ(w4.after.job(7)->rows[0].fairshare, 1000);
   EXPECT_EQ(w4.after.job(8)->rows[0].fairshare, 500);
+}
+
+// fairway compare: two GPU jobs are decided on the GPU tree, where uA ranks first; a GPU job
+// and a CPU job each get the factor of their own tree, and no common account decides.
+TEST(FairShareTres, CompareTakesEachJobsFactorFromTheTreeThatJudgedIt) {
+  Snapshot s = gpu_and_cpu_jobs();
+  const FairShareInput fs = snapshot_fair_share_input(s);
+  const Comparison mixed = compare_jobs(*s.queue, fs, 7, 8);
+  EXPECT_DOUBLE_EQ(mixed.fair_share.fs_factor_a, 1.0);  // uA on GPUs
+  EXPECT_DOUBLE_EQ(mixed.fair_share.fs_factor_b, 1.0);  // uB on billing
+  EXPECT_EQ(mixed.fair_share.tres_a, "gres/gpu");
+  EXPECT_EQ(mixed.fair_share.tres_b, "");
+  EXPECT_FALSE(mixed.fair_share.a);
+  EXPECT_NE(format_compare(mixed).find("job 7 is judged by its usage of gres/gpu, job 8 by its"),
+            std::string::npos)
+      << format_compare(mixed);
+
+  s.queue->jobs[1].fairshare_tres = "gres/gpu";
+  const Comparison gpus = compare_jobs(*s.queue, fs, 7, 8);
+  EXPECT_DOUBLE_EQ(gpus.fair_share.fs_factor_a, 1.0);  // uA on GPUs
+  EXPECT_DOUBLE_EQ(gpus.fair_share.fs_factor_b, 0.5);  // uB on GPUs
+  EXPECT_TRUE(gpus.fair_share.a_ranks_first);
+  EXPECT_EQ(gpus.fair_share.ancestor, "root");
+  EXPECT_NE(format_compare(gpus).find("both jobs are judged by their usage of gres/gpu"),
+            std::string::npos)
+      << format_compare(gpus);
 }
 
 }  // namespace
