@@ -142,6 +142,57 @@ std::string slurm_conf_problem() {
          " does not exist; " + how;
 }
 
+namespace {
+
+// Decimal digits only, at most UINT32_MAX - 1 (NO_VAL and above are Slurm's special values).
+std::optional<uint32_t> decimal(std::string_view s) {
+  if (s.empty() || s.size() > 10) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  if (v >= UINT32_MAX - 1) return std::nullopt;
+  return static_cast<uint32_t>(v);
+}
+
+}  // namespace
+
+std::optional<JobRef> parse_job_ref(std::string_view text) {
+  JobRef r;
+  size_t sep = text.find_first_of("_+");
+  if (sep != std::string_view::npos) {
+    r.kind = text[sep] == '_' ? JobRef::Kind::kArrayTask : JobRef::Kind::kHetComponent;
+    const auto index = decimal(text.substr(sep + 1));
+    if (!index) return std::nullopt;
+    r.index = *index;
+  }
+  const auto id = decimal(text.substr(0, sep));
+  if (!id || *id == 0) return std::nullopt;
+  r.id = *id;
+  return r;
+}
+
+bool array_tasks_hold(std::string_view tasks, uint32_t task) {
+  tasks = tasks.substr(0, tasks.find('%'));  // the throttle
+  while (!tasks.empty()) {
+    const size_t comma = tasks.find(',');
+    std::string_view item = tasks.substr(0, comma);
+    tasks = comma == std::string_view::npos ? std::string_view() : tasks.substr(comma + 1);
+    std::optional<uint32_t> step = 1;
+    if (const size_t colon = item.find(':'); colon != std::string_view::npos) {
+      step = decimal(item.substr(colon + 1));
+      item = item.substr(0, colon);
+    }
+    const size_t dash = item.find('-');
+    const auto lo = decimal(item.substr(0, dash));
+    const auto hi = dash == std::string_view::npos ? lo : decimal(item.substr(dash + 1));
+    if (!lo || !hi || !step || *step == 0) continue;
+    if (task >= *lo && task <= *hi && (task - *lo) % *step == 0) return true;
+  }
+  return false;
+}
+
 // The snapshot in FILE ("-": standard input), or nullopt after saying why, with rc set.
 std::optional<fairway::Snapshot> read_input(const std::string& file, int& rc) {
   const bool from_stdin = file == "-";

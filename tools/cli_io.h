@@ -4,6 +4,7 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,21 @@ void put(std::string_view s);
 int close_stdout(int rc);
 // Holds each closed standard descriptor with /dev/null (see cli_io.cc).
 void hold_closed_standard_fds();
+
+// A job as squeue names it: JOBID, an array task ARRAYID_TASK (27_3) or a heterogeneous job's
+// component HETID+OFFSET (30+1).
+struct JobRef {
+  enum class Kind { kJob, kArrayTask, kHetComponent } kind = Kind::kJob;
+  uint32_t id = 0;     // the job's, the array's or the heterogeneous job's id
+  uint32_t index = 0;  // the task's index or the component's offset
+};
+// nullopt unless TEXT is one of the three forms (decimal digits only, ids from 1).
+std::optional<JobRef> parse_job_ref(std::string_view text);
+// The words every command says for a JOBID that is none of the three forms.
+inline constexpr char kJobIdForms[] = "a number, ARRAYID_TASK or HETJOBID+OFFSET";
+// Whether TASKS, a pending array's tasks as squeue prints them between brackets ("1-5",
+// "1,3,7-11:2", "0-99%4"), include TASK.
+bool array_tasks_hold(std::string_view tasks, uint32_t task);
 
 // Why libslurm could not find a readable slurm.conf, in one line ("" where it can go on).
 std::string slurm_conf_problem();

@@ -202,10 +202,44 @@ bool read_jobs(fairway::Queue& q, std::string& why) {
   std::map<uint32_t, size_t> index;
   for (uint32_t i = 0; i < jobs->record_count; ++i) {
     const slurm_job_info_t& j = jobs->job_array[i];
-    if ((j.job_state & JOB_STATE_BASE) != JOB_PENDING) continue;
+    if ((j.job_state & JOB_STATE_BASE) != JOB_PENDING) {
+      fairway::Queue::OtherJob o;
+      o.id = j.job_id;
+      o.array_job_id = j.array_task_id != NO_VAL ? j.array_job_id : 0;
+      o.array_task_id = j.array_task_id != NO_VAL ? j.array_task_id : fairway::kNoArrayTask;
+      o.het_job_id = j.het_job_id != NO_VAL ? j.het_job_id : 0;
+      o.het_job_offset = j.het_job_offset != NO_VAL ? j.het_job_offset : 0;
+      switch (j.job_state & JOB_STATE_BASE) {  // squeue's words
+        case JOB_RUNNING: o.state = "running"; break;
+        case JOB_SUSPENDED: o.state = "suspended"; break;
+        case JOB_COMPLETE: o.state = "completed"; break;
+        case JOB_CANCELLED: o.state = "cancelled"; break;
+        case JOB_FAILED: o.state = "failed"; break;
+        case JOB_TIMEOUT: o.state = "timed out"; break;
+        case JOB_NODE_FAIL: o.state = "ended by a node failure"; break;
+        case JOB_PREEMPTED: o.state = "preempted"; break;
+        case JOB_BOOT_FAIL: o.state = "ended by a boot failure"; break;
+        case JOB_DEADLINE: o.state = "past its deadline"; break;
+        case JOB_OOM: o.state = "ended out of memory"; break;
+        default: o.state = "not pending"; break;
+      }
+      q.other_jobs.push_back(std::move(o));
+      continue;
+    }
     fairway::PendingJob p;
     p.id = j.job_id;
     p.array_job_id = j.array_task_id != NO_VAL ? j.array_job_id : 0;
+    // A task split off its array has its index; the array's own record, its tasks not yet
+    // split, has them as text ("1-5%2") and array_task_id NO_VAL.
+    if (j.array_task_id != NO_VAL) p.array_task_id = j.array_task_id;
+    if (j.array_task_str && *j.array_task_str) {
+      p.array_tasks = j.array_task_str;
+      p.array_job_id = j.array_job_id;
+    }
+    if (j.het_job_id && j.het_job_id != NO_VAL) {
+      p.het_job_id = j.het_job_id;
+      p.het_job_offset = j.het_job_offset;
+    }
     p.assoc_id = j.assoc_id;
     p.user = user_name(j.user_id);
     p.account = j.account ? j.account : "";

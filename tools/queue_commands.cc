@@ -60,23 +60,51 @@ bool has_queue(const fairway::Snapshot& snap, const std::string& file) {
   return false;
 }
 
-// TEXT as the id of a job pending in the queue; nullopt after saying why.
+// Whether the job named by R is J (a job record, one of an array's tasks, a heterogeneous
+// job's component).
+template <typename Job>
+bool names(const JobRef& r, const Job& j) {
+  switch (r.kind) {
+    case JobRef::Kind::kJob:
+      return j.id == r.id;
+    case JobRef::Kind::kArrayTask:
+      return j.array_job_id == r.id && j.array_task_id == r.index;
+    case JobRef::Kind::kHetComponent:
+      return j.het_job_id == r.id && j.het_job_offset == r.index;
+  }
+  return false;
+}
+
+// TEXT (JOBID, ARRAYID_TASK or HETJOBID+OFFSET) as the id of a job record pending in the
+// queue; nullopt after saying why, with rc set: kExitInput for text that names no job,
+// kExitRuntime for a job that is not pending or that slurmctld does not show.
 std::optional<uint32_t> pending_job_id(const fairway::Queue& q, const std::string& text,
-                                       const std::string& file) {
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long id = std::strtoul(text.c_str(), &end, 10);
-  if (text.empty() || *end || errno || id == 0 || id > UINT32_MAX || text[0] == '-' ||
-      text[0] == '+') {
-    say("JOBID " + shown(text) + " is not a job id (a number)");
+                                       const std::string& file, int& rc) {
+  const std::optional<JobRef> ref = parse_job_ref(text);
+  if (!ref) {
+    say("JOBID " + shown(text) + " is not a job id (" + kJobIdForms + ")");
+    rc = kExitInput;
     return std::nullopt;
   }
-  if (!q.job(static_cast<uint32_t>(id))) {
-    say("job " + std::to_string(id) + " is not pending" +
-        (file.empty() ? " (or not visible to you: PrivateData)" : " in the snapshot"));
-    return std::nullopt;
-  }
-  return static_cast<uint32_t>(id);
+  for (const auto& j : q.jobs)
+    if (names(*ref, j)) return j.id;
+  // A pending array whose tasks are still one record.
+  if (ref->kind == JobRef::Kind::kArrayTask)
+    for (const auto& j : q.jobs)
+      if (j.array_job_id == ref->id && j.array_task_id == fairway::kNoArrayTask &&
+          array_tasks_hold(j.array_tasks, ref->index))
+        return j.id;
+  rc = kExitRuntime;
+  for (const auto& o : q.other_jobs)
+    if (names(*ref, o)) {
+      say("job " + text + " is " + (o.state.empty() ? "not pending" : o.state));
+      return std::nullopt;
+    }
+  if (!file.empty())
+    say("job " + text + " is not pending in the snapshot");
+  else
+    say("no job " + text + (q.jobs_private ? " (or not visible to you: PrivateData)" : ""));
+  return std::nullopt;
 }
 
 fairway::FairShareInput fair_share_input(const fairway::Snapshot& s) {
@@ -96,8 +124,9 @@ int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
                                                 (a.account.empty() ? "" : " in account " +
                                                                               shown(a.account));
   if (found.empty()) {
-    say("no association of " + what + " in the snapshot");
-    return kExitInput;
+    say(a.snapshot.empty() ? "slurmctld has no association of " + what
+                           : "no association of " + what + " in the snapshot");
+    return kExitRuntime;
   }
   if (found.size() > 1) {
     std::string accounts;
@@ -135,8 +164,8 @@ int cmd_explain(const ExplainArgs& a) {
   if (!snap) return rc;
   if (a.job.empty()) return explain_association(*snap, a);
   if (!has_queue(*snap, a.snapshot)) return kExitInput;
-  const auto id = pending_job_id(*snap->queue, a.job, a.snapshot);
-  if (!id) return kExitInput;
+  const auto id = pending_job_id(*snap->queue, a.job, a.snapshot, rc);
+  if (!id) return rc;
   const fairway::Queue& q = *snap->queue;
   const auto fs = fair_share_input(*snap);
   try {
@@ -160,10 +189,10 @@ int cmd_compare(const CompareArgs& a) {
   if (!snap) return rc;
   if (!has_queue(*snap, a.snapshot)) return kExitInput;
   const fairway::Queue& q = *snap->queue;
-  const auto ja = pending_job_id(q, a.job_a, a.snapshot);
-  if (!ja) return kExitInput;
-  const auto jb = pending_job_id(q, a.job_b, a.snapshot);
-  if (!jb) return kExitInput;
+  const auto ja = pending_job_id(q, a.job_a, a.snapshot, rc);
+  if (!ja) return rc;
+  const auto jb = pending_job_id(q, a.job_b, a.snapshot, rc);
+  if (!jb) return rc;
   if (*ja == *jb) {
     say("compare needs two different jobs");
     return kExitInput;

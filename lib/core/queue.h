@@ -65,10 +65,18 @@ struct FactorRow {
   double part(Factor f) const;
 };
 
+inline constexpr uint32_t kNoArrayTask = UINT32_MAX;
+
 // A pending job: what its priority is computed from, and what slurmctld computed.
 struct PendingJob {
   uint32_t id = 0;
   uint32_t array_job_id = 0;  // 0: not an array task
+  // The task's index (squeue's 27_3) when the job is one task of an array; kNoArrayTask for
+  // none, and for a pending array whose tasks are not yet split into records of their own,
+  // whose tasks are then array_tasks (squeue's 27_[1-5%2]: "1-5%2").
+  uint32_t array_task_id = kNoArrayTask;
+  std::string array_tasks;
+  uint32_t het_job_id = 0, het_job_offset = 0;  // a heterogeneous job's component (squeue's 30+1)
   uint32_t assoc_id = 0;
   std::string user, account, qos;
   std::vector<std::string> partitions;
@@ -96,6 +104,18 @@ struct Queue {
   std::vector<PartitionInfo> partitions;
   std::vector<QosInfo> qos;
   std::vector<PendingJob> jobs;
+  // Read live by a user from whom slurmctld hides other users' jobs (PrivateData=jobs): the
+  // places are among the jobs the user can see.
+  bool jobs_private = false;
+  // Read live only (not kept in snapshot files): every other job slurmctld showed, with its
+  // state in squeue's words ("running", "completed"), so that a job that is not pending is
+  // told from one that does not exist.
+  struct OtherJob {
+    uint32_t id = 0, array_job_id = 0, array_task_id = kNoArrayTask;
+    uint32_t het_job_id = 0, het_job_offset = 0;
+    std::string state;
+  };
+  std::vector<OtherJob> other_jobs;
 
   const PartitionInfo* partition(const std::string& name) const;
   const PendingJob* job(uint32_t id) const;

@@ -112,9 +112,20 @@ PendingJob parse_job(const json& j, size_t index) {
                           "partitions", "submit_time", "eligible_time", "accrue_time",
                           "min_cpus", "max_cpus", "min_nodes", "time_limit", "nice", "held",
                           "admin_priority", "priority", "tres_req", "fairshare_tres", "reason",
-                          "rows"},
+                          "array_task_id", "array_tasks", "het_job_id", "het_job_offset", "rows"},
                       where);
   job.array_job_id = get_u32(j, "array_job_id", where);
+  // An array task's index, the tasks of a pending array not yet split, a heterogeneous job's
+  // component (each absent when it does not apply, and in older snapshots).
+  if (const auto it = j.find("array_task_id"); it != j.end())
+    job.array_task_id =
+        static_cast<uint32_t>(get_uint(*it, 0, kNoArrayTask - 1, at(where, "array_task_id")));
+  if (const auto it = j.find("array_tasks"); it != j.end())
+    job.array_tasks = get_name(*it, at(where, "array_tasks"));
+  if (const auto it = j.find("het_job_id"); it != j.end()) {
+    job.het_job_id = get_u32(j, "het_job_id", where);
+    job.het_job_offset = get_u32(j, "het_job_offset", where);
+  }
   job.assoc_id = get_u32(j, "assoc_id", where);
   job.user = get_name(require(j, "user", where), at(where, "user"));
   job.account = get_name(require(j, "account", where), at(where, "account"));
@@ -165,6 +176,20 @@ PendingJob parse_job(const json& j, size_t index) {
 }
 
 std::string number(double d) { return json(d).dump(); }
+
+// The keys of an array task or heterogeneous component, each followed by a comma ("" for a
+// plain job).
+std::string job_ids_json(const PendingJob& j) {
+  std::string out;
+  if (j.array_task_id != kNoArrayTask)
+    out += fmt::format(" \"array_task_id\": {},", j.array_task_id);
+  if (!j.array_tasks.empty())
+    out += " \"array_tasks\": " + json_fields::quoted(j.array_tasks) + ",";
+  if (j.het_job_id)
+    out += fmt::format(" \"het_job_id\": {}, \"het_job_offset\": {},", j.het_job_id,
+                       j.het_job_offset);
+  return out;
+}
 
 template <typename T>
 std::string map_json(const std::vector<std::pair<std::string, T>>& m) {
@@ -294,7 +319,7 @@ std::string write_queue_keys(const Snapshot& s) {
         "{}, \"qos\": {}, \"partitions\": [{}], \"submit_time\": {}, \"eligible_time\": {}, "
         "\"accrue_time\": {}, \"min_cpus\": {}, \"max_cpus\": {}, \"min_nodes\": {}, "
         "\"time_limit\": {}, \"nice\": {}, \"held\": {}, \"admin_priority\": {}, \"priority\": "
-        "{}, \"tres_req\": {},{}{}\n   \"rows\": [{}]}}",
+        "{}, \"tres_req\": {},{}{}{}\n   \"rows\": [{}]}}",
         i ? "," : "", j.id, j.array_job_id, j.assoc_id, json_fields::quoted(j.user),
         json_fields::quoted(j.account), j.qos.empty() ? "null" : json_fields::quoted(j.qos), parts,
         static_cast<int64_t>(j.submit_time), static_cast<int64_t>(j.eligible_time),
@@ -307,7 +332,7 @@ std::string write_queue_keys(const Snapshot& s) {
             : " \"fairshare_tres\": " + json_fields::quoted(j.fairshare_tres) + ",",
         j.reason.empty() ? std::string()
                          : " \"reason\": " + json_fields::quoted(j.reason) + ",",
-        rows);
+        job_ids_json(j), rows);
   }
   return out + "]";
 }

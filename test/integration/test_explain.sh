@@ -143,7 +143,8 @@ assert_match "a held job is explained as held" "held \(priority 0\)" "$out"
 set +e
 out=$("$cli" explain 999999 2>&1); rc=$?
 set -e
-assert_eq "a job that is not pending: exit 2" 2 "$rc"
+assert_eq "a job that slurmctld does not have: exit 1" 1 "$rc"
+assert_eq "... saying so" "fairway: no job 999999" "$out"
 assert_eq "... with one line" 1 "$(echo "$out" | wc -l)"
 out=$("$cli" explain --user fw_u1 --account bloggs.prj 2>&1 || true)
 assert_match "explain --user: the usage that halves the factor" "Usage that would halve it|Any usage at all" "$out"

@@ -4,8 +4,8 @@
 # operator (root) sees all -- under priority/fairway exactly what priority/multifactor
 # shows, checked with two unix users on a live cluster.  The fairway command, which reads
 # the queue through the same RPCs, shows a user what sprio shows them: explain of their own
-# job answers, explain or compare of another user's job says it is not pending or not
-# visible (sprio -j shows that user nothing either), weights counts only their jobs.
+# job answers, explain or compare of another user's job says there is no such job, or none
+# the user may see (sprio -j shows that user nothing either), weights counts only their jobs.
 #
 # Environment: FAIRWAY_PLUGIN_DIR, the directory holding priority_fairway.so (required);
 # FAIRWAY_BUILD_DIR (its tools/fairway) for the fairway command's part.
@@ -57,15 +57,15 @@ if [ -x "$cli" ]; then
 	set +e
 	out=$(as fw_u1 "$cli" explain "$j3" 2>&1); rc=$?
 	set -e
-	assert_eq "fw_u1: explain of fw_u3's job exits 2" 2 "$rc"
-	assert_eq "... saying it is not pending or not visible" \
-		"fairway: job $j3 is not pending (or not visible to you: PrivateData)" "$out"
+	assert_eq "fw_u1: explain of fw_u3's job exits 1" 1 "$rc"
+	assert_eq "... saying there is no such job, or not one fw_u1 may see" \
+		"fairway: no job $j3 (or not visible to you: PrivateData)" "$out"
 	assert_match "... as sprio -j finds no such job for fw_u1" "^Unable to find jobs" \
 		"$(as fw_u1 sprio -h -j "$j3" -o '%i' 2>&1)"
 	set +e
 	out=$(as fw_u1 "$cli" compare "$j1" "$j3" 2>&1); rc=$?
 	set -e
-	assert_eq "fw_u1: compare with fw_u3's job exits 2" 2 "$rc"
+	assert_eq "fw_u1: compare with fw_u3's job exits 1" 1 "$rc"
 	assert_eq "fw_u1: weights counts fw_u1's 2 jobs" 2 \
 		"$(as fw_u1 "$cli" weights -P | awk -F'|' '$1 == "hold" { print $2; exit }')"
 	assert_eq "root: weights counts all 3 jobs" 3 \

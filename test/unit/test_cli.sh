@@ -167,16 +167,38 @@ expect "no command" 2 "^fairway: a command is required: shares, snapshot, explai
 # --account/--user.
 expect "explain of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
   "$cli" explain --snapshot "$fixture" 12
-expect "explain of a job id that is no number" 2 "^fairway: JOBID 12x is not a job id \(a number\)$" \
+expect "explain of a job id that is no number" 2 "^fairway: JOBID 12x is not a job id \(a number, ARRAYID_TASK or HETJOBID\+OFFSET\)$" \
   "$cli" explain --snapshot "$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json" 12x
-expect "explain of a job not in the snapshot" 2 "^fairway: job 9 is not pending in the snapshot$" \
+expect "explain of a job not in the snapshot" 1 "^fairway: job 9 is not pending in the snapshot$" \
   "$cli" explain --snapshot "$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json" 9
+expect "explain of no association" 1 "^fairway: no association of user nosuch in the snapshot$" \
+  "$cli" explain --snapshot "$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json" --user nosuch
+# Array tasks (squeue's 27_3), a pending array not yet split (27_[4-9:2%2]), heterogeneous
+# components (30+1): named as squeue names them.
+python3 - "$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json" "$tmp/arrays.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = d["jobs"][0], d["jobs"][1]
+c = json.loads(json.dumps(a))
+a.update({"id": 40, "array_job_id": 27, "array_task_id": 3})
+b.update({"id": 27, "array_job_id": 27, "array_tasks": "4-9:2%2"})
+c.update({"id": 31, "het_job_id": 30, "het_job_offset": 1})
+d["jobs"].append(c)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for id in 27_3:40 27_6:27 30+1:31 40:40; do
+  if "$cli" explain --snapshot "$tmp/arrays.json" "${id%%:*}" 2>"$tmp/err" | grep -q "^Job ${id##*:} "; then ok
+  else ko "explain ${id%%:*}: not job ${id##*:}: $(cat "$tmp/err")"; fi
+done
+expect "explain of an array task the array does not hold" 1 "^fairway: job 27_5 is not pending in the snapshot$" \
+  "$cli" explain --snapshot "$tmp/arrays.json" 27_5
+expect "explain of a job id with an empty task" 2 "is not a job id" "$cli" explain --snapshot "$tmp/arrays.json" 27_
 expect "explain without a job or an association" 2 "^fairway: explain needs a JOBID" "$cli" explain
 # compare and weights offline: the same inputs, the same one-line errors.
 v2=$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json
 expect "compare of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
   "$cli" compare --snapshot "$fixture" 1 2
-expect "compare of a job not in the snapshot" 2 "^fairway: job 9 is not pending in the snapshot$" \
+expect "compare of a job not in the snapshot" 1 "^fairway: job 9 is not pending in the snapshot$" \
   "$cli" compare --snapshot "$v2" 1 9
 expect "compare of a job with itself" 2 "^fairway: compare needs two different jobs$" \
   "$cli" compare --snapshot "$v2" 1 1
