@@ -27,6 +27,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -473,7 +474,21 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
+// No command ends by an exception: whatever a command did not catch is one line and status 1.
 int main(int argc, char** argv) {
   hold_closed_standard_fds();
-  return close_stdout(run(argc, argv));
+  int rc;
+  try {
+    rc = run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    say("out of memory");
+    rc = kExitRuntime;
+  } catch (const std::exception& e) {
+    say(e.what());
+    rc = kExitRuntime;
+  } catch (...) {
+    say("an unexpected error (not a standard exception)");
+    rc = kExitRuntime;
+  }
+  return close_stdout(rc);
 }

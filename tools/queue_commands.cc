@@ -137,8 +137,14 @@ int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
   }
   const auto fs = fair_share_input(snap);
   fairway::Explanation e;
-  e.path = fairway::fair_share_path(fs, found[0]->id);
-  e.halving_usage = fairway::usage_halving_fs_factor(fs, found[0]->id);
+  try {
+    e.path = fairway::fair_share_path(fs, found[0]->id);
+    e.halving_usage = fairway::usage_halving_fs_factor(fs, found[0]->id);
+  } catch (const std::exception& x) {
+    // A tree without its root (the part slurmctld shows a user under PrivateData=usage).
+    say("cannot work out the fair-share of " + what + ": " + x.what());
+    return a.snapshot.empty() ? kExitRuntime : kExitInput;
+  }
   fairway::PendingJob none;
   none.id = 0;
   e.job = &none;
