@@ -345,6 +345,7 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
                            : std::to_string(SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER)) + "." +
                                  std::to_string(SLURM_VERSION_MINOR(SLURM_VERSION_NUMBER)) + "." +
                                  std::to_string(SLURM_VERSION_MICRO(SLURM_VERSION_NUMBER));
+  q.cluster_name = conf->cluster_name ? conf->cluster_name : "";
   fairway_free_ctl_conf(conf);
 
   if (!read_associations(snap, req.queue ? &q.qos : nullptr, why)) return std::nullopt;

@@ -2,6 +2,9 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "plot_command.h"
 
+#include <sys/stat.h>
+
+#include <ctime>
 #include <exception>
 #include <optional>
 #include <vector>
@@ -10,6 +13,7 @@
 #include "output_file.h"
 #include "plot_svg.h"
 #include "snapshot.h"
+#include "words.h"
 
 namespace fairway_cli {
 namespace {
@@ -20,6 +24,23 @@ int emit(const std::string& svg, const std::string& out) {
     return kExitRuntime;
   }
   return 0;
+}
+
+// "cluster NAME, taken YYYY-MM-DD HH:MM:SS ZONE": the snapshot's cluster and time (a version 1
+// snapshot records neither: its file's time, or the time of drawing for standard input).
+std::string when_and_where(const fairway::Snapshot& snap, const std::string& file) {
+  const char* format = "%Y-%m-%d %H:%M:%S %Z";
+  std::string cluster = "cluster not recorded";
+  std::string when;
+  if (snap.queue) {
+    if (!snap.queue->cluster_name.empty()) cluster = "cluster " + snap.queue->cluster_name;
+    when = "taken " + fairway::local_time_text(snap.queue->taken_at, format);
+  } else if (struct stat st {}; file != "-" && stat(file.c_str(), &st) == 0) {
+    when = "file written " + fairway::local_time_text(st.st_mtime, format);
+  } else {
+    when = "drawn " + fairway::local_time_text(std::time(nullptr), format);
+  }
+  return cluster + ", " + when;
 }
 
 }  // namespace
@@ -43,7 +64,8 @@ int cmd_plot_tree(const std::string& snapshot, const std::string& out) {
                     ")"
               : std::string()) +
         (snapshot == "-" ? std::string() : " of " + base);
-    svg = fairway::plot_tree_svg(tree, result, snap->algorithm, title);
+    svg = fairway::plot_tree_svg(tree, result, snap->algorithm, title,
+                                 when_and_where(*snap, snapshot));
   } catch (const std::bad_alloc&) {
     say("plot: out of memory");
     return kExitRuntime;

@@ -116,6 +116,7 @@ struct Queue {
     std::string state;
   };
   std::vector<OtherJob> other_jobs;
+  std::string cluster_name;  // slurm.conf's ClusterName ("" where unknown)
 
   const PartitionInfo* partition(const std::string& name) const;
   const PendingJob* job(uint32_t id) const;

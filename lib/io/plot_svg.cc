@@ -18,7 +18,7 @@
 namespace fairway {
 namespace {
 
-constexpr double kRow = 34, kTop = 44, kLegend = 70, kCharWidth = 6.6;
+constexpr double kRow = 34, kTop = 62, kLegend = 100, kCharWidth = 6.6;
 
 std::string xml(std::string_view s) {
   std::string out;
@@ -61,38 +61,59 @@ struct TreePlot {
     for (uint32_t c : t.children(i)) names_below(c, out);
   }
 
+  std::vector<std::string> narrow_accounts;  // accounts drawn without their name, left to right
+
+  // The fair-share factor the association's jobs get: a user's own; an account's, the highest
+  // of the users below it (NaN for the root and for an account without users).
   double factor(uint32_t i) const {
-    if (i == t.root()) return NAN;  // the whole cluster: nothing to compare
     if (t.is_user(i)) return r.fs_factor[i];
-    if (entitled[i] <= 0) return NAN;
-    return std::exp2(-delivered[i] / entitled[i]);
+    if (i == t.root()) return NAN;
+    double best = NAN;
+    for (uint32_t c : t.children(i)) {
+      const double f = factor(c);
+      if (!std::isnan(f) && !(f <= best)) best = f;
+    }
+    return best;
+  }
+
+  // NAME as drawn in W pixels: whole, cut with an ellipsis, or "" where not 3 characters fit.
+  static std::string label_for(const std::string& name, double w) {
+    const double room = (w - 6) / kCharWidth;
+    if (room >= static_cast<double>(name.size())) return name;
+    if (room < 3) return "";
+    return name.substr(0, static_cast<size_t>(room) - 1) + "\u2026";
   }
 
   void box(uint32_t i, double x, double w, uint32_t depth) {
     const double y = kTop + depth * kRow;
     const double f = factor(i);
     svg += fmt::format(
-        "<g><title>{}: entitled {}, delivered {}, fair-share factor {}</title>"
+        "<g><title>{}: entitled {}, delivered {}, {} {}</title>"
         "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\" fill=\"{}\" "
         "stroke=\"#ffffff\" stroke-width=\"0.6\"/>",
         xml(full_name(t, i)), percent(entitled[i]), percent(delivered[i]),
+        t.is_user(i) ? "fair-share factor" : "highest fair-share factor of its users",
         std::isnan(f) ? std::string("none") : fmt::format("{:.3f}", f), x, y, w, kRow - 2,
         factor_colour(f));
-    // Delivered share, as a bar at the foot of the box on the same scale as the box's width.
-    const double bar = delivered[i] * kPlotWidth;
-    if (bar > 0) {
+    // Delivered share, as a bar at the foot of the box on the same scale as the box's width,
+    // inside the box (a margin of one pixel each side); more than the box: the bar fills it and
+    // a white notch at its end says it is cut.
+    const double bar = delivered[i] * kPlotWidth, inner = std::max(w - 2, 0.0);
+    if (bar > 0 && inner > 0) {
       svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"5\" fill=\"#1f2d3d\"/>",
-                         x, y + kRow - 8, std::min(bar, w));
-      if (bar > 2 * w)
-        svg += fmt::format("<path d=\"M{:.2f} {:.1f} l-5 -4 v8 z\" fill=\"#000000\"/>", x + w,
-                           y + kRow - 5.5);
+                         x + 1, y + kRow - 9, std::min(bar, inner));
+      if (bar > w + 0.5 && inner >= 6)
+        svg += fmt::format("<path d=\"M{:.2f} {:.1f} l-4 2.5 l4 2.5 z\" fill=\"#ffffff\"/>",
+                           x + 1 + inner, y + kRow - 9);
     }
-    const std::string label = name_of(t, i);
-    if (w >= label.size() * kCharWidth + 6)
+    const std::string label = label_for(name_of(t, i), w);
+    if (!label.empty())
       svg += fmt::format(
           "<text x=\"{:.2f}\" y=\"{:.1f}\" font-size=\"11\" font-family=\"sans-serif\" "
           "fill=\"#000000\">{}</text>",
           x + 3, y + 13, xml(label));
+    else if (!t.is_user(i))
+      narrow_accounts.push_back(std::string(t.account(i)));
     svg += "</g>\n";
 
     // Children: widths in proportion to their entitled shares, widest first; the narrow ones
@@ -125,7 +146,7 @@ struct TreePlot {
       const double yy = kTop + (depth + 1) * kRow;
       svg += fmt::format(
           "<g><title>{} more, too small to draw: {}</title><rect x=\"{:.2f}\" y=\"{:.1f}\" "
-          "width=\"{:.2f}\" height=\"{:.1f}\" fill=\"#b0b0b0\" stroke=\"#ffffff\" "
+          "width=\"{:.2f}\" height=\"{:.1f}\" fill=\"#9e9e9e\" stroke=\"#ffffff\" "
           "stroke-width=\"0.6\"/>",
           gathered.size(), xml(list), cx, yy, std::max(gathered_w, 1.0), kRow - 2);
       const std::string label = fmt::format("{} more", gathered.size());
@@ -139,7 +160,7 @@ struct TreePlot {
   }
 };
 
-void legend(std::string& svg, double y) {
+void legend(std::string& svg, double y, const std::vector<std::string>& narrow) {
   svg += fmt::format(
       "<defs><linearGradient id=\"fs\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"0\">"
       "<stop offset=\"0\" stop-color=\"{}\"/><stop offset=\"0.5\" stop-color=\"{}\"/>"
@@ -149,13 +170,44 @@ void legend(std::string& svg, double y) {
       "<rect x=\"10\" y=\"{0:.1f}\" width=\"200\" height=\"12\" fill=\"url(#fs)\"/>"
       "<text x=\"10\" y=\"{1:.1f}\" font-size=\"11\" font-family=\"sans-serif\">0</text>"
       "<text x=\"200\" y=\"{1:.1f}\" font-size=\"11\" font-family=\"sans-serif\">1</text>"
-      "<text x=\"220\" y=\"{2:.1f}\" font-size=\"11\" font-family=\"sans-serif\">fair-share "
-      "factor (accounts: 2^-(delivered/entitled))</text>\n"
+      "<text x=\"220\" y=\"{2:.1f}\" font-size=\"11\" font-family=\"sans-serif\">colour: "
+      "fair-share factor of the jobs (a user's own; an account's, the highest of its users)"
+      "</text>\n"
       "<rect x=\"10\" y=\"{3:.1f}\" width=\"40\" height=\"5\" fill=\"#1f2d3d\"/>"
       "<text x=\"60\" y=\"{4:.1f}\" font-size=\"11\" font-family=\"sans-serif\">box width: "
-      "entitled share of the cluster; dark bar: delivered share (usage); grey: associations "
-      "too small to draw</text>\n",
-      y, y + 26, y + 10, y + 36, y + 42);
+      "entitled share of the cluster; dark bar: delivered share (usage), cut at the box's end "
+      "with a notch</text>\n"
+      "<rect x=\"10\" y=\"{5:.1f}\" width=\"18\" height=\"12\" fill=\"#9e9e9e\"/>"
+      "<text x=\"34\" y=\"{6:.1f}\" font-size=\"11\" font-family=\"sans-serif\">associations "
+      "too small to draw (their names in the box's tooltip)</text>"
+      "<rect x=\"400\" y=\"{5:.1f}\" width=\"18\" height=\"12\" fill=\"{7}\" "
+      "stroke=\"#999999\" stroke-width=\"0.6\"/>"
+      "<text x=\"424\" y=\"{6:.1f}\" font-size=\"11\" font-family=\"sans-serif\">no factor "
+      "(the root; an account without users)</text>\n",
+      y, y + 26, y + 10, y + 36, y + 42, y + 50, y + 60, factor_colour(NAN));
+  // The accounts whose boxes are too narrow for their name, in the order they are drawn.
+  for (size_t k = 0; k < narrow.size(); ++k)
+    svg += fmt::format(
+        "<text x=\"10\" y=\"{:.1f}\" font-size=\"11\" font-family=\"sans-serif\">{}</text>\n",
+        y + 80 + 14.0 * k, xml(narrow[k]));
+}
+
+// "Accounts too narrow to label, left to right: a, b, ..." in lines that fit the picture.
+std::vector<std::string> narrow_lines(const std::vector<std::string>& names) {
+  std::vector<std::string> lines;
+  if (names.empty()) return lines;
+  const size_t max_chars = static_cast<size_t>(kPlotWidth / kCharWidth);
+  std::string line = "Accounts too narrow to label, left to right:";
+  for (size_t k = 0; k < names.size(); ++k) {
+    const std::string item = " " + names[k] + (k + 1 < names.size() ? "," : "");
+    if (line.size() + item.size() > max_chars) {
+      lines.push_back(line);
+      line = " ";
+    }
+    line += item;
+  }
+  lines.push_back(line);
+  return lines;
 }
 
 // The smallest of 1, 2, 2.5, 5 x 10^k that four ticks of it reach v (1 for nothing).
@@ -171,7 +223,7 @@ double nice_top(double v) {
 }  // namespace
 
 std::string factor_colour(double f) {
-  if (std::isnan(f)) return "#c8c8c8";
+  if (std::isnan(f)) return "#ececec";
   f = std::clamp(f, 0.0, 1.0);
   // red (215, 48, 39) -> yellow (254, 224, 139) -> green (26, 152, 80)
   auto mix = [](double a, double b, double k) { return static_cast<int>(std::lround(a + (b - a) * k)); };
@@ -187,27 +239,29 @@ std::string factor_colour(double f) {
 }
 
 std::string plot_tree_svg(const AssocTree& t, const FairShareResult& r, Algorithm algorithm,
-                          const std::string& title) {
+                          const std::string& title, const std::string& subtitle) {
   if (r.fs_factor.size() != t.size()) throw std::invalid_argument("plot: result does not match the tree");
-  TreePlot p{t, r, std::vector<double>(t.size()), std::vector<double>(t.size()), {}};
+  TreePlot p{t, r, std::vector<double>(t.size()), std::vector<double>(t.size()), {}, {}};
   const long double root = t.usage_raw(t.root());
   for (uint32_t i = 0; i < t.size(); i++) {
     p.delivered[i] = root > 0 ? static_cast<double>(t.usage_raw(i) / root) : 0.0;
     p.entitled[i] = t.shares_norm_classic(i);
   }
-  const double height = kTop + (t.max_depth() + 1) * kRow + kLegend;
+  p.box(t.root(), 0, kPlotWidth, 0);
+  const std::vector<std::string> narrow = narrow_lines(p.narrow_accounts);
+  const double height = kTop + (t.max_depth() + 1) * kRow + kLegend + 14.0 * narrow.size();
   std::string svg = fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
       "viewBox=\"0 0 {0:.0f} {1:.0f}\">\n<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
       "<text x=\"10\" y=\"26\" font-size=\"16\" font-family=\"sans-serif\">{2} ({3}, {4} "
-      "associations)</text>\n",
-      kPlotWidth + 20, height, xml(title), algorithm_name(algorithm), t.size());
+      "associations)</text>\n<text x=\"10\" y=\"46\" font-size=\"12\" "
+      "font-family=\"sans-serif\" fill=\"#333333\">{5}</text>\n",
+      kPlotWidth + 20, height, xml(title), algorithm_name(algorithm), t.size(), xml(subtitle));
   svg += "<g transform=\"translate(10,0)\">\n";
-  p.box(t.root(), 0, kPlotWidth, 0);
   svg += p.svg;
   svg += "</g>\n";
-  legend(svg, kTop + (t.max_depth() + 1) * kRow + 14);
+  legend(svg, kTop + (t.max_depth() + 1) * kRow + 14, narrow);
   svg += "</svg>\n";
   return svg;
 }
@@ -235,6 +289,12 @@ std::string plot_history_svg(const HistorySeries& s) {
   // Axes and ticks.
   svg += fmt::format("<path d=\"M{0} {1} V{2} H{3} V{1}\" fill=\"none\" stroke=\"#000000\"/>\n",
                      left, top, top + ph, left + pw);
+  // Time labels as fine as the span needs; a label equal to the previous one is not repeated.
+  const int64_t span = t1 - t0;
+  const char* tick_format = span < 4 * 3600   ? "%H:%M:%S"
+                            : span < 4 * 86400 ? "%m-%d %H:%M"
+                                               : "%Y-%m-%d";
+  std::string last_tick;
   for (int k = 0; k <= 4; k++) {
     const double v = ymax * k / 4, y = Y(v);
     svg += fmt::format(
@@ -243,31 +303,59 @@ std::string plot_history_svg(const HistorySeries& s) {
         "<text x=\"{6}\" y=\"{4:.1f}\" font-size=\"11\" font-family=\"sans-serif\">{7:.2f}</text>\n",
         left, y, left + pw, left - 6, y + 4, tick_percent(v), left + pw + 6, k / 4.0);
     const int64_t t = t0 + (t1 - t0) * k / 4;
+    const std::string tick = local_time_text(t, tick_format);
+    if (tick == last_tick) continue;
+    last_tick = tick;
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" font-family=\"sans-serif\" "
         "text-anchor=\"middle\">{}</text>\n",
-        X(t), top + ph + 16, local_time_text(t, "%m-%d %H:%M"));
+        X(t), top + ph + 16, tick);
   }
+  svg += fmt::format(
+      "<text x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" font-family=\"sans-serif\" "
+      "fill=\"#333333\">{} to {} (local time)</text>\n",
+      left, top - 8, local_time_text(s.times.front(), "%Y-%m-%d %H:%M:%S"),
+      local_time_text(s.times.back(), "%Y-%m-%d %H:%M:%S"));
+  // A line through the periods that hold a value (a gap where one is NaN); a lone point as a dot.
   auto line = [&](auto value, auto y_of, const char* colour, const char* dash, double width) {
     std::string d;
-    for (size_t i = 0; i < s.times.size(); i++)
-      d += fmt::format("{}{:.1f} {:.1f}", i ? " L" : "M", X(s.times[i]), y_of(value(s.records[i])));
+    bool pen = false;
+    for (size_t i = 0; i < s.times.size(); i++) {
+      const double v = value(s.records[i]);
+      if (!std::isfinite(v)) {
+        pen = false;
+        continue;
+      }
+      d += fmt::format("{}{:.1f} {:.1f}", pen ? " L" : " M", X(s.times[i]), y_of(v));
+      if (!pen && (i + 1 == s.times.size() || !std::isfinite(value(s.records[i + 1]))))
+        d += " h0.1";
+      pen = true;
+    }
+    if (d.empty()) return;
     svg += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n", d,
                        colour, width, dash);
   };
   line([](const HistoryRecord& r) { return double(r.entitled); }, Y, "#000000",
        " stroke-dasharray=\"6 4\"", 1.5);
   line([](const HistoryRecord& r) { return double(r.delivered); }, Y, "#1f5fbf", "", 2.2);
-  line([](const HistoryRecord& r) { return double(r.fs_factor); }, Yf, "#1a9850", "", 1.2);
+  // An account has no factor of its own: the history holds its users' highest (none where no
+  // user had a period), drawn as such.
+  bool any_factor = false;
+  for (const HistoryRecord& r : s.records) any_factor = any_factor || std::isfinite(double(r.fs_factor));
+  line([](const HistoryRecord& r) { return double(r.fs_factor); }, Yf, "#1a9850", "", 1.6);
+  const std::string factor_words =
+      !any_factor    ? "fair-share factor: none recorded (right)"
+      : s.user.empty() ? "highest fair-share factor of its users (right)"
+                       : "fair-share factor (right)";
   const double ly = H - 40;
   svg += fmt::format(
       "<path d=\"M{0} {1} h30\" stroke=\"#1f5fbf\" stroke-width=\"2.2\"/><text x=\"{2}\" y=\"{3}\" "
       "font-size=\"12\" font-family=\"sans-serif\">delivered share (of all usage, left)</text>"
       "<path d=\"M{4} {1} h30\" stroke=\"#000000\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
       "<text x=\"{5}\" y=\"{3}\" font-size=\"12\" font-family=\"sans-serif\">entitled share (left)</text>"
-      "<path d=\"M{6} {1} h30\" stroke=\"#1a9850\" stroke-width=\"1.2\"/><text x=\"{7}\" y=\"{3}\" "
-      "font-size=\"12\" font-family=\"sans-serif\">fair-share factor (right)</text>\n",
-      left, ly, left + 36, ly + 4, left + 300, left + 336, left + 500, left + 536);
+      "<path d=\"M{6} {1} h30\" stroke=\"#1a9850\" stroke-width=\"1.6\"/><text x=\"{7}\" y=\"{3}\" "
+      "font-size=\"12\" font-family=\"sans-serif\">{8}</text>\n",
+      left, ly, left + 36, ly + 4, left + 300, left + 336, left + 500, left + 536, factor_words);
   svg += "</svg>\n";
   return svg;
 }

@@ -207,9 +207,12 @@ void parse_queue_keys(const json& doc, Snapshot& s) {
   Queue q;
   q.taken_at = get_time(doc, "taken_at", top);
   const json& c = require_object(require(doc, "cluster", top), "\"cluster\"");
-  reject_unknown_keys(c, {"cpus", "nodes"}, "\"cluster\"");
+  reject_unknown_keys(c, {"cpus", "nodes", "name"}, "\"cluster\"");
   q.cluster_cpus = get_u32(c, "cpus", "\"cluster\"");
   q.cluster_nodes = get_u32(c, "nodes", "\"cluster\"");
+  // ClusterName (absent in older snapshots).
+  if (const auto it = c.find("name"); it != c.end())
+    q.cluster_name = get_name(*it, "\"cluster\": \"name\"");
   q.settings = parse_settings(require(doc, "priority", top));
 
   const json& parts = require_array(require(doc, "partitions", top), "\"partitions\"");
@@ -274,11 +277,14 @@ std::string write_queue_keys(const Snapshot& s) {
     if (p.flags & bit)
       flags += fmt::format("{}\"{}\"", flags.empty() ? "" : ", ", priority_flag_name(bit));
   std::string out = fmt::format(
-      ",\n \"slurm_release\": {}, \"taken_at\": {},\n \"cluster\": {{\"cpus\": {}, \"nodes\": {}}},"
+      ",\n \"slurm_release\": {}, \"taken_at\": {},\n \"cluster\": {{{}\"cpus\": {}, \"nodes\": {}}},"
       "\n \"priority\": {{\"weights\": {{\"age\": {}, \"assoc\": {}, \"fairshare\": {}, "
       "\"jobsize\": {}, \"partition\": {}, \"qos\": {}}}, \"tres_weights\": {}, \"flags\": [{}], "
       "\"max_age\": {}, \"favor_small\": {}, \"decay_half_life\": {}, \"calc_period\": {}{}}}",
-      json_fields::quoted(s.slurm_release), static_cast<int64_t>(q.taken_at), q.cluster_cpus, q.cluster_nodes,
+      json_fields::quoted(s.slurm_release), static_cast<int64_t>(q.taken_at),
+      q.cluster_name.empty() ? std::string()
+                             : "\"name\": " + json_fields::quoted(q.cluster_name) + ", ",
+      q.cluster_cpus, q.cluster_nodes,
       p.weight_age, p.weight_assoc, p.weight_fairshare, p.weight_job_size, p.weight_partition,
       p.weight_qos, map_json(p.weight_tres), flags, p.max_age, p.favor_small ? "true" : "false",
       p.decay_half_life, p.calc_period,
