@@ -61,16 +61,48 @@ std::optional<std::string> history_dir(const HistoryArgs& a, int& rc) {
   return d;
 }
 
+// The id of the job record R names: an array task's or a heterogeneous component's is asked of
+// slurmctld (the journal of starts keeps job ids). nullopt after saying why, with rc set.
+std::optional<uint32_t> job_record_id(const JobRef& r, const std::string& text, int& rc) {
+  if (r.kind == JobRef::Kind::kJob) return r.id;
+  rc = kExitRuntime;
+  if (const std::string why = slurm_conf_problem(); !why.empty()) {
+    say("history: --job " + text + ": its job id is asked of slurmctld: " + why +
+        " (or give the job id, squeue -o %A)");
+    return std::nullopt;
+  }
+  slurm_init(nullptr);
+  job_info_msg_t* msg = nullptr;
+  if (slurm_load_job(&msg, r.id, SHOW_ALL) != SLURM_SUCCESS || !msg) {
+    say("history: --job " + text + ": " +
+        (slurm_get_errno() == ESLURM_INVALID_JOB_ID
+             ? std::string("no such job")
+             : std::string("cannot ask slurmctld: ") + slurm_strerror(slurm_get_errno())));
+    return std::nullopt;
+  }
+  std::optional<uint32_t> id;
+  for (uint32_t i = 0; i < msg->record_count && !id; ++i) {
+    const slurm_job_info_t& j = msg->job_array[i];
+    if (r.kind == JobRef::Kind::kArrayTask ? j.array_task_id != NO_VAL &&
+                                                 j.array_job_id == r.id && j.array_task_id == r.index
+                                           : j.het_job_id == r.id && j.het_job_offset == r.index)
+      id = j.job_id;
+  }
+  slurm_free_job_info_msg(msg);
+  if (!id) say("history: --job " + text + ": no such job");
+  return id;
+}
+
 int job_start(const HistoryArgs& a) {
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long id = std::strtoul(a.job.c_str(), &end, 10);
-  if (a.job.empty() || *end || errno || id == 0 || id > UINT32_MAX ||
-      !std::isdigit(static_cast<unsigned char>(a.job[0]))) {
-    say("history: --job " + shown(a.job) + " is not a job id");
+  const std::optional<JobRef> ref = parse_job_ref(a.job);
+  if (!ref) {
+    say("history: --job " + shown(a.job) + " is not a job id (" + kJobIdForms + ")");
     return kExitInput;
   }
   int rc = 0;
+  const std::optional<uint32_t> record = job_record_id(*ref, a.job, rc);
+  if (!record) return rc;
+  const uint32_t id = *record;
   const std::optional<std::string> dir = history_dir(a, rc);
   if (!dir) return rc;
   std::optional<fairway::StartRecord> r;
@@ -82,6 +114,7 @@ int job_start(const HistoryArgs& a) {
   }
   if (!r) {
     say("history: " + quote(*dir) + " has no start of job " + a.job +
+        (ref->kind == JobRef::Kind::kJob ? "" : " (job " + std::to_string(id) + ")") +
         " (the journal holds the jobs started while fairway_history_days was set, for that many "
         "days)");
     return kExitInput;

@@ -127,10 +127,8 @@ static void job(slurm_job_info_t *j, uint32_t id, uint32_t state)
 	j->priority = 5000;
 }
 
-int slurm_load_jobs(time_t update_time, job_info_msg_t **resp, uint16_t show_flags)
+static job_info_msg_t *all_jobs(void)
 {
-	(void)update_time;
-	(void)show_flags;
 	job_info_msg_t *m = calloc(1, sizeof(*m));
 	if (!private_view()) {
 		m->record_count = 5;
@@ -147,6 +145,34 @@ int slurm_load_jobs(time_t update_time, job_info_msg_t **resp, uint16_t show_fla
 		j[2].het_job_offset = 1;
 		job(&j[3], 10, JOB_RUNNING);
 		job(&j[4], 11, JOB_COMPLETE);
+	}
+	return m;
+}
+
+int slurm_load_jobs(time_t update_time, job_info_msg_t **resp, uint16_t show_flags)
+{
+	(void)update_time;
+	(void)show_flags;
+	*resp = all_jobs();
+	return SLURM_SUCCESS;
+}
+
+/* As slurmctld answers scontrol show job ID: the job, or every record of the array or
+ * heterogeneous job of that id. */
+int slurm_load_job(job_info_msg_t **resp, uint32_t job_id, uint16_t show_flags)
+{
+	(void)show_flags;
+	job_info_msg_t *m = all_jobs();
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < m->record_count; i++) {
+		const slurm_job_info_t *j = &m->job_array[i];
+		if (j->job_id == job_id || j->array_job_id == job_id || j->het_job_id == job_id)
+			m->job_array[n++] = *j;
+	}
+	m->record_count = n;
+	if (!n) {
+		slurm_seterrno(ESLURM_INVALID_JOB_ID);
+		return SLURM_ERROR;
 	}
 	*resp = m;
 	return SLURM_SUCCESS;

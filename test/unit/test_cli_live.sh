@@ -55,6 +55,15 @@ else
   echo "SKIP: not root: PrivateData=jobs (a user other than root and SlurmUser) was not tried"
 fi
 
+# history --job takes the same forms: an array task's or component's job id is asked of slurmctld.
+mkdir "$tmp/hist"
+expect "history --job of an array task" 2 "has no start of job 27_3 \\(job 40\\)" \
+  queue "$cli" history --dir "$tmp/hist" --job 27_3
+expect "history --job of a heterogeneous component" 2 "has no start of job 30\\+1 \\(job 31\\)" \
+  queue "$cli" history --dir "$tmp/hist" --job 30+1
+expect "history --job of a task slurmctld does not have" 1 '^fairway: history: --job 27_99: no such job$' \
+  queue "$cli" history --dir "$tmp/hist" --job 27_99
+
 # No command ends by an exception (an abort, status 134), whatever slurmctld hides: at most one
 # line on stderr, "fairway: ...".
 for scenario in queue private; do
