@@ -671,8 +671,9 @@ static void _prev_ids_keep(const fairway_pending_row_t *rows, size_t n,
 
 /*
  * fairway_fairshare_tres: a listed TRES that makes every job or every
- * association tie (every pending job judged by it, with one factor; or no
- * association's usage of it), told once when it starts and once when it ends.
+ * association tie (every pending job judged by it, with one factor; or, with
+ * a job judged by it, no association's usage of it), told once when it starts
+ * and once when it ends.
  */
 enum { TIE_NONE, TIE_JOBS, TIE_UNUSED };
 static int g_tie[FAIRWAY_MAX_FAIRSHARE_TRES];
@@ -750,7 +751,7 @@ static void _tell_ties(const fw_cfg_t *cfg)
 		}
 		if ((jobs > 1) && (judged == jobs) && !differ)
 			tie = TIE_JOBS;
-		else if (_tres_unused(cfg, k))
+		else if (judged && _tres_unused(cfg, k))	/* a job it ties */
 			tie = TIE_UNUSED;
 		if (tie == g_tie[k])
 			continue;

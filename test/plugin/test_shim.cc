@@ -1146,6 +1146,8 @@ TEST_F(ShimTest, AFairShareTresThatMakesEveryJobTieIsToldOncePerChange) {
   LoadOutsideSlurmctld();
   fake_part_set_tres("p1", 0, 64);  // TRES_ARRAY_CPU
   fake_part_set_tres("p1", FAKE_TRES_GPU, 4);
+  ASSERT_EQ(fake_call_cycle(940), 0);  // no job: nothing ties, whatever the usage
+  EXPECT_TRUE(said.empty()) << said[0];
   fake_add_job(203, 21, "p1", "normal", 0, 1, 1, 1001);  // 2 GPUs
   fake_job_set_tres(203, FAKE_TRES_GPU, 2);
   fake_add_job(206, 22, "p1", "normal", 0, 1, 1, 1002);  // 1 GPU
