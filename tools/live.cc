@@ -4,6 +4,7 @@
 #include "plugin_options.h"
 
 #include <pwd.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -15,6 +16,8 @@
 
 #include "conf_values.h"
 #include "fair_share.h"
+#include "cli_io.h"
+#include "live_fair_share.h"
 #include "priority_flags.h"
 #include "slurm_values.h"
 
@@ -106,7 +109,7 @@ uint32_t row_priority(const fairway_prio_row_t& r) {
 }
 
 bool read_associations(fairway::Snapshot& snap, std::vector<fairway::QosInfo>* qos,
-                       std::string& why) {
+                       LivePolicyInput& policy, std::string& why) {
   assoc_mgr_info_request_msg_t req{};
   req.flags = ASSOC_MGR_INFO_FLAG_ASSOC | (qos ? ASSOC_MGR_INFO_FLAG_QOS : 0);
   assoc_mgr_info_msg_t* msg = nullptr;
@@ -118,6 +121,10 @@ bool read_associations(fairway::Snapshot& snap, std::vector<fairway::QosInfo>* q
   // directly (its total minus its children's), so usage of deleted children stays with
   // their parent.
   std::vector<fairway::AssocRecord> recs;
+  policy.tracked_tres.clear();
+  policy.tres_totals.clear();
+  for (uint32_t t = 0; t < msg->tres_cnt && msg->tres_names; ++t)
+    policy.tracked_tres.emplace_back(msg->tres_names[t] ? msg->tres_names[t] : "");
   if (msg->assoc_list) {
     list_itr_t* it = slurm_list_iterator_create(msg->assoc_list);
     while (auto* a = static_cast<slurmdb_assoc_rec_t*>(slurm_list_next(it))) {
@@ -130,6 +137,13 @@ bool read_associations(fairway::Snapshot& snap, std::vector<fairway::QosInfo>* q
       r.shares_raw = r.shares_parent ? 0 : a->shares_raw;
       r.usage_raw = a->usage ? a->usage->usage_raw : 0;
       recs.push_back(std::move(r));
+      // Its usage of each TRES (fairway_fairshare_tres), in slurmctld's order of TRES.
+      std::vector<long double> tres(policy.tracked_tres.size(), 0);
+      for (uint32_t t = 0; a->usage && a->usage->usage_tres_raw && t < tres.size() &&
+                           t < a->usage->tres_cnt;
+           ++t)
+        tres[t] = a->usage->usage_tres_raw[t];
+      policy.tres_totals.push_back(std::move(tres));
     }
     slurm_list_iterator_destroy(it);
   }
@@ -160,7 +174,7 @@ bool read_associations(fairway::Snapshot& snap, std::vector<fairway::QosInfo>* q
   return true;
 }
 
-bool read_partitions(fairway::Queue& q, std::string& why) {
+bool read_partitions(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
   partition_info_msg_t* parts = nullptr;
   if (slurm_load_partitions(0, &parts, SHOW_ALL) != SLURM_SUCCESS || !parts) {
     why = slurm_error("cannot read the partitions from slurmctld");
@@ -174,6 +188,7 @@ bool read_partitions(fairway::Queue& q, std::string& why) {
     x.priority_tier = p.priority_tier;
     x.total_cpus = p.total_cpus;
     x.total_nodes = p.total_nodes;
+    if (!x.name.empty()) policy.partition_tres[x.name] = tres_counts(p.tres_fmt_str);
     if (!x.name.empty()) q.partitions.push_back(std::move(x));
   }
   slurm_free_partition_info_msg(parts);
@@ -192,7 +207,7 @@ bool read_nodes(fairway::Queue& q, std::string& why) {
   return true;
 }
 
-bool read_jobs(fairway::Queue& q, std::string& why) {
+bool read_jobs(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
   job_info_msg_t* jobs = nullptr;
   if (slurm_load_jobs(0, &jobs, SHOW_ALL) != SLURM_SUCCESS || !jobs) {
     why = slurm_error("cannot read the jobs from slurmctld");
@@ -202,6 +217,16 @@ bool read_jobs(fairway::Queue& q, std::string& why) {
   std::map<uint32_t, size_t> index;
   for (uint32_t i = 0; i < jobs->record_count; ++i) {
     const slurm_job_info_t& j = jobs->job_array[i];
+    if ((j.job_state & JOB_STATE_BASE) == JOB_RUNNING) {
+      // What it holds (fairway_usage) and was allocated (fairway_fairshare_tres).
+      LiveRunningJob r;
+      r.assoc_id = j.assoc_id;
+      r.billable_tres = j.billable_tres;
+      r.qos = j.qos ? j.qos : "";
+      r.end_time = j.end_time;
+      r.alloc = tres_counts(j.tres_alloc_str);
+      policy.running.push_back(std::move(r));
+    }
     if ((j.job_state & JOB_STATE_BASE) != JOB_PENDING) {
       fairway::Queue::OtherJob o;
       o.id = j.job_id;
@@ -306,9 +331,24 @@ bool read_jobs(fairway::Queue& q, std::string& why) {
   return true;
 }
 
+// How many associations slurmctld showed whose parent it did not show (PrivateData=usage shows
+// a user only their own associations, a coordinator their accounts'), 0 for a whole tree; a
+// list with no root counts as hidden too.
+size_t hidden_associations(const std::vector<fairway::AssocRecord>& recs) {
+  std::map<uint32_t, bool> ids;
+  for (const auto& r : recs) ids[r.id] = true;
+  size_t orphans = 0, roots = 0;
+  for (const auto& r : recs) {
+    if (!r.parent_id) ++roots;
+    else if (!ids.count(r.parent_id)) ++orphans;
+  }
+  return orphans ? orphans : (roots ? 0 : recs.size());
+}
+
 }  // namespace
 
-std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::string& why) {
+std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::string& why,
+                                               LiveVisibility* seen) {
   slurm_conf_t* conf = nullptr;
   if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
     why = slurm_error("cannot read slurmctld's configuration");
@@ -340,6 +380,18 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
   s.favor_small = conf->priority_favor_small != 0;
   s.decay_half_life = conf->priority_decay_hl;
   s.calc_period = conf->priority_calc_period;
+  // Fairway's own settings: what fair-share compares and how usage decays (a bad option is the
+  // plugin's to log; the others apply, as in the plugin).
+  LivePolicyInput policy;
+  std::vector<std::string> problems;
+  policy.options = fairway::parse_priority_parameters(
+      conf->priority_params ? conf->priority_params : "", problems);
+  s.decay_exact = policy.options.decay_exact;
+  // PrivateData hides other users' jobs from all but root and SlurmUser (and operators,
+  // whom the command cannot tell apart here).
+  const uid_t uid = getuid();
+  const bool jobs_private = (conf->private_data & PRIVATE_DATA_JOBS) && uid != 0 &&
+                            uid != conf->slurm_user_id;
   snap.slurm_release = conf->version && *conf->version
                            ? conf->version
                            : std::to_string(SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER)) + "." +
@@ -348,11 +400,31 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
   q.cluster_name = conf->cluster_name ? conf->cluster_name : "";
   fairway_free_ctl_conf(conf);
 
-  if (!read_associations(snap, req.queue ? &q.qos : nullptr, why)) return std::nullopt;
+  if (!read_associations(snap, req.queue ? &q.qos : nullptr, policy, why)) return std::nullopt;
   if (req.queue) {
-    if (!read_partitions(q, why) || !read_nodes(q, why) || !read_jobs(q, why))
+    if (!read_partitions(q, policy, why) || !read_nodes(q, why) || !read_jobs(q, policy, why))
       return std::nullopt;
+    q.jobs_private = jobs_private;
+    policy.now = q.taken_at;
     snap.queue = std::move(q);
+  }
+  // A tree with hidden parts (PrivateData=usage) has no fair-share to compute: a caller that
+  // asks what was hidden says so and uses slurmctld's factors; for the others it is an error.
+  const size_t hidden = hidden_associations(snap.associations);
+  if (seen) {
+    seen->jobs_private = jobs_private;
+    seen->hidden_associations = hidden;
+    if (hidden) return snap;
+  } else if (hidden) {
+    why = "slurmctld shows you only your own associations, not the whole tree "
+          "(PrivateData=usage): this needs the whole tree; ask an administrator";
+    return std::nullopt;
+  }
+  try {
+    apply_live_policy(snap, policy);
+  } catch (const std::exception& e) {
+    why = "the live association tree is not usable: " + std::string(snapshot_message(e));
+    return std::nullopt;
   }
   return snap;
 }

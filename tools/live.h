@@ -20,9 +20,22 @@ struct LiveRequest {
   std::optional<uint16_t> dampening;  // nullopt = slurmctld's
 };
 
+// What slurmctld kept from the caller (PrivateData).
+struct LiveVisibility {
+  // Associations shown without their parent (PrivateData=usage): the snapshot then holds only
+  // what the caller may see, which is no whole tree (snapshot_tree refuses it) and carries
+  // none of the site's fair-share policy.
+  size_t hidden_associations = 0;
+  // Other users' jobs are hidden (PrivateData=jobs, and the caller is not root or SlurmUser).
+  bool jobs_private = false;
+};
+
 // The snapshot, or nullopt with `why` set to one line naming what failed. libslurm must be
-// initialised (slurm_init) and slurm.conf readable.
-std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::string& why);
+// initialised (slurm_init) and slurm.conf readable. The snapshot carries the site's
+// fair-share policy (live_fair_share.h): what fair-share compares and each job's judged TRES.
+// Without `seen`, a tree with hidden parts is an error; with it, it is returned as seen.
+std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::string& why,
+                                               LiveVisibility* seen = nullptr);
 
 // Where the plugin keeps its history (PriorityParameters: fairway_metrics_dir, else
 // StateSaveLocation; then /fairway_history), from slurmctld's configuration; nullopt with `why`.

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -34,8 +35,10 @@ namespace {
 
 
 // The snapshot in FILE, or the live cluster's (version 2) when FILE is empty; nullopt after
-// saying why, with rc set.
-std::optional<fairway::Snapshot> load_snapshot(const std::string& file, int& rc) {
+// saying why, with rc set. With `seen`, the live cluster's is returned even where slurmctld hid
+// part of the tree (PrivateData=usage), and `seen` says what it hid; without it that is an error.
+std::optional<fairway::Snapshot> load_snapshot(const std::string& file, int& rc,
+                                               LiveVisibility* seen = nullptr) {
   if (!file.empty()) return read_input(file, rc);
   if (const std::string why = slurm_conf_problem(); !why.empty()) {
     say(why);
@@ -44,7 +47,7 @@ std::optional<fairway::Snapshot> load_snapshot(const std::string& file, int& rc)
   }
   slurm_init(nullptr);
   std::string why;
-  std::optional<fairway::Snapshot> snap = live_snapshot(LiveRequest{}, why);
+  std::optional<fairway::Snapshot> snap = live_snapshot(LiveRequest{}, why, seen);
   if (!snap) {
     say(why);
     rc = kExitRuntime;
@@ -107,13 +110,56 @@ std::optional<uint32_t> pending_job_id(const fairway::Queue& q, const std::strin
   return std::nullopt;
 }
 
-fairway::FairShareInput fair_share_input(const fairway::Snapshot& s) {
+// What fair-share compared, as the explanations read it; none where slurmctld hid part of
+// the tree (the explanations then have no fair-share path to show).
+fairway::FairShareInput fair_share_input(const fairway::Snapshot& s,
+                                         const LiveVisibility& seen = {}) {
+  if (seen.hidden_associations) {
+    fairway::FairShareInput none;
+    none.algorithm = s.algorithm;
+    none.dampening_factor = s.dampening_factor;
+    return none;
+  }
   return fairway::snapshot_fair_share_input(s);
+}
+
+// The sentence that says which part of the tree slurmctld keeps private (PrivateData=usage).
+std::string private_tree_words(const fairway::Snapshot& snap, const LiveVisibility& seen) {
+  std::string mine;
+  for (const auto& r : snap.associations)
+    if (!r.user.empty())
+      mine += (mine.empty() ? "" : ", ") + r.user + " in " + r.account;
+  return "\nThe association tree is private (PrivateData=usage): slurmctld shows you only your own "
+         "association" + std::string(snap.associations.size() == 1 ? "" : "s") +
+         (mine.empty() ? "" : " (" + mine + ")") +
+         ", not the accounts above " + (snap.associations.size() == 1 ? "it" : "them") +
+         " or the other users. So the fair-share path, and the usage that would change the "
+         "factor, cannot be worked out here; the fair-share factor above is slurmctld's own, "
+         "as sprio shows it.\n";
+}
+
+// TEXT (one JSON object) with `key` set to `value`.
+std::string with_json_key(const std::string& text, const char* key, bool value) {
+  std::string out = text;
+  const size_t brace = out.rfind('}');
+  if (brace == std::string::npos) return out;
+  out.insert(brace, std::string(out.size() > 2 ? "," : "") + "\"" + key + "\":" +
+                        (value ? "true" : "false"));
+  return out;
 }
 
 // --account A / --user U: the association's fair-share path and the usage that halves its
 // factor.
-int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
+std::string fmt_association_seen(const std::string& what, const fairway::AssocRecord& r) {
+  char usage[64];
+  std::snprintf(usage, sizeof usage, "%.0Lf", r.usage_raw);
+  return what + ": Fairshare " + (r.shares_parent ? std::string("parent")
+                                                  : std::to_string(r.shares_raw)) +
+         ", raw usage " + usage + " (charged to it directly).\n";
+}
+
+int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a,
+                        const LiveVisibility& seen) {
   std::vector<const fairway::AssocRecord*> found;
   for (const auto& r : snap.associations)
     if (a.user.empty() ? (r.user.empty() && r.account == a.account)
@@ -124,8 +170,11 @@ int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
                                                 (a.account.empty() ? "" : " in account " +
                                                                               shown(a.account));
   if (found.empty()) {
-    say(a.snapshot.empty() ? "slurmctld has no association of " + what
-                           : "no association of " + what + " in the snapshot");
+    say(seen.hidden_associations
+            ? "slurmctld shows you no association of " + what +
+                  " (PrivateData=usage: you see only your own)"
+        : a.snapshot.empty() ? "slurmctld has no association of " + what
+                             : "no association of " + what + " in the snapshot");
     return kExitRuntime;
   }
   if (found.size() > 1) {
@@ -134,6 +183,17 @@ int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
     say(what + " has associations in several accounts (" + accounts +
         "): name one with --account");
     return kExitInput;
+  }
+  if (seen.hidden_associations) {
+    // What slurmctld shows the user of the association: its shares and raw usage.
+    const fairway::AssocRecord& r = *found[0];
+    if (a.json || a.parsable) {
+      say(what + ": the association tree is private (PrivateData=usage): its fair-share path "
+          "cannot be worked out (sshare shows you your own rows)");
+      return kExitRuntime;
+    }
+    put(fmt_association_seen(what, r) + private_tree_words(snap, seen));
+    return 0;
   }
   const auto fs = fair_share_input(snap);
   fairway::Explanation e;
@@ -166,19 +226,24 @@ int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a) {
 
 int cmd_explain(const ExplainArgs& a) {
   int rc = 0;
-  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc);
+  LiveVisibility seen;
+  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc, &seen);
   if (!snap) return rc;
-  if (a.job.empty()) return explain_association(*snap, a);
+  if (a.job.empty()) return explain_association(*snap, a, seen);
   if (!has_queue(*snap, a.snapshot)) return kExitInput;
   const auto id = pending_job_id(*snap->queue, a.job, a.snapshot, rc);
   if (!id) return rc;
   const fairway::Queue& q = *snap->queue;
-  const auto fs = fair_share_input(*snap);
+  const auto fs = fair_share_input(*snap, seen);
   try {
     const auto e = fairway::explain_job(q, fs, *id);
-    put(a.json       ? fairway::format_explain_json(q, fs, e) + "\n"
+    const bool hidden = seen.hidden_associations != 0;
+    put(a.json ? with_json_key(fairway::format_explain_json(q, fs, e), "association_tree_private",
+                               hidden) +
+                     "\n"
         : a.parsable ? fairway::format_explain_parsable(q, e)
-                     : fairway::format_explain(q, fs, e, a.verbose));
+                     : fairway::format_explain(q, fs, e, a.verbose) +
+                           (hidden ? private_tree_words(*snap, seen) : std::string()));
   } catch (const std::exception& e) {
     say(std::string("cannot explain job ") + std::to_string(*id) + ": " + e.what());
     return kExitInput;
@@ -191,7 +256,8 @@ int cmd_explain(const ExplainArgs& a) {
 
 int cmd_compare(const CompareArgs& a) {
   int rc = 0;
-  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc);
+  LiveVisibility seen;
+  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc, &seen);
   if (!snap) return rc;
   if (!has_queue(*snap, a.snapshot)) return kExitInput;
   const fairway::Queue& q = *snap->queue;
@@ -204,10 +270,14 @@ int cmd_compare(const CompareArgs& a) {
     return kExitInput;
   }
   try {
-    const auto c = fairway::compare_jobs(q, fair_share_input(*snap), *ja, *jb);
-    put(a.json       ? fairway::format_compare_json(c) + "\n"
+    const auto c = fairway::compare_jobs(q, fair_share_input(*snap, seen), *ja, *jb);
+    const bool hidden = seen.hidden_associations != 0;
+    put(a.json ? with_json_key(fairway::format_compare_json(c), "association_tree_private",
+                               hidden) +
+                     "\n"
         : a.parsable ? fairway::format_compare_parsable(c)
-                     : fairway::format_compare(c));
+                     : fairway::format_compare(c) +
+                           (hidden ? private_tree_words(*snap, seen) : std::string()));
   } catch (const std::exception& e) {
     say("cannot compare jobs " + std::to_string(*ja) + " and " + std::to_string(*jb) + ": " +
         e.what());
@@ -221,7 +291,8 @@ int cmd_compare(const CompareArgs& a) {
 
 int cmd_weights(const WeightsArgs& a) {
   int rc = 0;
-  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc);
+  LiveVisibility seen;  // the order needs no tree: sprio's factors are enough
+  std::optional<fairway::Snapshot> snap = load_snapshot(a.snapshot, rc, &seen);
   if (!snap) return rc;
   if (!has_queue(*snap, a.snapshot)) return kExitInput;
   const auto d = fairway::queue_decisions(*snap->queue);

@@ -111,8 +111,11 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
                          total > 0 ? 100.0 * v / total : 0.0);
   }
   for (const QueuePlace& p : e.places) {
-    out += fmt::format("\nIn partition {} (PriorityTier {}) it is {} of {} pending job{}.",
-                       p.partition, p.tier, ordinal(p.position), p.of, p.of == 1 ? "" : "s");
+    out += fmt::format("\nIn partition {} (PriorityTier {}) it is {} of {} pending job{}{}.",
+                       p.partition, p.tier, ordinal(p.position), p.of, p.of == 1 ? "" : "s",
+                       q.jobs_private ? " you can see (PrivateData=jobs hides other users' jobs "
+                                        "from you)"
+                                      : "");
     if (!p.ahead) {
       out += " No job is ahead of it there.\n";
       continue;
@@ -316,9 +319,9 @@ std::string format_explain_parsable(const Queue& q, const Explanation& e) {
 }
 
 std::string format_explain_json(const Queue& q, const FairShareInput& fs, const Explanation& e) {
-  (void)q;
   const PendingJob& j = *e.job;
   json out = {{"job", j.id},
+              {"jobs_private", q.jobs_private},
               {"user", j.user},
               {"account", j.account},
               {"priority", j.priority},
