@@ -2,7 +2,6 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "history_command.h"
 
-#include <slurm/slurm.h>
 
 #include <cctype>
 #include <cerrno>
@@ -18,6 +17,10 @@
 #include "job_starts_file.h"
 #include "job_starts_format.h"
 #include "live.h"
+
+extern "C" {
+#include "slurm_api.h"
+}
 
 namespace fairway_cli {
 
@@ -73,11 +76,11 @@ std::optional<uint32_t> job_record_id(const JobRef& r, const std::string& text, 
   }
   slurm_init(nullptr);
   job_info_msg_t* msg = nullptr;
-  if (slurm_load_job(&msg, r.id, SHOW_ALL) != SLURM_SUCCESS || !msg) {
+  if (fairway_load_job(&msg, r.id, SHOW_ALL) != SLURM_SUCCESS || !msg) {
+    const int err = errno;
     say("history: --job " + text + ": " +
-        (slurm_get_errno() == ESLURM_INVALID_JOB_ID
-             ? std::string("no such job")
-             : std::string("cannot ask slurmctld: ") + slurm_strerror(slurm_get_errno())));
+        (err == ESLURM_INVALID_JOB_ID ? std::string("no such job")
+                                      : std::string("cannot ask slurmctld: ") + slurm_strerror(err)));
     return std::nullopt;
   }
   std::optional<uint32_t> id;

@@ -23,8 +23,6 @@
 
 extern "C" {
 #include "slurm_api.h"
-// squeue's Reason as text: exported by libslurm, not declared by slurm.h before 23.02.
-char* slurm_job_reason_string(enum job_state_reason inx);
 }
 
 namespace fairway_cli {
@@ -281,7 +279,7 @@ bool read_jobs(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
     p.nice = static_cast<int64_t>(j.nice) - NICE_OFFSET;
     p.priority = j.priority;
     p.held = j.priority == 0;
-    p.reason = slurm_job_reason_string(static_cast<enum job_state_reason>(j.state_reason));
+    if (const char* reason = fairway_job_reason_string(j.state_reason)) p.reason = reason;
     p.tres_req = tres_counts(j.tres_req_str);
     if (p.account.empty() || p.partitions.empty()) continue;
     index[p.id] = q.jobs.size();

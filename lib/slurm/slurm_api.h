@@ -7,6 +7,8 @@
  *   `list_t` and `list_itr_t` (structures).  Fairway writes `list_t *` and `list_itr_t *`,
  *   and gets the older names from here.
  *   26.05 renamed slurm_free_ctl_conf() slurm_free_conf(): fairway_free_ctl_conf().
+ *   24.05 exports squeue's Reason text under a new name: fairway_job_reason_string().
+ *   26.05's slurm_load_job() takes a step id: fairway_load_job().
  *   sprio's RPC: slurm_load_job_prio() lost its filter arguments after 22.05, and its rows
  *   moved their factors into a priority_factors_t (24.11) and the job id into a step id
  *   (26.05): fairway_load_job_prio() and fairway_prio_row().
@@ -27,6 +29,48 @@
 typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 #endif
+
+/* squeue's Reason of a job as text.  libslurm exports it as slurm_job_reason_string()
+ * up to 23.11 and slurm_job_state_reason_string() from 24.05; slurm.h declares neither. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+extern const char *slurm_job_state_reason_string(enum job_state_reason inx);
+#else
+extern char *slurm_job_reason_string(enum job_state_reason inx);
+#endif
+#ifdef __cplusplus
+}
+#endif
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+static inline const char *fairway_job_reason_string(uint32_t reason)
+{
+	return slurm_job_state_reason_string((enum job_state_reason) reason);
+}
+#else
+static inline const char *fairway_job_reason_string(uint32_t reason)
+{
+	return slurm_job_reason_string((enum job_state_reason) reason);
+}
+#endif
+
+/* One job's records (an array's tasks, a heterogeneous job's components): 26.05 takes a step
+ * id where the job id was. */
+static inline int fairway_load_job(job_info_msg_t **resp, uint32_t job_id, uint16_t show_flags)
+{
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+	slurm_step_id_t step_id;
+
+	memset(&step_id, 0, sizeof(step_id));
+	step_id.job_id = job_id;
+	step_id.step_het_comp = NO_VAL;
+	step_id.step_id = NO_VAL;
+	return slurm_load_job(resp, step_id, show_flags);
+#else
+	return slurm_load_job(resp, job_id, show_flags);
+#endif
+}
 
 /* Free what slurm_load_ctl_conf() returned. */
 static inline void fairway_free_ctl_conf(slurm_conf_t *conf)
