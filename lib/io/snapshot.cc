@@ -560,6 +560,28 @@ Snapshot parse_snapshot(std::string_view text) {
 // Blanks read before the snapshot's opening brace at most.
 constexpr size_t kMaxLeadingBlanks = size_t{1} << 20;
 
+// After the opening brace, as each chunk arrives (TEXT[from, end) is new): a byte no JSON text
+// holds (a control byte other than a blank: NUL from /dev/zero, most binary files) and a run of
+// more blanks than kMaxLeadingBlanks (no snapshot written by anything has one) end the reading
+// there, so that no such input is buffered up to the size limit.  `run` carries the blanks in a
+// row across chunks.
+void refuse_what_is_not_json(std::string_view text, size_t from, size_t& run,
+                             const std::string& name) {
+  for (size_t i = from; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (++run > kMaxLeadingBlanks)
+        error(fmt::format("{}: {}: more than {} blanks in a row: no snapshot (a JSON object)",
+                          name, line_column(text, i), kMaxLeadingBlanks));
+      continue;
+    }
+    run = 0;
+    if (c < 0x20)
+      error(fmt::format("{}: {}: a control byte ({}) that no JSON text holds", name,
+                        line_column(text, i), found_at(text, i)));
+  }
+}
+
 Snapshot read_snapshot_fd(int fd, const std::string& name) {
   constexpr size_t kChunk = size_t{1} << 20;
   constexpr size_t kLimit = kMaxSnapshotBytes;
@@ -583,6 +605,7 @@ Snapshot read_snapshot_fd(int fd, const std::string& name) {
   // once, without reading on (/dev/zero, `yes`, a binary file).
   size_t scanned = 0;
   bool started = false;
+  size_t blank_run = 0;  // blanks in a row at the end of what was read
   const auto is_blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
   for (;;) {
     if (size == cap) {
@@ -600,8 +623,12 @@ Snapshot read_snapshot_fd(int fd, const std::string& name) {
       error(fmt::format("cannot read {}: {}", name, std::strerror(errno)));
     }
     if (n == 0) break;
+    const size_t from = size;
     size += static_cast<size_t>(n);
-    if (started) continue;
+    if (started) {
+      refuse_what_is_not_json(std::string_view(buf.get(), size), from, blank_run, name);
+      continue;
+    }
     const char* b = buf.get();
     if (scanned == 0 && b[0] == '\xEF') {
       if (size < 3) continue;  // the rest of a byte order mark may follow
@@ -615,6 +642,7 @@ Snapshot read_snapshot_fd(int fd, const std::string& name) {
         error(fmt::format("{}: {}: expected '{{' (a snapshot is a JSON object), found {}", name,
                           line_column(text, scanned), found_at(text, scanned)));
       }
+      refuse_what_is_not_json(std::string_view(b, size), scanned, blank_run, name);
     } else if (size > kMaxLeadingBlanks) {
       error(fmt::format("{}: more than {} bytes of blanks and no snapshot (a JSON object)",
                         name, kMaxLeadingBlanks));

@@ -425,5 +425,41 @@ TEST(ReadSnapshotFd, LeadingBlanksAloneAreBounded) {
             "object)");
 }
 
+// After the opening brace too: an endless stream of NULs or of blanks (a snapshot's brace
+// followed by /dev/zero, or by spaces) is refused where it stops being JSON that anything
+// writes, not buffered to the size limit.
+TEST(ReadSnapshotFd, EndlessNonJsonAfterTheBraceIsRefusedEarly) {
+  signal(SIGPIPE, SIG_IGN);
+  for (const char fill : {'\0', ' '}) {
+    int p[2];
+    ASSERT_EQ(pipe(p), 0);
+    std::atomic<size_t> written{0};
+    std::thread writer([&] {
+      const std::string head = "{\"fairway_snapshot\": 2, ";
+      if (write(p[1], head.data(), head.size()) != static_cast<ssize_t>(head.size())) return;
+      const std::vector<char> block(65536, fill);
+      for (;;) {  // until the reader closes its end (EPIPE) or 64 MiB, to bound a failure
+        const ssize_t n = write(p[1], block.data(), block.size());
+        if (n <= 0 || (written += static_cast<size_t>(n)) >= (size_t{64} << 20)) break;
+      }
+      close(p[1]);
+    });
+    std::string message;
+    try {
+      (void)read_snapshot_fd(p[0], "standard input");
+    } catch (const SnapshotError& e) {
+      message = e.what();
+    }
+    close(p[0]);
+    writer.join();
+    EXPECT_EQ(message, fill == ' '
+                           ? "snapshot: standard input: line 1, column 1048600: more than 1048576 "
+                             "blanks in a row: no snapshot (a JSON object)"
+                           : "snapshot: standard input: line 1, column 25: a control byte (byte "
+                             "0x00) that no JSON text holds");
+    EXPECT_LT(written.load(), size_t{8} << 20) << "read far past where it stopped being JSON";
+  }
+}
+
 }  // namespace
 }  // namespace fairway
