@@ -55,7 +55,8 @@ expect "snapshot >/dev/full" 1 '^fairway: write error on standard output: No spa
 expect "snapshot with standard output closed" 1 '^fairway: write error on standard output: Bad file descriptor$' \
 	sh -c '"$0" snapshot >&-' "$cli"
 
-# --output replaces the old file whole, with its mode.
+# --output replaces the old file whole, with its mode made no wider than 0600 (a snapshot names
+# every user and holds their jobs).
 mkdir "$out/ok"
 echo old >"$out/ok/s.json"
 chmod 640 "$out/ok/s.json"
@@ -63,7 +64,7 @@ check "snapshot -o over an old file" "$cli" snapshot -o "$out/ok/s.json"
 # (taken a second or more later: its time may differ)
 untimed() { sed -E 's/"taken_at": [0-9]+/"taken_at": T/' "$1"; }
 assert_eq "the new file holds the snapshot" "$(untimed "$out/live.json")" "$(untimed "$out/ok/s.json")"
-assert_eq "the new file has the old file's mode" 640 "$(stat -c %a "$out/ok/s.json")"
+assert_eq "the new file has the old file's mode, no wider than 0600" 600 "$(stat -c %a "$out/ok/s.json")"
 assert_eq "no temporary file is left" s.json "$(ls -A "$out/ok")"
 
 # --output on a full file system: a tmpfs of one page, which the old file fills.

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <future>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -1107,7 +1108,9 @@ TEST_F(ShimTest, EveryLogLineNamesThePluginOnce) {
                              "fairway_nope=1,fairway_usage=allocated")
                                 .c_str());
   std::vector<std::string> said;
+  std::mutex said_lock;  // the calculation thread logs too, while init still does
   EXPECT_CALL(mock_, Log(_, _)).WillRepeatedly([&](int, const std::string& m) {
+    std::lock_guard<std::mutex> hold(said_lock);
     said.push_back(m);
   });
   LoadOutsideSlurmctld();

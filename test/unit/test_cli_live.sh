@@ -19,6 +19,13 @@ trap 'rm -rf "$tmp"' EXIT
 [ -r "$fake" ] || { echo "FAIL: $fake is missing (make check builds it)"; exit 1; }
 printf 'ClusterName=fakecluster\nSlurmctldHost=localhost\n' >"$tmp/slurm.conf"
 export SLURM_CONF=$tmp/slurm.conf
+# Under AddressSanitizer (scripts/sanitize) the preloaded library comes before ASan's runtime,
+# which ASan refuses unless told that the order is intended.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+# What the fake slurmctld hands out it never frees (its free functions do nothing): LeakSanitizer
+# is told to leave those allocations alone, and only those.
+printf 'leak:fake_slurmctld_rpc\n' >"$tmp/lsan.supp"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$tmp/lsan.supp:print_suppressions=0"
 
 live() { # scenario command...
   local scenario=$1
