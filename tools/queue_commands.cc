@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_io.h"
 #include "compare.h"
 #include "compare_format.h"
@@ -140,12 +142,9 @@ std::string private_tree_words(const fairway::Snapshot& snap, const LiveVisibili
 
 // TEXT (one JSON object) with `key` set to `value`.
 std::string with_json_key(const std::string& text, const char* key, bool value) {
-  std::string out = text;
-  const size_t brace = out.rfind('}');
-  if (brace == std::string::npos) return out;
-  out.insert(brace, std::string(out.size() > 2 ? "," : "") + "\"" + key + "\":" +
-                        (value ? "true" : "false"));
-  return out;
+  nlohmann::json doc = nlohmann::json::parse(text);
+  doc[key] = value;
+  return doc.dump();
 }
 
 // --account A / --user U: the association's fair-share path and the usage that halves its
