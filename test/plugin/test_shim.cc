@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "fairway.h"
+#include "fairway_usage_files.h"
 #include "fake_slurm.h"
 
 using ::testing::_;
