@@ -21,6 +21,8 @@
 #include "slurm_compat.h"
 
 #include "fairway.h"
+#include "fairway_publish.h"
+#include "fairway_usage_files.h"
 
 extern const char plugin_type[];
 

@@ -1,6 +1,6 @@
 // publish_api.cc - fairway_publish(): the metrics file and the per-period snapshot, written
 // from what the plugin copied under slurmctld's locks; fairway_options_parse(): the options
-// that turn them on (fairway.h).
+// that turn them on (fairway_publish.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <algorithm>
 #include <cmath>
@@ -24,6 +24,7 @@
 #include "job_starts_file.h"
 #include "starvation.h"
 #include "fairway.h"
+#include "fairway_publish.h"
 #include "metrics_format.h"
 #include "pending_stats.h"
 #include "plugin_options.h"

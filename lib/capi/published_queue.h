@@ -10,6 +10,7 @@
 
 #include "assoc_tree.h"
 #include "fairway.h"
+#include "fairway_publish.h"
 #include "queue.h"
 
 namespace fairway {

@@ -1,4 +1,4 @@
-// usage_files.cc - the C API of fairway.h for the files of restart safety: the decay state
+// usage_files.cc - the C API of fairway_usage_files.h, the files of restart safety: the decay state
 // file, the usage file and its journal (lib/core/decay_state.h, lib/core/usage_store.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <cstdlib>
@@ -10,6 +10,7 @@
 #include "api_guard.h"
 #include "decay_state.h"
 #include "fairway.h"
+#include "fairway_usage_files.h"
 #include "usage_store.h"
 
 extern "C" {

@@ -1,4 +1,5 @@
-// Snapshot reader/writer (see snapshot.h).
+// Reading a snapshot (see snapshot.h); writing it and its trees are in snapshot_write.cc,
+// the queue of version 2 in snapshot_queue.cc.
 #include "snapshot.h"
 
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include "conf_values.h"
 #include "fairshare_tres.h"
 #include "json_fields.h"
+#include "snapshot_syntax.h"
 
 namespace fairway {
 namespace {
@@ -28,6 +30,8 @@ using nlohmann::json;
 constexpr int kMaxDepth = 7;
 
 using namespace json_fields;
+using snapshot_syntax::found_at;
+using snapshot_syntax::line_column;
 
 // "associations[3] (id 211)" once the id is known, "associations[3]" before.
 struct Where {
@@ -193,283 +197,11 @@ void parse_tres_usage(const json& doc, const json& assocs, Snapshot& s) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Text nlohmann::json refused, described in our words: "line L, column C: expected X, found Y".
-// A second, small JSON syntax checker: it runs only after nlohmann::json has thrown, and finds the
-// first place where the text stops being JSON (RFC 8259, as nlohmann::json reads it: an optional
-// UTF-8 byte order mark first, no comments, UTF-8 strings, finite numbers).
-
-std::string line_column(std::string_view text, size_t pos) {
-  pos = std::min(pos, text.size());
-  const std::string_view before = text.substr(0, pos);
-  const size_t line = 1 + static_cast<size_t>(std::count(before.begin(), before.end(), '\n'));
-  const size_t nl = before.rfind('\n');
-  const size_t column = nl == std::string_view::npos ? pos + 1 : pos - nl;
-  return fmt::format("line {}, column {}", line, column);
-}
-
-bool is_word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-// What is at POS: "the end of the input", a word or character in quotes, or a byte by its value
-// (never a raw byte of a binary file).
-std::string found_at(std::string_view text, size_t pos) {
-  if (pos >= text.size()) return "the end of the input";
-  const auto c = static_cast<unsigned char>(text[pos]);
-  if (is_word_char(text[pos])) {
-    size_t n = 0;
-    while (pos + n < text.size() && n < 16 && is_word_char(text[pos + n])) ++n;
-    const bool more = pos + n < text.size() && is_word_char(text[pos + n]);
-    return fmt::format("'{}{}'", text.substr(pos, n), more ? "..." : "");
-  }
-  if (c > 0x20 && c < 0x7f) return fmt::format("'{}'", static_cast<char>(c));
-  return fmt::format("byte 0x{:02x}", c);
-}
-
-class SyntaxChecker {
- public:
-  explicit SyntaxChecker(std::string_view text) : t_(text) {}
-
-  // The first syntax error, or "" where the text is JSON.
-  std::string first_error() {
-    if (t_.substr(0, 3) == "\xEF\xBB\xBF") p_ = 3;
-    skip_space();
-    if (p_ == t_.size()) return at(p_, "the input is empty; expected a snapshot (a JSON object)");
-    enum { kValue, kValueOrClose, kKeyOrClose, kKey, kColon, kCommaOrClose } state = kValue;
-    for (;;) {
-      skip_space();
-      if (state == kValue || state == kValueOrClose) {
-        if (state == kValueOrClose && peek() == ']') {
-          ++p_;
-          stack_.pop_back();
-        } else if (peek() == '{' || peek() == '[') {
-          stack_.push_back(t_[p_++]);
-          state = stack_.back() == '{' ? kKeyOrClose : kValueOrClose;
-          continue;
-        } else if (!scalar(state == kValueOrClose ? "expected a value or ']'" : nullptr)) {
-          return error_;
-        }
-      } else if (state == kKeyOrClose || state == kKey) {
-        if (state == kKeyOrClose && peek() == '}') {
-          ++p_;
-          stack_.pop_back();
-        } else if (peek() == '"') {
-          if (!scan_string()) return error_;
-          state = kColon;
-          continue;
-        } else {
-          return expected(state == kKey ? "expected a key (a string in double quotes)"
-                                        : "expected a key (a string in double quotes) or '}'");
-        }
-      } else if (state == kColon) {
-        if (peek() != ':') return expected("expected ':' after the key");
-        ++p_;
-        state = kValue;
-        continue;
-      } else {  // kCommaOrClose
-        const char close = stack_.back() == '{' ? '}' : ']';
-        if (peek() == ',') {
-          ++p_;
-          state = close == '}' ? kKey : kValue;
-          continue;
-        }
-        if (peek() != close)
-          return expected(close == '}' ? "expected ',' or '}' after a value in an object"
-                                       : "expected ',' or ']' after a value in an array");
-        ++p_;
-        stack_.pop_back();
-      }
-      // A value ended.
-      if (stack_.empty()) {
-        skip_space();
-        if (p_ == t_.size()) return "";
-        return expected("expected the end of the input after the top-level value");
-      }
-      state = kCommaOrClose;
-    }
-  }
-
- private:
-  int peek() const { return p_ < t_.size() ? static_cast<unsigned char>(t_[p_]) : -1; }
-  void skip_space() {
-    while (p_ < t_.size() && (t_[p_] == ' ' || t_[p_] == '\t' || t_[p_] == '\n' || t_[p_] == '\r'))
-      ++p_;
-  }
-  std::string at(size_t pos, const std::string& what) {
-    error_ = line_column(t_, pos) + ": " + what;
-    return error_;
-  }
-  std::string expected(const std::string& what) {
-    return at(p_, what + ", found " + found_at(t_, p_));
-  }
-  bool fail(size_t pos, const std::string& what) {
-    at(pos, what);
-    return false;
-  }
-  bool fail_expected(const std::string& what) {
-    expected(what);
-    return false;
-  }
-  bool digit() const { return peek() >= '0' && peek() <= '9'; }
-
-  // A string, number, true, false or null at p_. EXPECTED overrides "expected a value".
-  bool scalar(const char* expected_what) {
-    const std::string what =
-        expected_what ? expected_what
-        : stack_.empty()
-            ? "expected '{' (a snapshot is a JSON object)"
-            : "expected a value (an object, array, string, number, true, false or null)";
-    const int c = peek();
-    if (c == '"') return scan_string();
-    if (c == '-' || (c >= '0' && c <= '9')) return scan_number();
-    if (c >= 0 && is_word_char(static_cast<char>(c))) {
-      size_t n = 0;
-      while (p_ + n < t_.size() && is_word_char(t_[p_ + n])) ++n;
-      const std::string_view word = t_.substr(p_, n);
-      if (word == "true" || word == "false" || word == "null") {
-        p_ += n;
-        return true;
-      }
-    }
-    return fail_expected(what);
-  }
-
-  bool scan_number() {
-    const size_t start = p_;
-    if (peek() == '-') ++p_;
-    if (peek() == '0') {
-      ++p_;
-    } else if (digit()) {
-      while (digit()) ++p_;
-    } else {
-      return fail_expected("expected a digit after '-'");
-    }
-    if (peek() == '.') {
-      ++p_;
-      if (!digit()) return fail_expected("expected a digit after the decimal point");
-      while (digit()) ++p_;
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      ++p_;
-      if (peek() == '+' || peek() == '-') ++p_;
-      if (!digit()) return fail_expected("expected a digit in the exponent");
-      while (digit()) ++p_;
-    }
-    const std::string token(t_.substr(start, p_ - start));
-    if (std::isinf(std::strtod(token.c_str(), nullptr)))
-      return fail(start, token.size() <= 24
-                             ? fmt::format("the number {} is too large for a double", token)
-                             : std::string("a number too large for a double"));
-    return true;
-  }
-
-  int hex4(size_t pos) const {
-    if (pos + 4 > t_.size()) return -1;
-    int v = 0;
-    for (size_t i = pos; i < pos + 4; ++i) {
-      const char c = t_[i];
-      const int d = c >= '0' && c <= '9'   ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                           : -1;
-      if (d < 0) return -1;
-      v = v * 16 + d;
-    }
-    return v;
-  }
-
-  // Length of the well-formed UTF-8 sequence at p_ (Unicode's table 3-7), 0 if there is none.
-  size_t utf8_length() const {
-    const auto b = [&](size_t i) {
-      return p_ + i < t_.size() ? static_cast<unsigned char>(t_[p_ + i]) : 0u;
-    };
-    const auto cont = [&](size_t i, unsigned lo = 0x80, unsigned hi = 0xbf) {
-      return b(i) >= lo && b(i) <= hi;
-    };
-    const unsigned c = b(0);
-    if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
-    if (c == 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
-    if ((c >= 0xe1 && c <= 0xec) || c == 0xee || c == 0xef) return cont(1) && cont(2) ? 3 : 0;
-    if (c == 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
-    if (c == 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-    if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-    if (c == 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
-    return 0;
-  }
-
-  bool scan_string() {
-    ++p_;  // the opening quote
-    for (;;) {
-      const int c = peek();
-      if (c < 0) return fail_expected("expected '\"' to end the string");
-      if (c == '"') {
-        ++p_;
-        return true;
-      }
-      if (c < 0x20)
-        return fail(p_, fmt::format("found byte 0x{:02x} inside a string (a control character, "
-                                    "which JSON requires to be escaped)",
-                                    c));
-      if (c == '\\') {
-        const size_t start = p_++;
-        const int e = peek();
-        if (e > 0 && std::strchr("\"\\/bfnrt", e)) {
-          ++p_;
-          continue;
-        }
-        if (e != 'u')
-          return fail_expected(
-              "expected an escape (\\\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\u and four hex "
-              "digits) after '\\'");
-        const int u = hex4(++p_);
-        if (u < 0) return fail_expected("expected four hexadecimal digits after '\\u'");
-        p_ += 4;
-        if (u >= 0xdc00 && u <= 0xdfff)
-          return fail(start, fmt::format("\\u{:04X} is the second half of a UTF-16 surrogate pair "
-                                         "without a first half",
-                                         u));
-        if (u >= 0xd800 && u <= 0xdbff) {
-          const int low =
-              peek() == '\\' && p_ + 1 < t_.size() && t_[p_ + 1] == 'u' ? hex4(p_ + 2) : -1;
-          if (low < 0xdc00 || low > 0xdfff)
-            return fail_expected(fmt::format(
-                "expected \\uDC00 to \\uDFFF (the second half of a UTF-16 surrogate pair) after "
-                "\\u{:04X}",
-                u));
-          p_ += 6;
-        }
-        continue;
-      }
-      if (c < 0x80) {
-        ++p_;
-        continue;
-      }
-      const size_t n = utf8_length();
-      if (n == 0)
-        return fail(p_,
-                    fmt::format("found byte 0x{:02x} inside a string, which is not UTF-8 text", c));
-      p_ += n;
-    }
-  }
-
-  std::string_view t_;
-  size_t p_ = 0;
-  std::vector<char> stack_;  // '{' or '[' of each open container
-  std::string error_;
-};
-
 // How a JSON value reads in a message: a number as written, else its kind.
 std::string describe(const json& v) {
   if (v.is_number() || v.is_boolean() || v.is_null()) return v.dump();
   if (v.is_string()) return "a string";
   return v.is_array() ? "an array" : "an object";
-}
-
-std::string usage_json(long double u) {
-  const double d = static_cast<double>(u);
-  if (static_cast<long double>(d) == u) return json(d).dump();
-  return json(fmt::format("{:a}", u)).dump();
 }
 
 }  // namespace
@@ -497,7 +229,7 @@ Snapshot parse_snapshot(std::string_view text) {
       return true;
     });
   } catch (const json::exception& e) {
-    std::string where = SyntaxChecker(text).first_error();
+    std::string where = snapshot_syntax::first_error(text);
     if (where.empty()) {  // not expected: the two readers disagree
       const auto* pe = dynamic_cast<const json::parse_error*>(&e);
       where = pe ? line_column(text, pe->byte ? pe->byte - 1 : 0) + ": not valid JSON"
@@ -666,129 +398,6 @@ Snapshot read_snapshot_file(const std::string& path) {
     ~Closer() { ::close(fd); }
   } closer{fd};
   return read_snapshot_fd(fd, name);
-}
-
-namespace {
-
-// A usage list per listed TRES, each with a value per association.
-void check_tres_usage(const Snapshot& s) {
-  if (s.tres_usage.size() != s.fairshare_tres.size())
-    error(fmt::format("{} TRES usage lists for {} listed TRES", s.tres_usage.size(),
-                      s.fairshare_tres.size()));
-  for (size_t k = 0; k < s.tres_usage.size(); ++k)
-    if (s.tres_usage[k].size() != s.associations.size())
-      error(fmt::format("{} values of {} usage for {} associations", s.tres_usage[k].size(),
-                        s.fairshare_tres[k], s.associations.size()));
-}
-
-}  // namespace
-
-std::string write_snapshot(const Snapshot& s) {
-  if (!valid_dampening_factor(s.dampening_factor))
-    error(fmt::format("dampening factor {}: {}", s.dampening_factor, kDampeningFactorRule));
-  const bool held = s.usage_basis != UsageBasis::kHistorical;
-  if (held && s.held.size() != s.associations.size())
-    error(fmt::format("{} held usage values for {} associations", s.held.size(),
-                      s.associations.size()));
-  check_tres_usage(s);
-  std::string tres_list;
-  for (size_t k = 0; k < s.fairshare_tres.size(); ++k)
-    tres_list += (k ? ", " : "") + quoted(s.fairshare_tres[k]);
-  std::string out = fmt::format(
-      "{{\"fairway_snapshot\": {}, \"algorithm\": \"{}\", \"dampening_factor\": {},{}{}\n"
-      " \"associations\": [",
-      s.queue ? 2 : 1, algorithm_name(s.algorithm),
-      json(static_cast<uint64_t>(s.dampening_factor)).dump(),
-      held ? fmt::format(" \"usage_basis\": \"{}\",", usage_basis_name(s.usage_basis)) : "",
-      tres_list.empty() ? "" : " \"fairshare_tres\": [" + tres_list + "],");
-  for (size_t i = 0; i < s.associations.size(); ++i) {
-    const AssocRecord& r = s.associations[i];
-    const bool parent = r.shares_parent || r.shares_raw == kSharesUseParent;
-    std::string tres;
-    for (size_t k = 0; k < s.fairshare_tres.size(); ++k)
-      tres += fmt::format("{}{}: {}", k ? ", " : ", \"tres_usage\": {", quoted(s.fairshare_tres[k]),
-                          usage_json(s.tres_usage[k][i]));
-    if (!tres.empty()) tres += "}";
-    out += fmt::format(
-        "{}\n  {{\"id\": {}, \"parent\": {}, \"account\": {}, \"user\": {}, \"shares\": {}, "
-        "\"usage\": {}{}{}}}",
-        i ? "," : "", r.id, r.parent_id ? std::to_string(r.parent_id) : "null", quoted(r.account),
-        r.user.empty() ? "null" : quoted(r.user),
-        parent ? "\"parent\"" : std::to_string(r.shares_raw), usage_json(r.usage_raw),
-        held ? ", \"held_usage\": " + usage_json(s.held[i]) : std::string(), tres);
-  }
-  out += "]";
-  if (s.queue) out += write_queue_keys(s);
-  out += "}\n";
-  return out;
-}
-
-AssocTree snapshot_tree(const Snapshot& s) {
-  if (s.associations.empty()) error("the snapshot has no associations");
-  try {
-    std::vector<AssocRecord> records = s.associations;
-    accumulate_direct_usage(records);
-    return AssocTree::build(std::move(records));
-  } catch (const TreeError& e) {
-    error(e.what());
-  }
-}
-
-AssocTree snapshot_compared_tree(const Snapshot& s) {
-  AssocTree t = snapshot_tree(s);
-  if (s.usage_basis == UsageBasis::kHistorical) return t;
-  if (s.held.size() != s.associations.size())
-    error(fmt::format("{} held usage values for {} associations", s.held.size(),
-                      s.associations.size()));
-  try {
-    hold_usage(t, s.held);
-  } catch (const TreeError& e) {
-    error(e.what());
-  }
-  return t;
-}
-
-FairShareInput snapshot_fair_share_input(const Snapshot& s) {
-  FairShareInput in{s.associations, s.algorithm,      s.dampening_factor,
-                    s.usage_basis,  s.fairshare_tres, s.tres_usage};
-  if (s.usage_basis != UsageBasis::kHistorical && s.held.size() == in.associations.size())
-    for (size_t i = 0; i < in.associations.size(); ++i) in.associations[i].usage_raw = s.held[i];
-  return in;
-}
-
-AssocTree snapshot_tres_tree(const Snapshot& s, std::string_view tres) {
-  check_tres_usage(s);
-  for (size_t k = 0; k < s.fairshare_tres.size(); ++k) {
-    if (ascii_lower(s.fairshare_tres[k]) != ascii_lower(std::string(tres))) continue;
-    AssocTree t = snapshot_tree(s);
-    try {
-      hold_usage(t, s.tres_usage[k]);
-    } catch (const TreeError& e) {
-      error(e.what());
-    }
-    return t;
-  }
-  std::string listed;
-  for (const std::string& n : s.fairshare_tres) listed += (listed.empty() ? "" : ", ") + n;
-  error(fmt::format("no fair-share of {} usage in the snapshot ({})", quoted(std::string(tres)),
-                    listed.empty() ? "it was taken without fairway_fairshare_tres"
-                                   : "fairway_fairshare_tres lists " + listed));
-}
-
-Snapshot snapshot_from_tree(const AssocTree& t, Algorithm algorithm, double dampening_factor) {
-  Snapshot s;
-  s.algorithm = algorithm;
-  s.dampening_factor = dampening_factor;
-  s.associations.reserve(t.size());
-  const std::vector<long double> direct = direct_usage(t);
-  for (uint32_t i = 0; i < t.size(); ++i) {
-    AssocRecord r = t.record(i);
-    r.usage_raw = direct[i];
-    r.shares_parent = t.uses_parent_shares(i);
-    r.shares_raw = t.shares_raw(i);
-    s.associations.push_back(std::move(r));
-  }
-  return s;
 }
 
 }  // namespace fairway

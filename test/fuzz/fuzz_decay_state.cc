@@ -18,6 +18,7 @@
 
 #include "api_guard.h"
 #include "fairway.h"
+#include "fairway_usage_files.h"
 #include "fuzz_common.h"
 #include "decay_state.h"
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "fairway.h"
+#include "fairway_usage_files.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
  * place of slurmctld: between them they define every Slurm function and global the shim
  * uses.  Fixture functions build jobs, associations,
  * partitions and QOS; wrappers call the shim's entry points; every lock, log line and
- * policy question goes to the hooks the test installs (GoogleMock in test_shim.cc).
+ * policy question goes to the hooks the test installs (GoogleMock in test_shim.h).
  *
  * The fake also watches the shim: it reports a violation (hooks.violation) when the shim
  * takes a slurmctld lock while holding an assoc_mgr lock (slurmctld's order is the

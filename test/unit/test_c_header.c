@@ -1,9 +1,12 @@
-/* fairway.h must be usable from C (the plugin shim is C): compile it with the C compiler
- * and drive a small tree through the API.  Prints a GoogleTest-style summary. */
+/* The C API's headers (fairway.h, fairway_publish.h, fairway_usage_files.h) must be usable
+ * from C (the plugin shim is C): compile them with the C compiler, drive a small tree
+ * through the API and call each header's functions once.  Prints a GoogleTest-style summary. */
 #include <math.h>
 #include <stdio.h>
 
 #include "fairway.h"
+#include "fairway_publish.h"
+#include "fairway_usage_files.h"
 
 static int failed, passed;
 #define CHECK(cond)                                                      \
@@ -42,6 +45,11 @@ int main(void)
 	CHECK(fs == NULL);
 	CHECK(fairway_fair_share_compute(NULL, FAIRWAY_ALGO_CLASSIC, 1) == FAIRWAY_EINVAL);
 	CHECK(fairway_last_error()[0] != '\0');
+	CHECK(fairway_options_parse("", NULL, NULL, NULL) == FAIRWAY_EINVAL);
+	CHECK(fairway_publisher_new(NULL) == FAIRWAY_EINVAL);
+	CHECK(fairway_decay_state_read(NULL, 0, NULL, NULL, NULL) ==
+	      FAIRWAY_EINVAL);
+	CHECK(fairway_usage_read(NULL, NULL) == FAIRWAY_EINVAL);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

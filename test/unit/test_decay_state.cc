@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fairway.h"
+#include "fairway_usage_files.h"
 
 namespace {
 

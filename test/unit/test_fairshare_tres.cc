@@ -13,6 +13,7 @@
 #include "compare_format.h"
 #include "explain_format.h"
 #include "fairway.h"
+#include "fairway_publish.h"
 #include "plugin_options.h"
 #include "queue_fixtures.h"
 #include "snapshot.h"

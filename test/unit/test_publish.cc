@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fairway.h"
+#include "fairway_publish.h"
 #include "metrics_format.h"
 #include "pending_stats.h"
 #include "plugin_options.h"

@@ -10,6 +10,7 @@
 
 #include "api_guard.h"
 #include "fairway.h"
+#include "fairway_usage_files.h"
 #include "decay_state.h"
 #include "usage_store.h"
 

@@ -1,0 +1,224 @@
+/*
+ * fairway_publish.h - Fairway's C API for what a period publishes: the
+ * options of PriorityParameters that turn publishing on, and the metrics, snapshot,
+ * history, job starts and shadow policy files written from a period's record.
+ *
+ * Plain C over fairway.h (its errors and types), with the same habits: every failure
+ * is a fairway_error_t with details in fairway_last_error(), "Errors:" on each function,
+ * and a _destroy beside each object this API allocates.
+ *
+ * Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+ */
+#ifndef FAIRWAY_PUBLISH_H
+#define FAIRWAY_PUBLISH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "fairway.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------- */
+/* Fairway's options in PriorityParameters                                   */
+/* ------------------------------------------------------------------------- */
+
+#define FAIRWAY_MAX_FAIRSHARE_TRES 8
+#define FAIRWAY_MAX_WEIGH_THREADS 64
+
+typedef struct fairway_options {
+  char metrics_dir[4096]; /* fairway_metrics_dir; "": off */
+  uint32_t history_days;  /* fairway_history_days; 0: off */
+  uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: off */
+  double starvation_quantile;  /* fairway_starvation_quantile (default 0.75) */
+  char shadow_file[4096];      /* fairway_shadow; "": off */
+  uint32_t queue_jobs;         /* fairway_queue_jobs (default 100000) */
+  int decay_exact;             /* fairway_decay=exact: 1; slurm (the default): 0 */
+  uint32_t usage_basis;        /* fairway_usage: FAIRWAY_USAGE_* (default HISTORICAL) */
+  uint32_t rerank_interval;    /* fairway_rerank_interval, seconds; 0: at periods only */
+  /* fairway_fairshare_tres: the TRES whose usage judges the jobs that mostly ask for them,
+   * in the order given (NUL-terminated names as written); count 0: off. */
+  char fairshare_tres[FAIRWAY_MAX_FAIRSHARE_TRES][64];
+  uint32_t fairshare_tres_count;
+  uint32_t weigh_threads;      /* fairway_weigh_threads, 1 to FAIRWAY_MAX_WEIGH_THREADS;
+                                * 0: not given */
+} fairway_options_t;
+
+/* Called once per unknown or malformed option with a line naming it. */
+typedef void (*fairway_message_fn)(const char* message, void* arg);
+
+/*
+ * Parse slurm.conf's PriorityParameters (NULL: none) into *out.  Bad options are
+ * reported through say (may be NULL) and ignored; the others apply.
+ * Errors: FAIRWAY_EINVAL (NULL out), FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_options_parse(const char* text, fairway_options_t* out,
+                                      fairway_message_fn say, void* arg);
+
+/* ------------------------------------------------------------------------- */
+/* What a period publishes: metrics and the per-period snapshot              */
+/* ------------------------------------------------------------------------- */
+
+/* One pending job in one of its partitions (the plugin notes one per partition). */
+typedef struct fairway_pending_row {
+  uint32_t partition;     /* index into fairway_publication_t.partitions */
+  uint32_t qos;           /* index into .qos; UINT32_MAX: none */
+  uint32_t priority;      /* the job's priority in that partition */
+  int first;              /* the job's first row (counts it once for its QOS and association) */
+  int64_t submit_time;    /* Unix time */
+  uint32_t assoc_id;      /* the job's association (0: none) */
+  uint32_t job_id;
+  int64_t eligible_time;  /* when it became eligible; 0: not yet */
+  uint32_t job;           /* index into fairway_publication_t.jobs; UINT32_MAX: none */
+  int waits_for_resources; /* its state reason is Resources (slurmctld's WAIT_RESOURCES) */
+} fairway_pending_row_t;
+
+/* What the per-period snapshot's queue holds of a pending job beyond its rows (noted
+ * with them when fairway_publication_t.jobs is wanted). */
+typedef struct fairway_pending_job {
+  uint32_t array_job_id;  /* 0: not an array task */
+  uint32_t priority;      /* the job's priority (squeue's) */
+  int64_t accrue_time;    /* 0: not accruing age */
+  uint32_t min_cpus, max_cpus, min_nodes;
+  uint32_t time_limit;    /* minutes; NO_VAL or INFINITE: none */
+  int admin;              /* priority set by an administrator (no factors) */
+  uint32_t fairshare_tres; /* fairway_fairshare_tres: 1 + the index in
+                            * fairway_publication_t.fairshare_tres of the TRES that judged
+                            * it; 0: billing */
+  /* Its weighted factors as sprio shows them (the partition factor is each partition's). */
+  double age, assoc, fairshare, job_size, qos;
+  uint32_t site, nice;    /* biased by FAIRWAY_NICE_OFFSET */
+  size_t tres_at;         /* its weighted TRES factors: fairway_publication_t.tres_values
+                           * [tres_at .. tres_at + tres_count); SIZE_MAX: none */
+} fairway_pending_job_t;
+
+/* A partition's settings that the queue's factors depend on. */
+typedef struct fairway_partition_info {
+  uint32_t priority_job_factor;
+  double norm_priority;
+  uint32_t priority_tier;
+  uint32_t total_cpus, total_nodes;
+} fairway_partition_info_t;
+
+/* A QOS's settings that the queue's factors depend on. */
+typedef struct fairway_qos_info {
+  uint32_t priority;
+  double usage_factor;
+} fairway_qos_info_t;
+
+/* A job that started since the last period, as the plugin copied it. */
+typedef struct fairway_started_job {
+  uint32_t job_id;
+  const char* user;
+  const char* account;
+  const char* partition; /* where it runs */
+  int64_t submit_time, start_time;
+  uint32_t priority;
+  int has_factors;       /* its weighted factors (sprio's) below are known */
+  double age, assoc, fairshare, job_size, partition_factor, qos;
+  double site;           /* what the priority added: NOT biased (prio_factors' is) */
+  uint32_t nice;         /* biased by FAIRWAY_NICE_OFFSET */
+} fairway_started_job_t;
+
+typedef struct fairway_publication {
+  const char* directory;     /* where the metrics go (must exist); NULL: none */
+  const char* history_dir;   /* where the history goes (created); NULL: none */
+  uint32_t history_days;     /* how many days of history to keep (with history_dir) */
+  const char* slurm_release; /* "24.11.5" */
+  int lineage_order;         /* sshare's row order of Slurm 23.11 and later */
+  fairway_algorithm_t algo;
+  double dampening;          /* FairShareDampeningFactor */
+  /* The associations as assoc_mgr lists them (that order decides Fair Tree's ties). */
+  const fairway_assoc_t* assocs;
+  size_t assoc_count;
+  const char* const* partitions;
+  size_t partition_count;
+  const char* const* qos;
+  size_t qos_count;
+  const fairway_pending_row_t* rows;
+  size_t row_count;
+  int64_t period_end;      /* Unix time */
+  double period_seconds;   /* wall time of the period */
+  double job_lock_seconds; /* slurmctld's job write lock held by the period */
+  uint64_t jobs_weighed;
+  const fairway_started_job_t* started; /* jobs started since the last period */
+  size_t started_count;
+  uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: no alerts */
+  double starvation_quantile;  /* fairway_starvation_quantile, in (0, 1] */
+  /* The queue, for a version 2 per-period snapshot and the shadow policy (jobs NULL:
+   * a version 1 snapshot, no shadow).  partition_info and qos_info are parallel to
+   * partitions and qos; tres_names name the TRES indexes of the weights. */
+  const fairway_pending_job_t* jobs;
+  size_t job_count;
+  const fairway_partition_info_t* partition_info;
+  const fairway_qos_info_t* qos_info;
+  const fairway_weights_t* weights;
+  uint32_t decay_half_life, calc_period; /* seconds */
+  uint32_t cluster_cpus, cluster_nodes;
+  const char* const* tres_names;         /* weights->tres_count names */
+  const double* tres_values;
+  size_t tres_value_count;
+  const char* shadow_file;  /* fairway_shadow (with directory and jobs); NULL: none */
+  int decay_exact;          /* fairway_decay=exact: usage decays by 2^(-t/half-life) */
+  /* fairway_usage: FAIRWAY_USAGE_*.  Other than HISTORICAL, fair-share is computed from
+   * what the running jobs hold (fairway_fair_share_hold), the assocs' usage_raw stays the
+   * historical usage (sshare's RawUsage), and the snapshot keeps both. */
+  uint32_t usage_basis;
+  const fairway_running_job_t* running;
+  size_t running_count;
+  /* fairway_fairshare_tres: the listed TRES the cluster tracks (as assoc_mgr spells them)
+   * and, for the k-th, each association's usage of it: under HISTORICAL
+   * fairshare_tres_usage[k * assoc_count + i] (usage_tres_raw, a subtree's total as
+   * usage_raw is), otherwise what the running jobs hold of it (fairshare_tres_running[k],
+   * fairshare_tres_running_count[k] jobs, charge_rate the TRES count x UsageFactor).
+   * Count 0: off. */
+  const char* const* fairshare_tres;
+  size_t fairshare_tres_count;
+  const long double* fairshare_tres_usage;
+  const fairway_running_job_t* const* fairshare_tres_running;
+  const size_t* fairshare_tres_running_count;
+} fairway_publication_t;
+
+/* What publishing keeps from one period to the next (starvation episodes). */
+typedef struct fairway_publisher fairway_publisher_t;
+/* Errors: FAIRWAY_EINVAL (NULL out), FAIRWAY_ENOMEM. */
+fairway_error_t fairway_publisher_new(fairway_publisher_t** out);
+/* Free *pub and set it to NULL; NULL is a no-op.  Errors: none. */
+void fairway_publisher_destroy(fairway_publisher_t** pub);
+
+/*
+ * Compute the fair-share values of the associations (as the period does, outside
+ * slurmctld's locks) and replace two files in p->directory, each whole or not at all
+ * (NAME.new renamed over NAME; not flushed to disk: the next period writes them again):
+ *   fairway.prom  the Prometheus text exposition for node_exporter's textfile collector
+ *                 (doc/metrics.md), mode 0644;
+ *   fairway.json  the association tree as a snapshot file that `fairway shares` reads,
+ *                 mode 0600;
+ * With jobs, fairway.json is a version 2 snapshot (the queue: `fairway explain`, `whatif`
+ * read it); with shadow_file too, the queue is weighed again under the settings that file
+ * names (lib/core/shadow_policy.h) and the movement is in the metrics and in
+ * fairway_shadow.json (mode 0600); a shadow policy that cannot be read or weighed is told
+ * through say once until it changes, and the other files are written still.
+ * And, with history_dir, appends one record per association to the day's history file
+ * there (lib/core/history.h), removing the files older than history_days, and one line
+ * per started job to the journal of job starts (lib/io/job_starts_file.h: its place in the
+ * last order pub kept, and the jobs it passed).  With
+ * starvation_minutes, a user starved of service (lib/core/starvation.h) is told through say
+ * (may be NULL) once when its episode starts and once when it ends (pub keeps the episodes;
+ * NULL: none are kept), and the metrics mark it.
+ * Errors: FAIRWAY_EINVAL (NULL p, NULL array with a count, bad algo),
+ *         FAIRWAY_ETREE (the associations do not form a tree), FAIRWAY_EIO (a file could
+ *         not be written: fairway_last_error() names it and the reason; the files of the
+ *         last period stay), FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
+ */
+fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairway_publication_t* p,
+                                fairway_message_fn say, void* arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FAIRWAY_PUBLISH_H */
