@@ -8,12 +8,13 @@ namespace {
 
 double weight_of(const PrioritySettings& s, Factor f) {
   switch (f) {
-    case Factor::kAge: return s.weight_age;
-    case Factor::kAssoc: return s.weight_assoc;
-    case Factor::kFairshare: return s.weight_fairshare;
-    case Factor::kJobSize: return s.weight_job_size;
-    case Factor::kPartition: return s.weight_partition;
-    case Factor::kQos: return s.weight_qos;
+    case Factor::kAge:
+    case Factor::kAssoc:
+    case Factor::kFairshare:
+    case Factor::kJobSize:
+    case Factor::kPartition:
+    case Factor::kQos:
+      return s.weight[f];
     case Factor::kTres: {
       double sum = 0;
       for (const auto& t : s.weight_tres) sum += t.second;

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "fairway.h"
+#include "job_factors.h"
+#include "slurm_values.h"
 
 namespace {
 
@@ -371,6 +373,38 @@ TEST(JobFactors, OnDemandClassicUsage) {
   EXPECT_EQ(fairway_algorithm_from_flags(FAIRWAY_FLAG_NO_FAIR_TREE), FAIRWAY_ALGO_CLASSIC);
   EXPECT_EQ(fairway_algorithm_from_flags(FAIRWAY_FLAG_NO_FAIR_TREE | FAIRWAY_FLAG_DEPTH_OBLIVIOUS),
             FAIRWAY_ALGO_DEPTH_OBLIVIOUS);
+}
+
+// One sum for the plugin, whatif and the shadow policy: the parts in Factor order, the site
+// factor added and nice subtracted; with the partition term first for a job in several.
+TEST(PrioritySum, AddsInMultifactorsOrderAndClamps) {
+  fairway::FactorValues f;
+  f[fairway::Factor::kAge] = 0.1;
+  f[fairway::Factor::kAssoc] = 0.2;
+  f[fairway::Factor::kFairshare] = 0.4;
+  f[fairway::Factor::kJobSize] = -1e16;
+  f[fairway::Factor::kPartition] = 1e16;
+  f[fairway::Factor::kQos] = 0.3;
+  f[fairway::Factor::kTres] = 2;
+  f[fairway::Factor::kSite] = 5;
+  f[fairway::Factor::kNice] = -3;
+  bool clamped = true;
+  const double job = ((0.1 + 0.2 + 0.4 + -1e16 + 1e16 + 0.3 + 2) + 5) - -3.0;
+  EXPECT_EQ(fairway::priority_sum(f, fairway::SumOrder::kJob, &clamped),
+            static_cast<uint32_t>(job));
+  EXPECT_FALSE(clamped);
+  double part = 1e16;
+  part += 0.1 + 0.2 + 0.4 + -1e16 + 0.3 + 2 + 5 - -3.0;
+  EXPECT_EQ(fairway::priority_sum(f, fairway::SumOrder::kPartitionFirst, nullptr),
+            static_cast<uint32_t>(part));
+
+  fairway::FactorValues none;
+  EXPECT_EQ(fairway::priority_sum(none, fairway::SumOrder::kJob, nullptr), 1u);
+  none[fairway::Factor::kAge] = std::nan("");
+  EXPECT_EQ(fairway::priority_sum(none, fairway::SumOrder::kJob, nullptr), 1u);
+  none[fairway::Factor::kAge] = 4294967296.0;
+  EXPECT_EQ(fairway::priority_sum(none, fairway::SumOrder::kJob, &clamped), 0xffffffffu);
+  EXPECT_TRUE(clamped);
 }
 
 }  // namespace
