@@ -16,9 +16,8 @@ namespace {
 
 // The PriorityWeight* setting named as sprio's column ("age", ..., "qos"), or null.
 uint32_t* weight_field(PrioritySettings& s, const std::string& name) {
-  for (Factor f : {Factor::kAge, Factor::kAssoc, Factor::kFairshare, Factor::kJobSize,
-                   Factor::kPartition, Factor::kQos})
-    if (name == factor_name(f)) return &s.weight[f];
+  for (Factor f : kFactors)
+    if (f < Factor::kTres && name == factor_name(f)) return &s.weight[f];
   return nullptr;
 }
 
