@@ -59,6 +59,26 @@ extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg)
 }
 
 /*
+ * The sum of usage_norm over the children of the fair-share parent `arg`
+ * (Fairshare=parent ones skipped), as stored now.  Caller holds the assoc lock.
+ */
+static long double _siblings_usage_norm(void *arg)
+{
+	slurmdb_assoc_rec_t *fs_assoc = arg, *sib;
+	long double siblings = 0;
+	list_itr_t *it;
+
+	if (!fs_assoc->usage->children_list)
+		return 0;
+	it = list_iterator_create(fs_assoc->usage->children_list);
+	while ((sib = list_next(it)))
+		if (sib->shares_raw != SLURMDB_FS_USE_PARENT)
+			siblings += sib->usage->usage_norm;
+	list_iterator_destroy(it);
+	return siblings;
+}
+
+/*
  * Normalized and effective usage of one association, as multifactor sets them
  * on demand (sshare, a job's fair-share factor); from 25.11 its fair-share
  * factor too, unless Fair Tree computes it.  Caller holds the assoc lock.
@@ -66,6 +86,7 @@ extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg)
 extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	slurmdb_assoc_rec_t *fs_assoc;
+	fairway_assoc_result_t self = { 0 }, parent = { 0 };
 
 	if (!assoc || !assoc->usage || !assoc_mgr_root_assoc) {
 		error("%s: %s called without an association", plugin_type,
@@ -75,36 +96,22 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	fs_assoc = assoc->usage->fs_assoc_ptr;
 	assoc->usage->usage_norm = fairway_usage_norm(
 		assoc->usage->usage_raw, assoc_mgr_root_assoc->usage->usage_raw);
-	if (!fs_assoc) {
-		/* The root association: its effective usage is its own. */
-		assoc->usage->usage_efctv = assoc->usage->usage_norm;
-	} else if (fs_assoc == assoc_mgr_root_assoc) {
-		assoc->usage->usage_efctv = assoc->usage->usage_norm;
-	} else if (assoc->shares_raw == SLURMDB_FS_USE_PARENT) {
-		assoc->usage->usage_efctv = fs_assoc->usage->usage_efctv;
-	} else if (fw_cfg_algo() == FAIRWAY_ALGO_DEPTH_OBLIVIOUS) {
-		/* From the siblings' usage_norm as stored now, as multifactor
-		 * reads them (users' may be from an earlier period). */
-		long double siblings = 0;
-		slurmdb_assoc_rec_t *sib;
-		list_itr_t *it;
-
-		if (fs_assoc->usage->children_list) {
-			it = list_iterator_create(fs_assoc->usage->children_list);
-			while ((sib = list_next(it)))
-				if (sib->shares_raw != SLURMDB_FS_USE_PARENT)
-					siblings += sib->usage->usage_norm;
-			list_iterator_destroy(it);
-		}
-		assoc->usage->usage_efctv = fairway_depth_oblivious_usage_efctv(
-			assoc->usage->usage_norm, assoc->usage->shares_norm,
-			fs_assoc->usage->usage_efctv,
-			fs_assoc->usage->shares_norm, siblings);
-	} else {
-		assoc->usage->usage_efctv = fairway_classic_usage_efctv(
-			assoc->usage->usage_norm, fs_assoc->usage->usage_efctv,
-			assoc->shares_raw, assoc->usage->level_shares);
+	self.shares_norm = assoc->usage->shares_norm;
+	self.usage_norm = assoc->usage->usage_norm;
+	/* The root and its children: the effective usage is their own. */
+	if (fs_assoc == assoc_mgr_root_assoc)
+		fs_assoc = NULL;
+	if (fs_assoc) {
+		parent.shares_norm = fs_assoc->usage->shares_norm;
+		parent.usage_norm = fs_assoc->usage->usage_norm;
+		parent.usage_efctv = fs_assoc->usage->usage_efctv;
 	}
+	/* The core picks the formula; the siblings' usage_norm (as stored
+	 * now, users' possibly from an earlier period) only when it reads it. */
+	assoc->usage->usage_efctv = fairway_assoc_usage_efctv(
+		fw_cfg_algo(), &self, assoc->shares_raw,
+		assoc->usage->level_shares, fs_assoc ? &parent : NULL,
+		_siblings_usage_norm, fs_assoc);
 	if (FW_CLASSIC_STORES_FS_FACTOR &&
 	    (fw_cfg_algo() != FAIRWAY_ALGO_FAIR_TREE)) {
 		const fw_cfg_t *cfg = fw_cfg_get();

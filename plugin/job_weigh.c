@@ -15,14 +15,19 @@
 
 /*
  * The fair-share factor of a job's association, as multifactor's
- * _get_fairshare_priority(): Fair Tree uses the association's own fs_factor;
- * classic computes 2^(-UE/S/d) from the association it shares with
- * (its parent for Fairshare=parent).  Caller holds the assoc read lock.
+ * _get_fairshare_priority(): the core picks the rule for the algorithm and the
+ * release (fairway_job_fs_factor) from the job's association and the one it
+ * shares with (its parent for Fairshare=parent), and names the effective usage
+ * to compute on demand first when it is not yet.  Caller holds the assoc read
+ * lock.
  */
 static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 {
 	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
 	slurmdb_assoc_rec_t *fs_assoc;
+	fairway_assoc_result_t own, shared;
+	int compute_first = 0;
+	double factor = 0.0;
 
 	if (!cfg->fair_share)
 		return 0.0;
@@ -36,20 +41,24 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 	    assoc->usage->fs_assoc_ptr)
 		fs_assoc = assoc->usage->fs_assoc_ptr;
 
-	if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE)
-		return assoc->usage->fs_factor;
-	if (FW_CLASSIC_STORES_FS_FACTOR) {
-		/* 25.11 on: the factor stored in the job's own association,
-		 * computed first when its effective usage is not. */
-		if (fuzzy_equal(assoc->usage->usage_efctv, NO_VAL))
-			fw_set_assoc_usage(assoc);
-		return assoc->usage->fs_factor;
+	for (int pass = 0; pass < 2; pass++) {
+		memset(&own, 0, sizeof(own));
+		memset(&shared, 0, sizeof(shared));
+		own.shares_norm = assoc->usage->shares_norm;
+		own.usage_efctv = assoc->usage->usage_efctv;
+		own.fs_factor = assoc->usage->fs_factor;
+		shared.shares_norm = fs_assoc->usage->shares_norm;
+		shared.usage_efctv = fs_assoc->usage->usage_efctv;
+		shared.fs_factor = fs_assoc->usage->fs_factor;
+		factor = fairway_job_fs_factor(cfg->algo, SLURM_VERSION_NUMBER,
+					       &own, &shared, cfg->damp,
+					       pass ? NULL : &compute_first);
+		if (!compute_first)
+			break;
+		/* 1: the job's own association, 2: the one it shares with */
+		fw_set_assoc_usage(compute_first == 1 ? assoc : fs_assoc);
 	}
-
-	if (fuzzy_equal(fs_assoc->usage->usage_efctv, NO_VAL))
-		fw_set_assoc_usage(fs_assoc);
-	return fairway_classic_fs_factor(fs_assoc->usage->usage_efctv,
-					 fs_assoc->usage->shares_norm, cfg->damp);
+	return factor;
 }
 
 /*

@@ -366,12 +366,12 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
                                         : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
   fairway::Queue q;
   fairway::PrioritySettings& s = q.settings;
-  s.weight_age = conf->priority_weight_age;
-  s.weight_assoc = conf->priority_weight_assoc;
-  s.weight_fairshare = conf->priority_weight_fs;
-  s.weight_job_size = conf->priority_weight_js;
-  s.weight_partition = conf->priority_weight_part;
-  s.weight_qos = conf->priority_weight_qos;
+  s.weight[fairway::Factor::kAge] = conf->priority_weight_age;
+  s.weight[fairway::Factor::kAssoc] = conf->priority_weight_assoc;
+  s.weight[fairway::Factor::kFairshare] = conf->priority_weight_fs;
+  s.weight[fairway::Factor::kJobSize] = conf->priority_weight_js;
+  s.weight[fairway::Factor::kPartition] = conf->priority_weight_part;
+  s.weight[fairway::Factor::kQos] = conf->priority_weight_qos;
   s.weight_tres = tres_weights(conf->priority_weight_tres);
   s.flags = flags;
   s.max_age = conf->priority_max_age;

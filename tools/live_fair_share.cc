@@ -63,7 +63,8 @@ void apply_live_policy(fairway::Snapshot& snap, const LivePolicyInput& in) {
   snap.fairshare_tres.clear();
   snap.tres_usage.clear();
   const bool held = basis != fairway::UsageBasis::kHistorical;
-  const bool fair_share_weighed = snap.queue && snap.queue->settings.weight_fairshare != 0;
+  const bool fair_share_weighed =
+      snap.queue && snap.queue->settings.weight[fairway::Factor::kFairshare] != 0;
   // The listed TRES the plugin applies: those slurmctld tracks, not under depth-oblivious.
   std::vector<std::string> listed;
   std::vector<size_t> tracked_at;

@@ -24,6 +24,35 @@ struct fairway_fair_share {
 
 using fairway::to_algorithm;
 
+namespace {
+
+fairway::AssocValues to_values(const fairway_assoc_result_t& r) {
+  fairway::AssocValues v;
+  v.shares_norm = r.shares_norm;
+  v.usage_norm = r.usage_norm;
+  v.usage_efctv = r.usage_efctv;
+  v.fs_factor = r.fs_factor;
+  return v;
+}
+
+// to_algorithm() without throwing: false for a value outside the enumeration.
+bool known_algorithm(fairway_algorithm_t algo, fairway::Algorithm* out) {
+  switch (algo) {
+    case FAIRWAY_ALGO_FAIR_TREE:
+      *out = fairway::Algorithm::kFairTree;
+      return true;
+    case FAIRWAY_ALGO_CLASSIC:
+      *out = fairway::Algorithm::kClassic;
+      return true;
+    case FAIRWAY_ALGO_DEPTH_OBLIVIOUS:
+      *out = fairway::Algorithm::kDepthOblivious;
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 extern "C" {
 
 fairway_error_t fairway_fair_share_new(const fairway_assoc_t* assocs, size_t count,
@@ -139,6 +168,35 @@ long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double s
                                                 long double siblings_usage_norm) {
   return fairway::depth_oblivious_usage_efctv(usage_norm, shares_norm, parent_usage_efctv,
                                               parent_shares_norm, siblings_usage_norm);
+}
+
+// Once per job per period: nothing here can throw, so no guard.
+double fairway_job_fs_factor(fairway_algorithm_t algo, uint32_t slurm_release,
+                             const fairway_assoc_result_t* own,
+                             const fairway_assoc_result_t* shared, double dampening,
+                             int* compute_first) {
+  if (compute_first) *compute_first = 0;
+  fairway::Algorithm a;
+  if (!own || !shared || !known_algorithm(algo, &a)) return 0.0;
+  fairway::ComputeFirst first = fairway::ComputeFirst::kNothing;
+  const double f = fairway::job_fs_factor(a, slurm_release, to_values(*own), to_values(*shared),
+                                          dampening, compute_first ? &first : nullptr);
+  if (compute_first)
+    *compute_first = first == fairway::ComputeFirst::kOwn      ? 1
+                     : first == fairway::ComputeFirst::kShared ? 2
+                                                               : 0;
+  return f;
+}
+
+long double fairway_assoc_usage_efctv(fairway_algorithm_t algo, const fairway_assoc_result_t* self,
+                                      uint32_t shares_raw, uint32_t level_shares,
+                                      const fairway_assoc_result_t* fs_parent,
+                                      long double (*siblings_usage_norm)(void* arg), void* arg) {
+  fairway::Algorithm a;
+  if (!self || !known_algorithm(algo, &a)) return 0.0L;
+  const fairway::AssocValues parent = fs_parent ? to_values(*fs_parent) : fairway::AssocValues{};
+  return fairway::on_demand_usage_efctv(a, to_values(*self), shares_raw, level_shares,
+                                        fs_parent ? &parent : nullptr, siblings_usage_norm, arg);
 }
 
 }  // extern "C"

@@ -49,17 +49,17 @@ void set_last_error(const char* message) noexcept {
 
 namespace {
 
-Weights to_core(const fairway_weights_t& w) {
-  Weights c;
-  c.age = w.age;
-  c.assoc = w.assoc;
-  c.fairshare = w.fairshare;
-  c.job_size = w.job_size;
-  c.partition = w.partition;
-  c.qos = w.qos;
+PrioritySettings to_core(const fairway_weights_t& w) {
+  PrioritySettings c;
+  c.weight[Factor::kAge] = w.age;
+  c.weight[Factor::kAssoc] = w.assoc;
+  c.weight[Factor::kFairshare] = w.fairshare;
+  c.weight[Factor::kJobSize] = w.job_size;
+  c.weight[Factor::kPartition] = w.partition;
+  c.weight[Factor::kQos] = w.qos;
   c.max_age = w.max_age;
   c.flags = w.flags;
-  c.favor_small = w.favor_small;
+  c.favor_small = w.favor_small != 0;
   c.tres = w.tres;
   c.tres_count = w.tres_count;
   c.slurm_release = w.slurm_release;
@@ -96,22 +96,32 @@ JobInput to_core(const fairway_job_input_t& j) {
   return c;
 }
 
-// The factors, either way between the C struct and the core's (same fields).
-template <typename To, typename From>
-To copy_factors(const From& f) {
-  To c;
-  c.age = f.age;
-  c.assoc = f.assoc;
-  c.fairshare = f.fairshare;
-  c.job_size = f.job_size;
-  c.partition = f.partition;
-  c.qos = f.qos;
-  c.site = f.site;
-  c.nice = f.nice;
+// The factors, either way between the C struct's fields and the core's array (site and nice
+// with Slurm's offset there, without it here; the C struct has no TRES sum).
+FactorValues to_core(const fairway_job_factors_t& f) {
+  FactorValues c;
+  c[Factor::kAge] = f.age;
+  c[Factor::kAssoc] = f.assoc;
+  c[Factor::kFairshare] = f.fairshare;
+  c[Factor::kJobSize] = f.job_size;
+  c[Factor::kPartition] = f.partition;
+  c[Factor::kQos] = f.qos;
+  c[Factor::kSite] = static_cast<double>(static_cast<int64_t>(f.site) - kNiceOffset);
+  c[Factor::kNice] = static_cast<double>(static_cast<int64_t>(f.nice) - kNiceOffset);
   return c;
 }
-JobFactors to_core(const fairway_job_factors_t& f) { return copy_factors<JobFactors>(f); }
-fairway_job_factors_t to_c(const JobFactors& f) { return copy_factors<fairway_job_factors_t>(f); }
+fairway_job_factors_t to_c(const FactorValues& f) {
+  fairway_job_factors_t c;
+  c.age = f[Factor::kAge];
+  c.assoc = f[Factor::kAssoc];
+  c.fairshare = f[Factor::kFairshare];
+  c.job_size = f[Factor::kJobSize];
+  c.partition = f[Factor::kPartition];
+  c.qos = f[Factor::kQos];
+  c.site = static_cast<uint32_t>(static_cast<int64_t>(f[Factor::kSite]) + kNiceOffset);
+  c.nice = static_cast<uint32_t>(static_cast<int64_t>(f[Factor::kNice]) + kNiceOffset);
+  return c;
+}
 
 // A partition array of at most this many entries is converted on the stack.
 constexpr size_t kStackParts = 64;
@@ -230,7 +240,7 @@ double fairway_tres_weighted(const fairway_weights_t* w, double* factors) {
 double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
                               const uint64_t* req, const uint64_t* part_tres, double* row) {
   if (!w || !row) return 0.0;
-  const fairway::Weights cw = fairway::to_core(*w);
+  const fairway::PrioritySettings cw = fairway::to_core(*w);
   fairway::tres_factors_over(cw, alloc, req, part_tres, row);
   return fairway::tres_weighted(cw, row);
 }
@@ -239,7 +249,7 @@ uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t*
                               double tres_weighted, int* clamped) {
   if (!w || !f) return 1;
   bool c = false;
-  fairway::JobFactors cf = fairway::to_core(*f);
+  fairway::FactorValues cf = fairway::to_core(*f);
   const uint32_t p = fairway::job_priority(fairway::to_core(*w), cf, tres_weighted, &c);
   *f = fairway::to_c(cf);
   if (clamped) *clamped = c;

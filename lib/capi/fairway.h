@@ -214,6 +214,35 @@ long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double s
                                                 double parent_shares_norm,
                                                 long double siblings_usage_norm);
 
+/*
+ * Which formula gives a job's fair-share factor and an association's effective usage on
+ * demand, decided here rather than by the caller.  Only shares_norm, usage_norm, usage_efctv
+ * and fs_factor of a fairway_assoc_result_t are read.
+ *
+ * fairway_job_fs_factor: as multifactor's _get_fairshare_priority() of Slurm release
+ * slurm_release (SLURM_VERSION_NUMBER) for algo.  own is the job's association, shared the
+ * one it shares with (its fair-share parent for Fairshare=parent, else own).  Fair Tree, and
+ * classic and depth-oblivious from 25.11: own->fs_factor; before 25.11:
+ * fairway_classic_fs_factor() of shared's usage_efctv and shares_norm.  When the effective
+ * usage it reads is still NO_VAL, *compute_first (when not NULL) is 1 (own's) or 2
+ * (shared's): the caller computes that one on demand and asks again; else it is 0.
+ *
+ * fairway_assoc_usage_efctv: as priority_p_set_assoc_usage sets it for algo once usage_norm
+ * is set: self's usage_norm when fs_parent is NULL (the root, or a child of the root);
+ * fs_parent's usage_efctv for Fairshare=parent (shares_raw 0x7FFFFFFF); else
+ * fairway_depth_oblivious_usage_efctv(), with siblings_usage_norm(arg) called only then, or
+ * fairway_classic_usage_efctv().
+ * Errors: none (a NULL own, shared or self, or an unknown algo: 0).
+ */
+double fairway_job_fs_factor(fairway_algorithm_t algo, uint32_t slurm_release,
+                             const fairway_assoc_result_t* own,
+                             const fairway_assoc_result_t* shared, double dampening,
+                             int* compute_first);
+long double fairway_assoc_usage_efctv(fairway_algorithm_t algo, const fairway_assoc_result_t* self,
+                                      uint32_t shares_raw, uint32_t level_shares,
+                                      const fairway_assoc_result_t* fs_parent,
+                                      long double (*siblings_usage_norm)(void* arg), void* arg);
+
 /* ------------------------------------------------------------------------- */
 /* Job factors and priority                                                  */
 /* ------------------------------------------------------------------------- */

@@ -201,7 +201,7 @@ Explanation explain_job(const Queue& q, const FairShareInput& all, uint32_t job_
       // Fair-share recovery: the account runs nothing more, its usage decays; the rest of
       // the tree and every other factor stay as they are.
       const auto mine = index_of(job.assoc_id), theirs = index_of(ahead.job->assoc_id);
-      const double w = q.settings.weight_fairshare, hl = q.settings.decay_half_life;
+      const double w = q.settings.weight[Factor::kFairshare], hl = q.settings.decay_half_life;
       // One association, one tree: both get the same factor whatever the usage.
       p.same_association = ahead.job->assoc_id == job.assoc_id &&
                            ahead.job->fairshare_tres == job.fairshare_tres;

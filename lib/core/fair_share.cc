@@ -50,16 +50,50 @@ Algorithm algorithm_from_flags(uint32_t priority_flags) {
   return (priority_flags & kNoFairTree) ? Algorithm::kClassic : Algorithm::kFairTree;
 }
 
+namespace {
+
+// fuzzy_equal(v, NO_VAL) from Slurm's macros.h (epsilon 0.00001).
+bool fuzzy_no_val(long double v) {
+  const long double d = v - static_cast<long double>(kNoVal);
+  return d > -0.00001 && d < 0.00001;
+}
+
+}  // namespace
+
 double classic_fs_factor(long double usage_efctv, long double shares_norm,
                          double dampening_factor) {
-  // fuzzy_equal(usage_efctv, NO_VAL) from Slurm's macros.h (epsilon 0.00001).
-  const long double d = usage_efctv - static_cast<long double>(kNoVal);
-  if (d > -0.00001 && d < 0.00001) return 0.0;
+  if (fuzzy_no_val(usage_efctv)) return 0.0;
   if (shares_norm <= 0) return 0.0;
   // Slurm: pow(2.0, -((usage_efctv/shares_norm) / damp_factor)) with <math.h> pow(): the long
   // double quotient is converted to double. (std::pow would pick the long double overload.)
   const long double r = (usage_efctv / shares_norm) / static_cast<long double>(dampening_factor);
   return std::pow(2.0, static_cast<double>(-r));
+}
+
+double job_fs_factor(Algorithm algorithm, uint32_t slurm_release, const AssocValues& own,
+                     const AssocValues& shared, double dampening_factor,
+                     ComputeFirst* compute_first) noexcept {
+  if (compute_first) *compute_first = ComputeFirst::kNothing;
+  if (algorithm == Algorithm::kFairTree) return own.fs_factor;
+  if (slurm_release >= kSlurm2511) {
+    if (compute_first && fuzzy_no_val(own.usage_efctv)) *compute_first = ComputeFirst::kOwn;
+    return own.fs_factor;
+  }
+  if (compute_first && fuzzy_no_val(shared.usage_efctv)) *compute_first = ComputeFirst::kShared;
+  return classic_fs_factor(shared.usage_efctv, shared.shares_norm, dampening_factor);
+}
+
+long double on_demand_usage_efctv(Algorithm algorithm, const AssocValues& self, uint32_t shares_raw,
+                                  uint32_t level_shares, const AssocValues* fs_parent,
+                                  long double (*siblings_usage_norm)(void* arg),
+                                  void* arg) noexcept {
+  if (!fs_parent) return self.usage_norm;
+  if (shares_raw == kSharesUseParent) return fs_parent->usage_efctv;
+  if (algorithm == Algorithm::kDepthOblivious)
+    return depth_oblivious_usage_efctv(self.usage_norm, self.shares_norm, fs_parent->usage_efctv,
+                                       fs_parent->shares_norm,
+                                       siblings_usage_norm ? siblings_usage_norm(arg) : 0.0L);
+  return classic_usage_efctv(self.usage_norm, fs_parent->usage_efctv, shares_raw, level_shares);
 }
 
 const char* algorithm_name(Algorithm a) {

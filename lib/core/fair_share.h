@@ -101,6 +101,41 @@ long double depth_oblivious_usage_efctv(
     long double un, double s, long double ue_f, double s_f,
     long double siblings_un);  // "fair_tree", "classic", "depth_oblivious"
 
+// One association's fair-share values as multifactor keeps them in assoc->usage.
+struct AssocValues {
+  double shares_norm = 0;
+  long double usage_norm = 0;
+  long double usage_efctv = 0;
+  double fs_factor = 0;
+};
+
+// Whose effective usage a caller computes on demand (on_demand_usage_efctv) before a job's
+// fair-share factor can be read.
+enum class ComputeFirst { kNothing, kOwn, kShared };
+
+// A job's fair-share factor, as multifactor's _get_fairshare_priority() of `slurm_release`
+// (SLURM_VERSION_NUMBER) does for `algorithm`.  `own` is the job's association, `shared` the
+// one it shares with (its fair-share parent for Fairshare=parent, else `own` again).  Fair
+// Tree: own's stored factor.  Classic and depth-oblivious from 25.11: own's stored factor,
+// once own's effective usage is computed.  Before 25.11: classic_fs_factor() of shared's
+// effective usage and normalized shares, once that usage is computed.  When the usage read is
+// still NO_VAL and compute_first is not null, *compute_first names the association whose
+// effective usage the caller computes (and stores) before asking again; else kNothing.
+double job_fs_factor(Algorithm algorithm, uint32_t slurm_release, const AssocValues& own,
+                     const AssocValues& shared, double dampening_factor,
+                     ComputeFirst* compute_first) noexcept;
+
+// One association's effective usage on demand, as multifactor's priority_p_set_assoc_usage
+// sets it for `algorithm` once usage_norm is set: its own usage_norm without a fair-share
+// parent (fs_parent null: the root, or a child of the root); the parent's usage_efctv for
+// Fairshare=parent (shares_raw kSharesUseParent); depth-oblivious's formula, which calls
+// siblings_usage_norm(arg) for the sum of usage_norm over the parent's children (Fairshare=
+// parent ones skipped); else classic's (shares_raw, level_shares).
+long double on_demand_usage_efctv(Algorithm algorithm, const AssocValues& self, uint32_t shares_raw,
+                                  uint32_t level_shares, const AssocValues* fs_parent,
+                                  long double (*siblings_usage_norm)(void* arg),
+                                  void* arg) noexcept;
+
 namespace detail {
 // The algorithms behind compute_fair_share (out already sized and validated).
 void compute_fair_tree(const AssocTree& tree, FairShareResult& out);

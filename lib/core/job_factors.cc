@@ -10,8 +10,8 @@
 namespace fairway {
 namespace {
 
-double age_factor(const Weights& w, const JobInput& job, time_t now) {
-  if (!w.age || !job.accrue_time) return 0.0;
+double age_factor(const PrioritySettings& w, const JobInput& job, time_t now) {
+  if (!w.weight[Factor::kAge] || !job.accrue_time) return 0.0;
   // Slurm keeps the difference in 32 bits; a job accruing in the future has age 0.
   uint32_t diff = 0;
   // (Unsigned arithmetic: the same low 32 bits, defined for any two times.)
@@ -22,8 +22,7 @@ double age_factor(const Weights& w, const JobInput& job, time_t now) {
   return 1.0;
 }
 
-double job_size_factor(const Weights& w, const Cluster& c,
-                       const JobInput& job) {
+double job_size_factor(const PrioritySettings& w, const Cluster& c, const JobInput& job) {
   // 24.11 on: no factor before the cluster has nodes and CPUs (22.05 divided by zero).
   const bool rules_2411 = w.slurm_release >= kSlurm2411;
   if (rules_2411 && (!c.cpus || !c.nodes)) return 0.0;
@@ -78,30 +77,35 @@ double job_size_factor(const Weights& w, const Cluster& c,
   return js;
 }
 
+// A value Slurm keeps with kNiceOffset added (site factor, nice), as a signed number.
+double without_offset(uint32_t v) {
+  return static_cast<double>(static_cast<int64_t>(v) - kNiceOffset);
+}
+
 }  // namespace
 
-JobFactors job_factors(const Weights& w, const Cluster& c,
-                                  const JobInput& job, time_t now) noexcept {
-  JobFactors f;
-  f.age = age_factor(w, job, now);
-  if (job.has_assoc && w.fairshare) f.fairshare = job.fs_factor;
-  if (w.job_size) f.job_size = job_size_factor(w, c, job);
-  if (job.has_part && job.part_priority_job_factor && w.partition)
-    f.partition = (w.flags & kNoNormalPart)
-                      ? static_cast<double>(job.part_priority_job_factor)
-                      : job.part_norm_priority;
-  f.site = job.site_factor;
-  if (job.has_assoc && w.assoc)
-    f.assoc = (w.flags & kNoNormalAssoc) ? static_cast<double>(job.assoc_priority)
-                                                       : job.assoc_priority_norm;
-  if (job.has_qos && job.qos_priority && w.qos)
-    f.qos = (w.flags & kNoNormalQos) ? static_cast<double>(job.qos_priority)
-                                                   : job.qos_norm_priority;
-  f.nice = job.has_details ? job.nice : kNiceOffset;
+FactorValues job_factors(const PrioritySettings& w, const Cluster& c, const JobInput& job,
+                         time_t now) noexcept {
+  FactorValues f;
+  f[Factor::kAge] = age_factor(w, job, now);
+  if (job.has_assoc && w.weight[Factor::kFairshare]) f[Factor::kFairshare] = job.fs_factor;
+  if (w.weight[Factor::kJobSize]) f[Factor::kJobSize] = job_size_factor(w, c, job);
+  if (job.has_part && job.part_priority_job_factor && w.weight[Factor::kPartition])
+    f[Factor::kPartition] = (w.flags & kNoNormalPart)
+                                ? static_cast<double>(job.part_priority_job_factor)
+                                : job.part_norm_priority;
+  f[Factor::kSite] = without_offset(job.site_factor);
+  if (job.has_assoc && w.weight[Factor::kAssoc])
+    f[Factor::kAssoc] = (w.flags & kNoNormalAssoc) ? static_cast<double>(job.assoc_priority)
+                                                   : job.assoc_priority_norm;
+  if (job.has_qos && job.qos_priority && w.weight[Factor::kQos])
+    f[Factor::kQos] =
+        (w.flags & kNoNormalQos) ? static_cast<double>(job.qos_priority) : job.qos_norm_priority;
+  f[Factor::kNice] = without_offset(job.has_details ? job.nice : kNiceOffset);
   return f;
 }
 
-void tres_factors_over(const Weights& w, const uint64_t* alloc, const uint64_t* req,
+void tres_factors_over(const PrioritySettings& w, const uint64_t* alloc, const uint64_t* req,
                        const uint64_t* part_tres, double* inout) noexcept {
   for (size_t i = 0; i < w.tres_count; i++) {
     uint64_t value = 0;
@@ -117,13 +121,13 @@ void tres_factors_over(const Weights& w, const uint64_t* alloc, const uint64_t* 
   }
 }
 
-void tres_factors(const Weights& w, const uint64_t* alloc, const uint64_t* req,
+void tres_factors(const PrioritySettings& w, const uint64_t* alloc, const uint64_t* req,
                   const uint64_t* part_tres, double* out) noexcept {
   std::memset(out, 0, sizeof(double) * w.tres_count);
   tres_factors_over(w, alloc, req, part_tres, out);
 }
 
-double tres_weighted(const Weights& w, double* factors) noexcept {
+double tres_weighted(const PrioritySettings& w, double* factors) noexcept {
   double sum = 0.0;
   if (!w.tres) return sum;
   for (size_t i = 0; i < w.tres_count; i++) {
@@ -133,59 +137,56 @@ double tres_weighted(const Weights& w, double* factors) noexcept {
   return sum;
 }
 
-namespace {
-
-// Priority 0 is reserved for held jobs; more than 32 bits is clamped (Slurm logs it).
-// Compared as doubles before any conversion: Slurm's (uint64_t) cast of a sum >= 2^64 is
-// undefined (0 on x86-64, i.e. a "held" job) and so is that of NaN; here NaN counts as < 1.
-uint32_t clamp_priority(double priority, bool* clamped) {
-  if (!(priority >= 1)) priority = 1;
-  if (priority >= 4294967296.0) {
+uint32_t priority_sum(const FactorValues& f, SumOrder order, bool* clamped) noexcept {
+  if (clamped) *clamped = false;
+  // The factors before the site factor one by one in Factor order, as multifactor writes its
+  // sum (the same double result); without the partition term for kPartitionFirst.
+  const size_t site = static_cast<size_t>(Factor::kSite);
+  const size_t skip =
+      order == SumOrder::kPartitionFirst ? static_cast<size_t>(Factor::kPartition) : site;
+  double sum = f.v[0];
+  for (size_t i = 1; i < site; i++)
+    if (i != skip) sum += f.v[i];
+  sum = sum + f[Factor::kSite] - f[Factor::kNice];
+  // Slurm sums the other weighted factors first, then adds them to the partition term.
+  if (order == SumOrder::kPartitionFirst) sum = f[Factor::kPartition] + sum;
+  // Priority 0 is reserved for held jobs; more than 32 bits is clamped (Slurm logs it).
+  // Compared as doubles before any conversion: Slurm's (uint64_t) cast of a sum >= 2^64 is
+  // undefined (0 on x86-64, i.e. a "held" job) and so is that of NaN; here NaN counts as < 1.
+  if (!(sum >= 1)) sum = 1;
+  if (sum >= 4294967296.0) {
     if (clamped) *clamped = true;
     return 0xffffffffU;
   }
-  return static_cast<uint32_t>(priority);
+  return static_cast<uint32_t>(sum);
 }
 
-double site_minus_nice(const JobFactors& f, double sum) {
-  return sum + static_cast<double>(static_cast<int64_t>(f.site) - kNiceOffset) -
-         static_cast<double>(static_cast<int64_t>(f.nice) - kNiceOffset);
-}
-
-}  // namespace
-
-uint32_t job_priority(const Weights& w, JobFactors& f, double tres_w,
+uint32_t job_priority(const PrioritySettings& w, FactorValues& f, double tres_w,
                       bool* clamped) noexcept {
-  if (clamped) *clamped = false;
-  f.age *= static_cast<double>(w.age);
-  f.assoc *= static_cast<double>(w.assoc);
-  f.fairshare *= static_cast<double>(w.fairshare);
-  f.job_size *= static_cast<double>(w.job_size);
-  f.partition *= static_cast<double>(w.partition);
-  f.qos *= static_cast<double>(w.qos);
-  // Same order of additions as Slurm, so the double result is bit-identical.
-  const double sum = f.age + f.assoc + f.fairshare + f.job_size + f.partition + f.qos + tres_w;
-  return clamp_priority(site_minus_nice(f, sum), clamped);
+  // The factors before kTres have a PriorityWeight*.
+  for (Factor k : kFactors)
+    if (k < Factor::kTres) f[k] *= static_cast<double>(w.weight[k]);
+  f[Factor::kTres] = tres_w;
+  return priority_sum(f, SumOrder::kJob, clamped);
 }
 
-uint32_t job_priority_in_partition(const Weights& w, const JobFactors& f,
+uint32_t job_priority_in_partition(const PrioritySettings& w, const FactorValues& weighted,
                                    uint32_t part_priority_job_factor, double part_norm_priority,
                                    double part_tres_w, bool* clamped) noexcept {
-  if (clamped) *clamped = false;
-  double prio =
-      ((w.flags & kNoNormalPart) ? static_cast<double>(part_priority_job_factor)
-                                               : part_norm_priority) *
-      static_cast<double>(w.partition);
-  // Slurm sums the other weighted factors first, then adds them to the partition term.
-  prio += site_minus_nice(f, f.age + f.assoc + f.fairshare + f.job_size + f.qos + part_tres_w);
-  return clamp_priority(prio, clamped);
+  FactorValues f = weighted;
+  f[Factor::kPartition] = ((w.flags & kNoNormalPart) ? static_cast<double>(part_priority_job_factor)
+                                                     : part_norm_priority) *
+                          static_cast<double>(w.weight[Factor::kPartition]);
+  f[Factor::kTres] = part_tres_w;
+  return priority_sum(f, SumOrder::kPartitionFirst, clamped);
 }
 
 namespace {
 
 // The weighted sum of a job's TRES factors in one partition: tres_factors then
 // tres_weighted, without the array (each term is computed and added in the same order).
-double partition_tres_weighted(const Weights& w, const JobInput& job, const uint64_t* part_tres) {
+double partition_tres_weighted(const PrioritySettings& w, const JobInput& job,
+                               const uint64_t* part_tres) {
   double sum = 0.0;
   for (size_t i = 0; i < w.tres_count; i++) {
     uint64_t value = 0;
@@ -206,7 +207,7 @@ double partition_tres_weighted(const Weights& w, const JobInput& job, const uint
 
 }  // namespace
 
-JobPriority weigh_job(const Weights& w, const Cluster& c, const JobInput& job, time_t now,
+JobPriority weigh_job(const PrioritySettings& w, const Cluster& c, const JobInput& job, time_t now,
                       double* tres_out, PartitionSlot* parts, size_t nparts) noexcept {
   JobPriority r;
   r.weighted = job_factors(w, c, job, now);
@@ -220,12 +221,12 @@ JobPriority weigh_job(const Weights& w, const Cluster& c, const JobInput& job, t
     PartitionSlot& p = parts[i];
     const double part_tres = w.tres ? partition_tres_weighted(w, job, p.tres_cnt) : 0.0;
     uint32_t prio;
-    if (p.has_qos && p.qos_priority && w.qos) {
+    if (p.has_qos && p.qos_priority && w.weight[Factor::kQos]) {
       // A pair with one of the job's several QOS: that QOS's factor instead of the job's.
-      JobFactors f = r.weighted;
-      f.qos = ((w.flags & kNoNormalQos) ? static_cast<double>(p.qos_priority)
-                                        : p.qos_norm_priority) *
-              static_cast<double>(w.qos);
+      FactorValues f = r.weighted;
+      f[Factor::kQos] =
+          ((w.flags & kNoNormalQos) ? static_cast<double>(p.qos_priority) : p.qos_norm_priority) *
+          static_cast<double>(w.weight[Factor::kQos]);
       prio = job_priority_in_partition(w, f, p.priority_job_factor, p.norm_priority, part_tres,
                                        &p.clamped);
     } else {

@@ -5,33 +5,78 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <ctime>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "slurm_values.h"
 
 namespace fairway {
 
-// The Priority* settings of slurm.conf that job priorities depend on.  (Field names follow
-// Slurm's: PriorityWeightFairshare is `fairshare`.)
-struct Weights {
-  uint32_t age = 0;        // PriorityWeightAge
-  uint32_t assoc = 0;      // PriorityWeightAssoc
-  uint32_t fairshare = 0;  // PriorityWeightFairshare
-  uint32_t job_size = 0;   // PriorityWeightJobSize
-  uint32_t partition = 0;  // PriorityWeightPartition
-  uint32_t qos = 0;        // PriorityWeightQOS
-  uint32_t max_age = 0;    // PriorityMaxAge, seconds
-  uint32_t flags = 0;      // PriorityFlag bits
-  int favor_small = 0;     // PriorityFavorSmall
-  const double* tres = nullptr;  // PriorityWeightTRES per TRES index, or nullptr
+// The factors, as sprio shows them, that make up a job's priority, in the order multifactor
+// adds them (site added and nice subtracted last).
+enum class Factor { kAge, kAssoc, kFairshare, kJobSize, kPartition, kQos, kTres, kSite, kNice };
+inline constexpr size_t kFactorCount = 9;
+inline constexpr Factor kFactors[kFactorCount] = {
+    Factor::kAge, Factor::kAssoc, Factor::kFairshare, Factor::kJobSize, Factor::kPartition,
+    Factor::kQos, Factor::kTres,  Factor::kSite,      Factor::kNice};
+// sprio's column name: "age", "assoc", "fairshare", "jobsize", "partition", "qos", "tres",
+// "site", "nice".
+const char* factor_name(Factor f);
+
+// One value per factor, indexed by Factor.
+template <typename T>
+struct ByFactor {
+  std::array<T, kFactorCount> v{};
+  T& operator[](Factor f) { return v[static_cast<size_t>(f)]; }
+  const T& operator[](Factor f) const { return v[static_cast<size_t>(f)]; }
+};
+
+// A job's factors: normalized, or weighted (each times its weight).  kTres is the weighted
+// sum of the TRES factors; kSite is PrioritySiteFactor and kNice the job's nice, both
+// without Slurm's offset (kNiceOffset) and never weighted: the site factor is added to the
+// priority, nice subtracted.
+using FactorValues = ByFactor<double>;
+
+// The Priority* settings of slurm.conf (what `scontrol show config` prints) that job
+// priorities depend on.
+struct PrioritySettings {
+  // PriorityWeightAge, Assoc, Fairshare, JobSize, Partition, QOS by factor; kTres, kSite and
+  // kNice have none here (PriorityWeightTRES is per TRES, below).
+  ByFactor<uint32_t> weight;
+  // PriorityWeightTRES as configured, by TRES name (what a snapshot holds).
+  std::vector<std::pair<std::string, double>> weight_tres;
+  // PriorityWeightTRES by TRES index, as the job's TRES counts are (what weighing a live job
+  // reads), or nullptr.
+  const double* tres = nullptr;
   size_t tres_count = 0;
+  uint32_t flags = 0;            // PriorityFlag bits (slurm_values.h)
+  uint32_t max_age = 0;          // PriorityMaxAge, seconds
+  bool favor_small = false;      // PriorityFavorSmall
+  uint32_t decay_half_life = 0;  // PriorityDecayHalfLife, seconds
+  uint32_t calc_period = 0;      // PriorityCalcPeriod, seconds
+  bool decay_exact = false;      // fairway_decay=exact: usage decayed by 2^(-t/half-life)
   // The Slurm release whose multifactor to match (SLURM_VERSION_NUMBER; 0: 22.05).  From
   // 24.11 (kSlurm2411) the job-size factor is 0 on a cluster without nodes or CPUs, and
   // its node term for PriorityFavorSmall is 0 when the job asks for all nodes or more.
   uint32_t slurm_release = 0;
 };
+
+// How priority_sum adds the weighted factors.
+enum class SumOrder {
+  kJob,             // in Factor order (multifactor's _get_priority_internal)
+  kPartitionFirst,  // the partition term, then the others (its per-partition loop)
+};
+
+// A priority from weighted factors: their sum in `order`, the site factor added and nice
+// subtracted, as doubles in multifactor's order (bit-identical results); then at least 1
+// (NaN too: priority 0 is a held job's) and at most 2^32-1, truncated.  *clamped (if not
+// null) tells whether the sum reached 2^32 (Slurm logs it).
+uint32_t priority_sum(const FactorValues& weighted, SumOrder order, bool* clamped) noexcept;
 
 // The cluster size the job-size factor is relative to.
 struct Cluster {
@@ -62,18 +107,15 @@ struct JobInput {
   uint32_t site_factor = kNiceOffset;
   uint32_t nice = kNiceOffset;
   // TRES (read only with TRES weights): allocated (where known) or requested counts, and
-  // the TRES counts of the job's partition; each has Weights::tres_count entries or is null.
+  // the TRES counts of the job's partition; each has PrioritySettings::tres_count entries or is
+  // null.
   const uint64_t* tres_alloc = nullptr;
   const uint64_t* tres_req = nullptr;
   const uint64_t* part_tres = nullptr;
 };
 
 // Normalized (after job_priority, weighted) factors of a job.
-struct JobFactors {
-  double age = 0, assoc = 0, fairshare = 0, job_size = 0, partition = 0, qos = 0;
-  uint32_t site = kNiceOffset;
-  uint32_t nice = kNiceOffset;
-};
+using JobFactors = FactorValues;
 
 // One partition of a job submitted to several, in PriorityTier order; from Slurm 24.11 one
 // (partition, QOS) pair of a job submitted to several partitions or several QOS.
@@ -99,29 +141,29 @@ struct JobPriority {
 };
 
 // Normalized factors of a job at `now` (no weights applied yet).
-JobFactors job_factors(const Weights& w, const Cluster& c, const JobInput& job,
+JobFactors job_factors(const PrioritySettings& w, const Cluster& c, const JobInput& job,
                        time_t now) noexcept;
 
 // Per-TRES factors (out has w.tres_count entries and is zeroed first).
-void tres_factors(const Weights& w, const uint64_t* alloc, const uint64_t* req,
+void tres_factors(const PrioritySettings& w, const uint64_t* alloc, const uint64_t* req,
                   const uint64_t* part_tres, double* out) noexcept;
 
 // The same over values already in `inout`: a TRES the job does not use or the partition
 // does not count (part_tres null or 0) keeps its value, as in multifactor's
 // _get_tres_factors(), which sprio's per-partition rows call on a copy of the job's
 // weighted factors.
-void tres_factors_over(const Weights& w, const uint64_t* alloc, const uint64_t* req,
+void tres_factors_over(const PrioritySettings& w, const uint64_t* alloc, const uint64_t* req,
                        const uint64_t* part_tres, double* inout) noexcept;
 
 // Weight each TRES factor in place; return their sum.
-double tres_weighted(const Weights& w, double* factors) noexcept;
+double tres_weighted(const PrioritySettings& w, double* factors) noexcept;
 
 // Weight f in place and return the clamped priority.
-uint32_t job_priority(const Weights& w, JobFactors& f, double tres_weighted,
+uint32_t job_priority(const PrioritySettings& w, JobFactors& f, double tres_weighted,
                       bool* clamped) noexcept;
 
 // Priority of an already weighted job in one partition of a multi-partition job.
-uint32_t job_priority_in_partition(const Weights& w, const JobFactors& weighted,
+uint32_t job_priority_in_partition(const PrioritySettings& w, const JobFactors& weighted,
                                    uint32_t part_priority_job_factor, double part_norm_priority,
                                    double part_tres_weighted, bool* clamped) noexcept;
 
@@ -129,7 +171,7 @@ uint32_t job_priority_in_partition(const Weights& w, const JobFactors& weighted,
 // TRES factors in tres_out (w.tres_count entries); and its priority in each of nparts
 // partitions (parts[i].priority keeps its previous value when PriorityFlags=INCR_ONLY and
 // the new one is not higher).
-JobPriority weigh_job(const Weights& w, const Cluster& c, const JobInput& job, time_t now,
+JobPriority weigh_job(const PrioritySettings& w, const Cluster& c, const JobInput& job, time_t now,
                       double* tres_out, PartitionSlot* parts, size_t nparts) noexcept;
 
 }  // namespace fairway

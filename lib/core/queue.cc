@@ -111,13 +111,13 @@ namespace {
 
 // The age part of a row `t` seconds from now.
 double age_at(const PrioritySettings& s, const FactorRow& r, double t) {
-  const double w = s.weight_age;
+  const double w = s.weight[Factor::kAge];
   return std::min(w, r.age + w * t / s.max_age);
 }
 
 // Seconds until the row's age part reaches the weight.
 double age_left(const PrioritySettings& s, const FactorRow& r) {
-  const double w = s.weight_age;
+  const double w = s.weight[Factor::kAge];
   return r.age >= w ? 0 : (w - r.age) / w * s.max_age;
 }
 
@@ -134,7 +134,7 @@ double seconds_until_age_passes(const PrioritySettings& s, const FactorRow& ahea
                                 const FactorRow& behind) {
   if (ahead.admin || behind.admin) return -1;
   if (behind.priority > ahead.priority) return 0;
-  if (!s.weight_age || !s.max_age) return -1;
+  if (!s.weight[Factor::kAge] || !s.max_age) return -1;
   // The difference behind - ahead is piecewise linear between the moments each age part
   // saturates: find where it first becomes positive.
   double points[] = {0, age_left(s, ahead), age_left(s, behind)};
@@ -154,7 +154,7 @@ double seconds_until_age_passes(const PrioritySettings& s, const FactorRow& ahea
 
 double seconds_until_age_saturates(const PrioritySettings& s, const FactorRow& a,
                                    const FactorRow& b) {
-  if (!s.weight_age || !s.max_age) return -1;
+  if (!s.weight[Factor::kAge] || !s.max_age) return -1;
   if (a.age == b.age) return 0;
   return std::max(age_left(s, a), age_left(s, b));
 }

@@ -12,22 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "job_factors.h"
 #include "priority_flag_names.h"
 
 namespace fairway {
-
-// The Priority* settings of slurm.conf (what `scontrol show config` prints).
-struct PrioritySettings {
-  uint32_t weight_age = 0, weight_assoc = 0, weight_fairshare = 0, weight_job_size = 0,
-           weight_partition = 0, weight_qos = 0;
-  std::vector<std::pair<std::string, double>> weight_tres;  // PriorityWeightTRES, as configured
-  uint32_t flags = 0;                                        // PriorityFlag bits (slurm_values.h)
-  uint32_t max_age = 0;                                      // PriorityMaxAge, seconds
-  bool favor_small = false;                                  // PriorityFavorSmall
-  uint32_t decay_half_life = 0;                              // PriorityDecayHalfLife, seconds
-  uint32_t calc_period = 0;                                  // PriorityCalcPeriod, seconds
-  bool decay_exact = false;  // fairway_decay=exact: usage decayed by 2^(-t/half-life)
-};
 
 struct PartitionInfo {
   std::string name;
@@ -42,15 +30,6 @@ struct QosInfo {
   uint32_t priority = 0;
   double usage_factor = 1;
 };
-
-// The factors, as sprio shows them, that make up a job's priority.
-enum class Factor { kAge, kAssoc, kFairshare, kJobSize, kPartition, kQos, kTres, kSite, kNice };
-inline constexpr Factor kFactors[] = {Factor::kAge,       Factor::kAssoc, Factor::kFairshare,
-                                      Factor::kJobSize,   Factor::kPartition, Factor::kQos,
-                                      Factor::kTres,      Factor::kSite,  Factor::kNice};
-// sprio's column name: "age", "assoc", "fairshare", "jobsize", "partition", "qos", "tres",
-// "site", "nice".
-const char* factor_name(Factor f);
 
 // One row of sprio: a job's weighted factors in one of its partitions (its priority there).
 struct FactorRow {
@@ -149,9 +128,9 @@ struct Separation {
 Separation separation(const QueueEntry& ahead, const QueueEntry& behind);
 
 // How the two jobs' priorities evolve while both wait and nothing else changes: each one's
-// age part grows by weight_age / max_age per second until it reaches weight_age. The seconds
-// until `behind` has a priority above `ahead`'s (ties go by submission), or -1 if age alone
-// never does that. 0 when it already does.
+// age part grows by PriorityWeightAge / max_age per second until it reaches PriorityWeightAge.
+// The seconds until `behind` has a priority above `ahead`'s (ties go by submission), or -1 if
+// age alone never does that. 0 when it already does.
 double seconds_until_age_passes(const PrioritySettings& s, const FactorRow& ahead,
                                 const FactorRow& behind);
 // Seconds until age stops separating the two (both at PriorityMaxAge): 0 if it already does

@@ -6,23 +6,13 @@
 namespace fairway {
 namespace {
 
+// The factors before kTres have a PriorityWeight*; site and nice none.
 double weight_of(const PrioritySettings& s, Factor f) {
-  switch (f) {
-    case Factor::kAge: return s.weight_age;
-    case Factor::kAssoc: return s.weight_assoc;
-    case Factor::kFairshare: return s.weight_fairshare;
-    case Factor::kJobSize: return s.weight_job_size;
-    case Factor::kPartition: return s.weight_partition;
-    case Factor::kQos: return s.weight_qos;
-    case Factor::kTres: {
-      double sum = 0;
-      for (const auto& t : s.weight_tres) sum += t.second;
-      return sum;
-    }
-    case Factor::kSite:
-    case Factor::kNice: return 0;
-  }
-  return 0;
+  if (f < Factor::kTres) return s.weight[f];
+  if (f != Factor::kTres) return 0;
+  double sum = 0;
+  for (const auto& t : s.weight_tres) sum += t.second;
+  return sum;
 }
 
 }  // namespace

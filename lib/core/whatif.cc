@@ -14,13 +14,10 @@
 namespace fairway {
 namespace {
 
+// The PriorityWeight* setting named as sprio's column ("age", ..., "qos"), or null.
 uint32_t* weight_field(PrioritySettings& s, const std::string& name) {
-  if (name == "age") return &s.weight_age;
-  if (name == "assoc") return &s.weight_assoc;
-  if (name == "fairshare") return &s.weight_fairshare;
-  if (name == "jobsize") return &s.weight_job_size;
-  if (name == "partition") return &s.weight_partition;
-  if (name == "qos") return &s.weight_qos;
+  for (Factor f : kFactors)
+    if (f < Factor::kTres && name == factor_name(f)) return &s.weight[f];
   return nullptr;
 }
 
@@ -70,12 +67,6 @@ std::optional<double> reweigh(double part, double before, double after,
   if (before > 0) return part / before * after;
   if (after == 0) return 0.0;
   return std::nullopt;
-}
-
-uint32_t truncate_priority(double p) {
-  if (!(p >= 1)) return 1;
-  if (p >= 4294967296.0) return 0xffffffffU;
-  return static_cast<uint32_t>(p);
 }
 
 double spearman(const std::vector<JobMove>& moves) {
@@ -181,7 +172,8 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
   const auto f_after = fs_changed ? factors_by_id(fs2) : f_before;
   // fairway_fairshare_tres: a job judged by a listed TRES takes its factor from that TRES's
   // tree, with the new shares and algorithm (usage changes are billing's, sshare's RawUsage).
-  const bool fs_needed = fs_changed || s0.weight_fairshare != s.weight_fairshare;
+  const bool fs_needed =
+      fs_changed || s0.weight[Factor::kFairshare] != s.weight[Factor::kFairshare];
   std::vector<std::unordered_map<uint32_t, double>> tres_after(fs2.fairshare_tres.size());
   std::vector<bool> tres_used(fs2.fairshare_tres.size(), false);
   for (const PendingJob& j : q.jobs)
@@ -230,32 +222,36 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       if (r.admin) continue;
       const FactorRow old = r;
       std::optional<double> age_n;
-      if (change.max_age || (s0.weight_age == 0 && s.weight_age > 0)) {
+      if (change.max_age || (s0.weight[Factor::kAge] == 0 && s.weight[Factor::kAge] > 0)) {
         const double waited =
             j.accrue_time ? std::max(0.0, std::difftime(q.taken_at, j.accrue_time)) : 0.0;
         // As multifactor: PriorityMaxAge 0 makes every accruing job's age factor 1.
         age_n = !j.accrue_time ? 0.0 : s.max_age ? std::min(1.0, waited / s.max_age) : 1.0;
       }
-      r.age = need(reweigh(old.age, s0.weight_age, s.weight_age, age_n), "age",
+      r.age = need(reweigh(old.age, s0.weight[Factor::kAge], s.weight[Factor::kAge], age_n), "age",
                    "PriorityWeightAge");
       // The factor itself where the tree tells it, rather than part / weight, which can lose
       // the last bit.
       const std::optional<double> fs_n = after_fs;
-      r.fairshare = need(reweigh(old.fairshare, s0.weight_fairshare, s.weight_fairshare, fs_n),
-                         "fair-share", "PriorityWeightFairshare");
-      r.assoc = need(reweigh(old.assoc, s0.weight_assoc, s.weight_assoc), "association",
-                     "PriorityWeightAssoc");
-      r.job_size = need(reweigh(old.job_size, s0.weight_job_size, s.weight_job_size), "job-size",
-                        "PriorityWeightJobSize");
+      r.fairshare = need(
+          reweigh(old.fairshare, s0.weight[Factor::kFairshare], s.weight[Factor::kFairshare], fs_n),
+          "fair-share", "PriorityWeightFairshare");
+      r.assoc = need(reweigh(old.assoc, s0.weight[Factor::kAssoc], s.weight[Factor::kAssoc]),
+                     "association", "PriorityWeightAssoc");
+      r.job_size =
+          need(reweigh(old.job_size, s0.weight[Factor::kJobSize], s.weight[Factor::kJobSize]),
+               "job-size", "PriorityWeightJobSize");
       std::optional<double> part_n;
-      if (s0.weight_partition != s.weight_partition || (flags_changed & kNoNormalPart))
+      if (s0.weight[Factor::kPartition] != s.weight[Factor::kPartition] ||
+          (flags_changed & kNoNormalPart))
         part_n = part_norm(r.partition);
-      r.partition_factor = need(
-          reweigh(old.partition_factor, s0.weight_partition, s.weight_partition, part_n),
-          "partition", "PriorityWeightPartition");
+      r.partition_factor = need(reweigh(old.partition_factor, s0.weight[Factor::kPartition],
+                                        s.weight[Factor::kPartition], part_n),
+                                "partition", "PriorityWeightPartition");
       std::optional<double> qos_n;
-      if (s0.weight_qos != s.weight_qos || (flags_changed & kNoNormalQos)) qos_n = qos_norm(j.qos);
-      r.qos = need(reweigh(old.qos, s0.weight_qos, s.weight_qos, qos_n), "QOS",
+      if (s0.weight[Factor::kQos] != s.weight[Factor::kQos] || (flags_changed & kNoNormalQos))
+        qos_n = qos_norm(j.qos);
+      r.qos = need(reweigh(old.qos, s0.weight[Factor::kQos], s.weight[Factor::kQos], qos_n), "QOS",
                    "PriorityWeightQOS");
       for (const auto& [name, value] : tres_changes) {
         const double before = tres_weight(s0, name);
@@ -272,20 +268,14 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       bool same = true;
       for (Factor f : kFactors) same = same && r.part(f) == old.part(f);
       if (same) continue;
-      double tres = 0;
-      for (const auto& t : r.tres) tres += t.second;
-      // The site factor added to the sum, then nice subtracted (job_factors.cc's order).
-      const double site = static_cast<double>(r.site), nice = static_cast<double>(r.nice);
-      double p;
-      if (j.rows.size() == 1) {  // job_priority(): one sum, in multifactor's order
-        p = r.age + r.assoc + r.fairshare + r.job_size + r.partition_factor + r.qos + tres;
-        p = p + site - nice;
-      } else {  // job_priority_in_partition(): the partition term first
-        p = r.partition_factor;
-        p += r.age + r.assoc + r.fairshare + r.job_size + r.qos + tres + site - nice;
-      }
+      // The parts added in multifactor's order (job_factors.h): one sum for a job in one
+      // partition, the partition term first for a job in several.
+      FactorValues parts;
+      for (Factor f : kFactors) parts[f] = r.part(f);
+      parts[Factor::kNice] = static_cast<double>(r.nice);
+      const SumOrder order = j.rows.size() == 1 ? SumOrder::kJob : SumOrder::kPartitionFirst;
       const uint32_t before_priority = r.priority;
-      r.priority = truncate_priority(p);
+      r.priority = priority_sum(parts, order, nullptr);
       // PriorityFlags=INCR_ONLY: a priority never goes down.
       if ((s.flags & kIncrOnly) && r.priority < before_priority) r.priority = before_priority;
       if (j.priority == before_priority) j.priority = r.priority;

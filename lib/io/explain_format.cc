@@ -152,16 +152,16 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
       out += fmt::format(
           "  - age: if both keep waiting and nothing else changes, it passes job {} in {}.\n",
           a->id, duration_words(p.age_passes));
-    else if (s.weight_age && s.max_age && p.age_saturates == 0)
+    else if (s.weight[Factor::kAge] && s.max_age && p.age_saturates == 0)
       out += fmt::format(
           "  - age: does not separate them (both at the same age part), and waiting does not "
           "change that.\n");
-    else if (s.weight_age && s.max_age)
+    else if (s.weight[Factor::kAge] && s.max_age)
       out += fmt::format(
           "  - age: waiting alone will not put it ahead of job {}: age stops separating them "
           "in {} (PriorityMaxAge {}), and the rest of the difference stays.\n",
           a->id, duration_words(p.age_saturates), duration_words(s.max_age));
-    if (s.weight_fairshare && fs.usage_basis != UsageBasis::kHistorical)
+    if (s.weight[Factor::kFairshare] && fs.usage_basis != UsageBasis::kHistorical)
       out += fmt::format(
           "  - fair-share: compares what running jobs hold now (fairway_usage={}), not usage "
           "over time: account {}'s factor rises as its running jobs end and falls as others' "
@@ -178,12 +178,12 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
           "rest of the cluster's usage stayed as it is, it would pass job {} in about {}.\n",
           j.account, duration_words(s.decay_half_life), a->id,
           duration_words(p.fair_share_passes));
-    else if (s.weight_fairshare && !s.decay_half_life)
+    else if (s.weight[Factor::kFairshare] && !s.decay_half_life)
       out += fmt::format(
           "  - fair-share: usage does not decay (PriorityDecayHalfLife=0): account {}'s "
           "fair-share changes only with the usage it and others add.\n",
           j.account);
-    else if (s.weight_fairshare)
+    else if (s.weight[Factor::kFairshare])
       out += fmt::format(
           "  - fair-share: the decay of account {}'s usage alone would not put it ahead of "
           "job {} within 20 half-lives.\n",

@@ -47,12 +47,12 @@ PrioritySettings parse_settings(const json& p) {
   const std::string ww = where + ": \"weights\"";
   const json& w = require_object(require(p, "weights", where), ww);
   reject_unknown_keys(w, {"age", "assoc", "fairshare", "jobsize", "partition", "qos"}, ww);
-  s.weight_age = get_u32(w, "age", ww);
-  s.weight_assoc = get_u32(w, "assoc", ww);
-  s.weight_fairshare = get_u32(w, "fairshare", ww);
-  s.weight_job_size = get_u32(w, "jobsize", ww);
-  s.weight_partition = get_u32(w, "partition", ww);
-  s.weight_qos = get_u32(w, "qos", ww);
+  s.weight[Factor::kAge] = get_u32(w, "age", ww);
+  s.weight[Factor::kAssoc] = get_u32(w, "assoc", ww);
+  s.weight[Factor::kFairshare] = get_u32(w, "fairshare", ww);
+  s.weight[Factor::kJobSize] = get_u32(w, "jobsize", ww);
+  s.weight[Factor::kPartition] = get_u32(w, "partition", ww);
+  s.weight[Factor::kQos] = get_u32(w, "qos", ww);
   s.weight_tres = get_map<double>(require(p, "tres_weights", where), at(where, "tres_weights"),
                                   get_double);
   const json& flags = require_array(require(p, "flags", where), at(where, "flags"));
@@ -285,8 +285,9 @@ std::string write_queue_keys(const Snapshot& s) {
       q.cluster_name.empty() ? std::string()
                              : "\"name\": " + json_fields::quoted(q.cluster_name) + ", ",
       q.cluster_cpus, q.cluster_nodes,
-      p.weight_age, p.weight_assoc, p.weight_fairshare, p.weight_job_size, p.weight_partition,
-      p.weight_qos, map_json(p.weight_tres), flags, p.max_age, p.favor_small ? "true" : "false",
+      p.weight[Factor::kAge], p.weight[Factor::kAssoc], p.weight[Factor::kFairshare],
+      p.weight[Factor::kJobSize], p.weight[Factor::kPartition], p.weight[Factor::kQos],
+      map_json(p.weight_tres), flags, p.max_age, p.favor_small ? "true" : "false",
       p.decay_half_life, p.calc_period,
       // Written only when set, so that a snapshot of the default settings reads as before.
       p.decay_exact ? ", \"decay\": \"exact\"" : "");

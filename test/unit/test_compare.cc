@@ -224,8 +224,8 @@ FactorRow row(const std::string& part, uint32_t prio, double age, double fs) {
 Queue base_queue() {
   Queue q;
   q.taken_at = 1000;
-  q.settings.weight_age = 1000;
-  q.settings.weight_fairshare = 10000;
+  q.settings.weight[Factor::kAge] = 1000;
+  q.settings.weight[Factor::kFairshare] = 10000;
   q.settings.max_age = 1000;
   q.partitions = {{"p", 1, 1, 64, 4}, {"q", 1, 1, 64, 4}};
   return q;
@@ -288,7 +288,7 @@ TEST(Weights, OneFactorDecidesEveryPair) {
 
 TEST(Weights, AFactorDrownedByAWeightOrdersOfMagnitudeAbove) {
   Queue q = base_queue();
-  q.settings.weight_fairshare = 100000000;
+  q.settings.weight[Factor::kFairshare] = 100000000;
   for (uint32_t i = 1; i <= 5; ++i)
     q.jobs.push_back(
         pending_job(i, 11, 100, {row("p", 0, 10.0 * i, 1e7 * (6 - i))}));  // older jobs: less fair-share
@@ -326,7 +326,7 @@ TEST(Weights, EqualPrioritiesGoBySubmitTimeThenJobId) {
 // so; the table shows both counts.
 TEST(Weights, HeadlineWeighsPairsOfTwoAssociationsByTheirGap) {
   Queue q = base_queue();
-  q.settings.weight_job_size = 100;
+  q.settings.weight[Factor::kJobSize] = 100;
   q.jobs.push_back(pending_job(1, 21, 100, {test::factor_row("p", 9100, 0, 9000, 100)}));
   q.jobs.push_back(pending_job(2, 21, 100, {test::factor_row("p", 9000, 0, 9000, 0)}));
   q.jobs.push_back(pending_job(3, 11, 100, {test::factor_row("p", 3100, 0, 3000, 100)}));

@@ -31,8 +31,8 @@ PendingJob job(uint32_t id, uint32_t assoc, time_t submit, FactorRow r) {
 Queue queue() {
   Queue q;
   q.taken_at = 1000;
-  q.settings.weight_age = 1000;
-  q.settings.weight_fairshare = 10000;
+  q.settings.weight[Factor::kAge] = 1000;
+  q.settings.weight[Factor::kFairshare] = 10000;
   q.settings.max_age = 1000;
   q.settings.decay_half_life = 3600;
   q.partitions = {{"p", 1, 1, 64, 4}, {"hi", 1, 5, 64, 4}};
@@ -78,7 +78,7 @@ TEST(Queue, AgePassesOnceTheOlderJobSaturates) {
   // Already ahead: 0.  Without an age weight: -1.
   EXPECT_EQ(seconds_until_age_passes(s, behind, ahead), 0);
   PrioritySettings none = s;
-  none.weight_age = 0;
+  none.weight[Factor::kAge] = 0;
   EXPECT_EQ(seconds_until_age_passes(none, ahead, behind), -1);
 }
 

@@ -173,7 +173,7 @@ Snapshot gpu_and_cpu_jobs() {
   s.slurm_release = "25.11.7";
   Queue q;
   q.taken_at = 1000;
-  q.settings.weight_fairshare = 1000;
+  q.settings.weight[Factor::kFairshare] = 1000;
   q.settings.decay_half_life = 3600;
   q.partitions = {{"gpu", 1, 1, 64, 1}};
   PendingJob j7 = test::pending_job(7, 3, 900, {test::factor_row("gpu", 1000, 0, 1000)});

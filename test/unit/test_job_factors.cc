@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "fair_share.h"
 #include "fairway.h"
+#include "job_factors.h"
+#include "slurm_values.h"
 
 namespace {
 
@@ -371,6 +374,114 @@ TEST(JobFactors, OnDemandClassicUsage) {
   EXPECT_EQ(fairway_algorithm_from_flags(FAIRWAY_FLAG_NO_FAIR_TREE), FAIRWAY_ALGO_CLASSIC);
   EXPECT_EQ(fairway_algorithm_from_flags(FAIRWAY_FLAG_NO_FAIR_TREE | FAIRWAY_FLAG_DEPTH_OBLIVIOUS),
             FAIRWAY_ALGO_DEPTH_OBLIVIOUS);
+}
+
+// One sum for the plugin, whatif and the shadow policy: the parts in Factor order, the site
+// factor added and nice subtracted; with the partition term first for a job in several.
+TEST(PrioritySum, AddsInMultifactorsOrderAndClamps) {
+  fairway::FactorValues f;
+  f[fairway::Factor::kAge] = 0.1;
+  f[fairway::Factor::kAssoc] = 0.2;
+  f[fairway::Factor::kFairshare] = 0.4;
+  f[fairway::Factor::kJobSize] = -1e16;
+  f[fairway::Factor::kPartition] = 1e16;
+  f[fairway::Factor::kQos] = 0.3;
+  f[fairway::Factor::kTres] = 2;
+  f[fairway::Factor::kSite] = 5;
+  f[fairway::Factor::kNice] = -3;
+  bool clamped = true;
+  const double job = ((0.1 + 0.2 + 0.4 + -1e16 + 1e16 + 0.3 + 2) + 5) - -3.0;
+  EXPECT_EQ(fairway::priority_sum(f, fairway::SumOrder::kJob, &clamped),
+            static_cast<uint32_t>(job));
+  EXPECT_FALSE(clamped);
+  double part = 1e16;
+  part += 0.1 + 0.2 + 0.4 + -1e16 + 0.3 + 2 + 5 - -3.0;
+  EXPECT_EQ(fairway::priority_sum(f, fairway::SumOrder::kPartitionFirst, nullptr),
+            static_cast<uint32_t>(part));
+
+  fairway::FactorValues none;
+  EXPECT_EQ(fairway::priority_sum(none, fairway::SumOrder::kJob, nullptr), 1u);
+  none[fairway::Factor::kAge] = std::nan("");
+  EXPECT_EQ(fairway::priority_sum(none, fairway::SumOrder::kJob, nullptr), 1u);
+  none[fairway::Factor::kAge] = 4294967296.0;
+  EXPECT_EQ(fairway::priority_sum(none, fairway::SumOrder::kJob, &clamped), 0xffffffffu);
+  EXPECT_TRUE(clamped);
+}
+
+// The core, not the plugin, picks the job's fair-share factor: Fair Tree's stored one; from
+// 25.11 classic's stored one; before, 2^(-UE/S/d) of the association the job shares with.
+TEST(JobFsFactor, TheRuleOfTheAlgorithmAndRelease) {
+  fairway_assoc_result_t own{}, shared{};
+  own.fs_factor = 0.25;
+  own.usage_efctv = 0.5L;
+  own.shares_norm = 0.5;
+  shared.usage_efctv = 0.2L;
+  shared.shares_norm = 0.4;
+  int first = -1;
+  EXPECT_EQ(
+      fairway_job_fs_factor(FAIRWAY_ALGO_FAIR_TREE, fairway::kSlurm2205, &own, &shared, 1, &first),
+      0.25);
+  EXPECT_EQ(first, 0);
+  EXPECT_EQ(
+      fairway_job_fs_factor(FAIRWAY_ALGO_CLASSIC, fairway::kSlurm2511, &own, &shared, 1, &first),
+      0.25);
+  EXPECT_EQ(
+      fairway_job_fs_factor(FAIRWAY_ALGO_CLASSIC, fairway::kSlurm2411, &own, &shared, 2, &first),
+      fairway_classic_fs_factor(0.2L, 0.4, 2));
+  EXPECT_EQ(first, 0);
+  EXPECT_EQ(fairway_job_fs_factor(FAIRWAY_ALGO_DEPTH_OBLIVIOUS, 0, &own, &own, 1, nullptr),
+            fairway_classic_fs_factor(0.5L, 0.5, 1));
+
+  // An effective usage not computed yet: the one the rule reads is named.
+  shared.usage_efctv = FAIRWAY_NO_VAL;
+  fairway_job_fs_factor(FAIRWAY_ALGO_CLASSIC, fairway::kSlurm2411, &own, &shared, 1, &first);
+  EXPECT_EQ(first, 2);
+  fairway_job_fs_factor(FAIRWAY_ALGO_CLASSIC, fairway::kSlurm2511, &own, &shared, 1, &first);
+  EXPECT_EQ(first, 0);
+  own.usage_efctv = FAIRWAY_NO_VAL;
+  fairway_job_fs_factor(FAIRWAY_ALGO_CLASSIC, fairway::kSlurm2511, &own, &shared, 1, &first);
+  EXPECT_EQ(first, 1);
+  fairway_job_fs_factor(FAIRWAY_ALGO_FAIR_TREE, fairway::kSlurm2511, &own, &shared, 1, &first);
+  EXPECT_EQ(first, 0);
+
+  EXPECT_EQ(fairway_job_fs_factor(FAIRWAY_ALGO_CLASSIC, 0, nullptr, &shared, 1, &first), 0.0);
+  EXPECT_EQ(fairway_job_fs_factor(static_cast<fairway_algorithm_t>(9), 0, &own, &own, 1, &first),
+            0.0);
+}
+
+long double three_tenths(void* calls) {
+  ++*static_cast<int*>(calls);
+  return 0.3L;
+}
+
+// The on-demand effective usage: own without a fair-share parent, the parent's for
+// Fairshare=parent, depth-oblivious's formula (the only one that reads the siblings) or
+// classic's.
+TEST(AssocUsageEfctv, TheRuleOfTheAlgorithm) {
+  fairway_assoc_result_t self{}, parent{};
+  self.usage_norm = 0.2L;
+  self.shares_norm = 0.25;
+  parent.usage_efctv = 0.6L;
+  parent.shares_norm = 0.5;
+  int calls = 0;
+  for (fairway_algorithm_t a :
+       {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
+    EXPECT_EQ(fairway_assoc_usage_efctv(a, &self, 1, 4, nullptr, three_tenths, &calls), 0.2L);
+    EXPECT_EQ(fairway_assoc_usage_efctv(a, &self, fairway::kSharesUseParent, 4, &parent,
+                                        three_tenths, &calls),
+              0.6L);
+  }
+  EXPECT_EQ(
+      fairway_assoc_usage_efctv(FAIRWAY_ALGO_CLASSIC, &self, 1, 4, &parent, three_tenths, &calls),
+      fairway_classic_usage_efctv(0.2L, 0.6L, 1, 4));
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(fairway_assoc_usage_efctv(FAIRWAY_ALGO_DEPTH_OBLIVIOUS, &self, 1, 4, &parent,
+                                      three_tenths, &calls),
+            fairway_depth_oblivious_usage_efctv(0.2L, 0.25, 0.6L, 0.5, 0.3L));
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(
+      fairway_assoc_usage_efctv(FAIRWAY_ALGO_CLASSIC, nullptr, 1, 4, &parent, nullptr, nullptr),
+      0.0L);
 }
 
 }  // namespace

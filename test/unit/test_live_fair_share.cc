@@ -37,7 +37,7 @@ Cluster cluster(const std::string& options) {
                          {5, 4, "B", "uB", false, 1, 100}};
   fairway::Queue q;
   q.taken_at = 1000;
-  q.settings.weight_fairshare = 1000;
+  q.settings.weight[fairway::Factor::kFairshare] = 1000;
   q.partitions = {{"gpu", 1, 1, 64, 1}};
   q.qos = {{"double", 0, 2.0}, {"free", 0, -1.0}};
   PendingJob gpu_job;
@@ -136,7 +136,7 @@ TEST(LiveFairShare, TheListIsIgnoredWhereThePluginIgnoresIt) {
   EXPECT_TRUE(untracked.snap.fairshare_tres.empty());
 
   Cluster unweighed = cluster("fairway_fairshare_tres=gres/gpu");
-  unweighed.snap.queue->settings.weight_fairshare = 0;
+  unweighed.snap.queue->settings.weight[fairway::Factor::kFairshare] = 0;
   apply_live_policy(unweighed.snap, unweighed.in);
   EXPECT_TRUE(unweighed.snap.fairshare_tres.empty());
 }

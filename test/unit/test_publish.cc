@@ -640,7 +640,7 @@ TEST_F(Publish, WithJobsTheSnapshotHoldsTheQueueThatExplainAndWhatifRead) {
   EXPECT_EQ(snap.slurm_release, "22.05.8");
   const Queue& queue = *snap.queue;
   EXPECT_EQ(queue.taken_at, 5000);
-  EXPECT_EQ(queue.settings.weight_fairshare, 10000u);
+  EXPECT_EQ(queue.settings.weight[Factor::kFairshare], 10000u);
   EXPECT_EQ(queue.settings.max_age, 7u * 86400);
   ASSERT_EQ(queue.jobs.size(), 2u);
   const PendingJob& alice = queue.jobs[0];

@@ -14,8 +14,8 @@ namespace {
 
 PrioritySettings live() {
   PrioritySettings s;
-  s.weight_age = 1000;
-  s.weight_fairshare = 10000;
+  s.weight[Factor::kAge] = 1000;
+  s.weight[Factor::kFairshare] = 10000;
   s.weight_tres = {{"CPU", 2}, {"GRES/gpu", 50}};
   return s;
 }

@@ -39,9 +39,9 @@ PendingJob job(uint32_t id, uint32_t assoc, time_t submit, std::vector<FactorRow
 Queue queue() {
   Queue q;
   q.taken_at = 1000;
-  q.settings.weight_age = 1000;
-  q.settings.weight_fairshare = 10000;
-  q.settings.weight_job_size = 1000;
+  q.settings.weight[Factor::kAge] = 1000;
+  q.settings.weight[Factor::kFairshare] = 10000;
+  q.settings.weight[Factor::kJobSize] = 1000;
   q.settings.max_age = 1000;
   q.partitions = {{"p", 1, 1, 64, 4}};
   q.jobs.push_back(job(1, 21, 900, {row("p", 100, 10000, 100)}));  // 10200
@@ -80,7 +80,7 @@ TEST(WhatIf, WeightsScaleEachFactorAndReorder) {
   EXPECT_EQ(move_of(w, 1).place_after, 2u);
   EXPECT_EQ(w.partitions[0].moved, 2u);
   EXPECT_DOUBLE_EQ(w.partitions[0].spearman, 0.5);  // 1 - 6 * 2 / (3 * 8)
-  EXPECT_EQ(w.after.settings.weight_fairshare, 1000u);
+  EXPECT_EQ(w.after.settings.weight[Factor::kFairshare], 1000u);
   EXPECT_TRUE(w.associations.empty());
 }
 
@@ -141,7 +141,7 @@ TEST(WhatIf, RefusesWhatTheSnapshotCannotTell) {
 
 TEST(WhatIf, FlagsNoNormalPartAndAlgorithm) {
   Queue q = queue();
-  q.settings.weight_partition = 100;
+  q.settings.weight[Factor::kPartition] = 100;
   q.partitions = {{"p", 2, 1, 64, 4}, {"big", 4, 1, 64, 4}};  // p's normalized factor 0.5
   for (auto& j : q.jobs) {
     j.rows[0].partition_factor = 50;
@@ -183,10 +183,10 @@ TEST(WhatIf, MaxAgeZeroGivesEveryAccruingJobTheWholeAgeWeight) {
 TEST(WhatIf, PartitionWeightUsesTheNormalizedFactorExactly) {
   // 1/3 x 3000 is 1000 for Slurm; 100/3 / 100 x 3000 would truncate to 999.
   Queue q = queue();
-  q.settings.weight_partition = 100;
-  q.settings.weight_fairshare = 0;
-  q.settings.weight_age = 0;
-  q.settings.weight_job_size = 0;
+  q.settings.weight[Factor::kPartition] = 100;
+  q.settings.weight[Factor::kFairshare] = 0;
+  q.settings.weight[Factor::kAge] = 0;
+  q.settings.weight[Factor::kJobSize] = 0;
   q.partitions = {{"p", 1, 1, 64, 4}, {"big", 3, 1, 64, 4}};
   for (auto& j : q.jobs) {
     j.rows[0] = test::factor_row("p", 33, 0, 0);
