@@ -5,7 +5,8 @@
  *  fair-share factor; with fairway_fairshare_tres, one more tree per listed
  *  TRES comparing its usage, and the factors jobs judged by it get.
  *  Depth-oblivious walks assoc_mgr's tree itself, in
- *  multifactor's order (assoc_usage.c computes each association).
+ *  multifactor's order (assoc_usage.c computes each association); and every
+ *  association's normalized shares when a reconfigure changes the algorithm.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -16,6 +17,8 @@
 #include "fairway_plugin.h"
 
 /*
+ * The table (fw_fs_table_t, a part of the plugin's state):
+ *
  * Fair Tree: every association's fs_factor after the last calculation, by
  * association id (open addressing, linear probing, load at most 0.8), so that
  * weighing a job reads this compact table instead of two scattered records
@@ -24,28 +27,31 @@
  * assoc write lock at the end of a successful calculation, read by the
  * weighing threads under the assoc read lock; invalid until then and after a
  * failed one (jobs then read their association, as before).
- */
-typedef struct {
-	uint32_t id;		/* 0: empty (association ids start at 1) */
-	uint32_t index;		/* in g_fs_ptrs (fairway_fairshare_tres) */
-	double fs_factor;
-} fs_slot_t;
-static fs_slot_t *g_fs_slots = NULL;
-static size_t g_fs_mask = 0;
-static bool g_fs_slots_valid = false;	/* fs_factor: Fair Tree's */
-/*
+ *
  * fairway_fairshare_tres: per listed TRES, the tree with that usage (same
- * shape as g_fs) and every association's factor from it, by index:
- * g_tres_fs[k * g_fs_n + index].  Valid with the slots' indexes.  Looked up
+ * shape as fs->tree) and every association's factor from it, by index:
+ * fs->tres_fs[k * fs->n + index].  Valid with the slots' indexes.  Looked up
  * by TRES position, so that a reconfigure that changes the list never reads
  * another TRES's factors before the next calculation.
+ *
+ * The association tree of the last calculation, kept while the associations
+ * keep their shape (same records, ids, parents, shares), so that a period only
+ * updates usage and recomputes, allocating nothing.  Protected by the assoc
+ * write lock (only used inside _recalc_fair_share).
  */
-static fairway_fair_share_t *g_fs_tres[FAIRWAY_MAX_FAIRSHARE_TRES];
-static int g_tres_pos[FAIRWAY_MAX_FAIRSHARE_TRES];
-static double *g_tres_fs = NULL;
-static size_t g_tres_fs_cap = 0;
-static int g_tres_n = 0;
-static bool g_tres_valid = false;
+struct fw_fs_slot {
+	uint32_t id;		/* 0: empty (association ids start at 1) */
+	uint32_t index;		/* in fs->ptrs */
+	double fs_factor;
+};
+
+/* What the cached tree was built from, to tell whether the shape changed (the
+ * full fairway_assoc_t input only exists while a tree is built: 16 bytes per
+ * association kept instead of 48). */
+struct fw_fs_shape {
+	uint32_t id, parent_id, shares_raw;
+	uint8_t shares_parent, is_user;
+};
 
 static inline size_t _fs_slot_hash(uint32_t id)
 {
@@ -53,131 +59,114 @@ static inline size_t _fs_slot_hash(uint32_t id)
 }
 
 /* The fs_factor of association `id` after the last calculation, or NULL. */
-extern const double *fw_fs_slot(uint32_t id)
+extern const double *fw_fs_table_factor(const fw_fs_table_t *fs, uint32_t id)
 {
 	size_t h;
 
-	if (!g_fs_slots_valid || !id)
+	if (!fs->slots_valid || !id)
 		return NULL;
-	for (h = _fs_slot_hash(id) & g_fs_mask; g_fs_slots[h].id;
-	     h = (h + 1) & g_fs_mask)
-		if (g_fs_slots[h].id == id)
-			return &g_fs_slots[h].fs_factor;
+	for (h = _fs_slot_hash(id) & fs->mask; fs->slots[h].id;
+	     h = (h + 1) & fs->mask)
+		if (fs->slots[h].id == id)
+			return &fs->slots[h].fs_factor;
 	return NULL;
 }
 
-extern void fw_fs_slots_invalidate(void)
+extern void fw_fs_slots_invalidate(fw_fs_table_t *fs)
 {
-	g_fs_slots_valid = false;
-	g_tres_valid = false;
+	fs->slots_valid = false;
+	fs->tres_valid = false;
 }
 
-/*
- * The association tree of the last calculation, kept while the associations
- * keep their shape (same records, ids, parents, shares), so that a period only
- * updates usage and recomputes, allocating nothing.  Protected by the assoc
- * write lock (only used inside _recalc_fair_share).
- */
-static fairway_fair_share_t *g_fs = NULL;
-static slurmdb_assoc_rec_t **g_fs_ptrs = NULL;
-/* What the cached tree was built from, to tell whether the shape changed (the
- * full fairway_assoc_t input only exists while a tree is built: 16 bytes per
- * association kept instead of 48). */
-typedef struct {
-	uint32_t id, parent_id, shares_raw;
-	uint8_t shares_parent, is_user;
-} fs_shape_t;
-static fs_shape_t *g_fs_shape = NULL;
-static size_t g_fs_n = 0, g_fs_cap = 0;
-
-extern bool fw_tres_fs_factor(uint32_t id, int pos, double *out)
+extern bool fw_fs_table_tres_factor(const fw_fs_table_t *fs, uint32_t id,
+				    int pos, double *out)
 {
 	size_t h;
 	int k = 0;
 
-	while ((k < g_tres_n) && (g_tres_pos[k] != pos))
+	while ((k < fs->tres_n) && (fs->tres_pos[k] != pos))
 		k++;
-	if (!g_tres_valid || !id || (k == g_tres_n))
+	if (!fs->tres_valid || !id || (k == fs->tres_n))
 		return false;
-	for (h = _fs_slot_hash(id) & g_fs_mask; g_fs_slots[h].id;
-	     h = (h + 1) & g_fs_mask)
-		if (g_fs_slots[h].id == id) {
-			*out = g_tres_fs[k * g_fs_n + g_fs_slots[h].index];
+	for (h = _fs_slot_hash(id) & fs->mask; fs->slots[h].id;
+	     h = (h + 1) & fs->mask)
+		if (fs->slots[h].id == id) {
+			*out = fs->tres_fs[k * fs->n + fs->slots[h].index];
 			return true;
 		}
 	return false;
 }
 
 /* The slots of every association: id, index and (Fair Tree) fs_factor. */
-static void _fs_slots_build(bool fair_tree)
+static void _fs_slots_build(fw_fs_table_t *fs, bool fair_tree)
 {
 	size_t want = 1024;
 
-	while (want * 4 < g_fs_n * 5)
+	while (want * 4 < fs->n * 5)
 		want <<= 1;
-	if (want - 1 != g_fs_mask) {
-		xfree(g_fs_slots);
-		g_fs_slots = xcalloc(want, sizeof(*g_fs_slots));
-		g_fs_mask = want - 1;
+	if (want - 1 != fs->mask) {
+		xfree(fs->slots);
+		fs->slots = xcalloc(want, sizeof(*fs->slots));
+		fs->mask = want - 1;
 	} else {
-		memset(g_fs_slots, 0, want * sizeof(*g_fs_slots));
+		memset(fs->slots, 0, want * sizeof(*fs->slots));
 	}
-	for (size_t i = 0; i < g_fs_n; i++) {
-		uint32_t id = g_fs_ptrs[i]->id;
-		size_t h = _fs_slot_hash(id) & g_fs_mask;
+	for (size_t i = 0; i < fs->n; i++) {
+		uint32_t id = fs->ptrs[i]->id;
+		size_t h = _fs_slot_hash(id) & fs->mask;
 
 		if (!id)
 			continue;
-		while (g_fs_slots[h].id && (g_fs_slots[h].id != id))
-			h = (h + 1) & g_fs_mask;
-		g_fs_slots[h].id = id;
-		g_fs_slots[h].index = (uint32_t) i;
-		g_fs_slots[h].fs_factor = g_fs_ptrs[i]->usage->fs_factor;
+		while (fs->slots[h].id && (fs->slots[h].id != id))
+			h = (h + 1) & fs->mask;
+		fs->slots[h].id = id;
+		fs->slots[h].index = (uint32_t) i;
+		fs->slots[h].fs_factor = fs->ptrs[i]->usage->fs_factor;
 	}
-	g_fs_slots_valid = fair_tree;
+	fs->slots_valid = fair_tree;
 }
 
-static void _tres_trees_free(int from)
+static void _tres_trees_free(fw_fs_table_t *fs, int from)
 {
 	for (int k = from; k < FAIRWAY_MAX_FAIRSHARE_TRES; k++)
-		fairway_fair_share_destroy(&g_fs_tres[k]);
+		fairway_fair_share_destroy(&fs->tres_tree[k]);
 }
 
 
-extern void fw_assoc_sync_free(void)
+extern void fw_assoc_sync_free(fw_fs_table_t *fs)
 {
-	g_fs_slots_valid = false;
-	g_tres_valid = false;
-	_tres_trees_free(0);
-	xfree(g_tres_fs);
-	g_tres_fs_cap = 0;
-	g_tres_n = 0;
-	xfree(g_fs_slots);
-	g_fs_mask = 0;
-	fairway_fair_share_destroy(&g_fs);
-	xfree(g_fs_ptrs);
-	xfree(g_fs_shape);
-	g_fs_n = g_fs_cap = 0;
+	fs->slots_valid = false;
+	fs->tres_valid = false;
+	_tres_trees_free(fs, 0);
+	xfree(fs->tres_fs);
+	fs->tres_fs_cap = 0;
+	fs->tres_n = 0;
+	xfree(fs->slots);
+	fs->mask = 0;
+	fairway_fair_share_destroy(&fs->tree);
+	xfree(fs->ptrs);
+	xfree(fs->shape);
+	fs->n = fs->cap = 0;
 }
 
-/* Record the current associations in g_fs_shape/g_fs_ptrs; true if their shape
+/* Record the current associations in fs->shape/fs->ptrs; true if their shape
  * is what the cached tree was built from. */
-static bool _fs_snapshot(void)
+static bool _fs_snapshot(fw_fs_table_t *fs)
 {
 	slurmdb_assoc_rec_t *assoc;
 	size_t cnt = list_count(assoc_mgr_assoc_list), n = 0;
-	bool same = (g_fs != NULL);
+	bool same = (fs->tree != NULL);
 	list_itr_t *it;
 
-	if (cnt > g_fs_cap) {
-		g_fs_cap = cnt + cnt / 8 + 16;
-		xrecalloc(g_fs_ptrs, g_fs_cap, sizeof(*g_fs_ptrs));
-		xrecalloc(g_fs_shape, g_fs_cap, sizeof(*g_fs_shape));
+	if (cnt > fs->cap) {
+		fs->cap = cnt + cnt / 8 + 16;
+		xrecalloc(fs->ptrs, fs->cap, sizeof(*fs->ptrs));
+		xrecalloc(fs->shape, fs->cap, sizeof(*fs->shape));
 		same = false;
 	}
 	it = list_iterator_create(assoc_mgr_assoc_list);
-	while ((assoc = list_next(it)) && (n < g_fs_cap)) {
-		fs_shape_t *in = &g_fs_shape[n];
+	while ((assoc = list_next(it)) && (n < fs->cap)) {
+		fw_fs_shape_t *in = &fs->shape[n];
 		uint32_t parent = (assoc == assoc_mgr_root_assoc) ?
 			0 : assoc->parent_id;
 		uint8_t sp = (assoc->shares_raw == SLURMDB_FS_USE_PARENT);
@@ -186,13 +175,13 @@ static bool _fs_snapshot(void)
 
 		if (!assoc->usage)
 			continue;
-		if (same && ((g_fs_ptrs[n] != assoc) || (in->id != assoc->id) ||
+		if (same && ((fs->ptrs[n] != assoc) || (in->id != assoc->id) ||
 			     (in->parent_id != parent) ||
 			     (in->shares_parent != sp) ||
 			     (in->shares_raw != shares) ||
 			     (in->is_user != user)))
 			same = false;
-		g_fs_ptrs[n] = assoc;
+		fs->ptrs[n] = assoc;
 		in->id = assoc->id;
 		in->parent_id = parent;
 		in->shares_parent = sp;
@@ -201,30 +190,30 @@ static bool _fs_snapshot(void)
 		n++;
 	}
 	list_iterator_destroy(it);
-	if (n != g_fs_n)
+	if (n != fs->n)
 		same = false;
-	g_fs_n = n;
+	fs->n = n;
 	return same;
 }
 
-/* Build g_fs from the associations _fs_snapshot() recorded. */
-static fairway_error_t _fs_build(void)
+/* Build fs->tree from the associations _fs_snapshot() recorded. */
+static fairway_error_t _fs_build(fw_fs_table_t *fs)
 {
-	fairway_assoc_t *in = xcalloc(g_fs_n + 1, sizeof(*in));
+	fairway_assoc_t *in = xcalloc(fs->n + 1, sizeof(*in));
 	fairway_error_t err;
 
-	for (size_t i = 0; i < g_fs_n; i++) {
-		const slurmdb_assoc_rec_t *a = g_fs_ptrs[i];
+	for (size_t i = 0; i < fs->n; i++) {
+		const slurmdb_assoc_rec_t *a = fs->ptrs[i];
 
-		in[i].id = g_fs_shape[i].id;
-		in[i].parent_id = g_fs_shape[i].parent_id;
+		in[i].id = fs->shape[i].id;
+		in[i].parent_id = fs->shape[i].parent_id;
 		in[i].account = a->acct;
 		in[i].user = a->user;
-		in[i].shares_parent = g_fs_shape[i].shares_parent;
-		in[i].shares_raw = g_fs_shape[i].shares_raw;
+		in[i].shares_parent = fs->shape[i].shares_parent;
+		in[i].shares_raw = fs->shape[i].shares_raw;
 		in[i].usage_raw = a->usage->usage_raw;
 	}
-	err = fairway_fair_share_new(in, g_fs_n, &g_fs);
+	err = fairway_fair_share_new(in, fs->n, &fs->tree);
 	xfree(in);
 	return err;
 }
@@ -232,12 +221,13 @@ static fairway_error_t _fs_build(void)
 /* fairway_usage=allocated|committed: the tree's usage becomes what the
  * running jobs noted by the last walk hold (assoc->usage->usage_raw, sshare's
  * RawUsage, stays historical usage). */
-static fairway_error_t _hold_usage(const fw_cfg_t *cfg)
+static fairway_error_t _hold_usage(fw_fs_table_t *fs, const fw_held_t *held,
+				   const fw_cfg_t *cfg)
 {
 	size_t n, unknown = 0;
-	const fairway_running_job_t *jobs = fw_held_jobs(&n);
-	fairway_error_t err = fairway_fair_share_hold(g_fs, cfg->usage_basis,
-						      jobs, n, &unknown);
+	const fairway_running_job_t *jobs = fw_held_jobs(held, &n);
+	fairway_error_t err = fairway_fair_share_hold(
+		fs->tree, cfg->usage_basis, jobs, n, &unknown);
 
 	if ((err == FAIRWAY_OK) && unknown)
 		log_flag(PRIO, "%s: %zu running jobs of associations no longer listed hold nothing this period",
@@ -263,110 +253,114 @@ static fairway_error_t _hold_usage(const fw_cfg_t *cfg)
  * algorithm, and every association's factor kept.  On an error the jobs keep
  * billing's factor and the reason is logged.
  */
-static void _recalc_tres(const fw_cfg_t *cfg, bool rebuilt)
+static void _recalc_tres(fw_fs_table_t *fs, fw_held_t *held,
+			 const fw_cfg_t *cfg, bool rebuilt)
 {
 	fairway_error_t err = FAIRWAY_OK;
 	int k;
 
-	_tres_trees_free(cfg->fs_tres_n);
-	g_tres_n = 0;
+	_tres_trees_free(fs, cfg->fs_tres_n);
+	fs->tres_n = 0;
 	if (!cfg->fs_tres_n)
 		return;
-	if (g_tres_fs_cap < g_fs_n * cfg->fs_tres_n) {
-		g_tres_fs_cap = g_fs_n * cfg->fs_tres_n;
-		xrecalloc(g_tres_fs, g_tres_fs_cap, sizeof(*g_tres_fs));
+	if (fs->tres_fs_cap < fs->n * cfg->fs_tres_n) {
+		fs->tres_fs_cap = fs->n * cfg->fs_tres_n;
+		xrecalloc(fs->tres_fs, fs->tres_fs_cap, sizeof(*fs->tres_fs));
 	}
 	for (k = 0; (k < cfg->fs_tres_n) && (err == FAIRWAY_OK); k++) {
 		int pos = cfg->fs_tres_pos[k];
 
-		g_tres_pos[k] = pos;
-		if (rebuilt || !g_fs_tres[k] ||
-		    (fairway_fair_share_count(g_fs_tres[k]) != g_fs_n)) {
-			fairway_fair_share_destroy(&g_fs_tres[k]);
-			err = fairway_fair_share_copy(g_fs, &g_fs_tres[k]);
+		fs->tres_pos[k] = pos;
+		if (rebuilt || !fs->tres_tree[k] ||
+		    (fairway_fair_share_count(fs->tres_tree[k]) != fs->n)) {
+			fairway_fair_share_destroy(&fs->tres_tree[k]);
+			err = fairway_fair_share_copy(fs->tree,
+						      &fs->tres_tree[k]);
 		}
 		if ((err == FAIRWAY_OK) && fw_cfg_held(cfg)) {
 			size_t n;
 			const fairway_running_job_t *jobs =
-				fw_held_tres_jobs(k, &n);
+				fw_held_tres_jobs(held, k, &n);
 
-			err = fairway_fair_share_hold(g_fs_tres[k],
+			err = fairway_fair_share_hold(fs->tres_tree[k],
 						      cfg->usage_basis, jobs,
 						      n, NULL);
 		}
 		for (size_t i = 0; !fw_cfg_held(cfg) && (err == FAIRWAY_OK) &&
-		     (i < g_fs_n); i++) {
-			const slurmdb_assoc_usage_t *u = g_fs_ptrs[i]->usage;
+		     (i < fs->n); i++) {
+			const slurmdb_assoc_usage_t *u = fs->ptrs[i]->usage;
 			long double used = (u->usage_tres_raw &&
 					    (pos < (int) u->tres_cnt)) ?
 				u->usage_tres_raw[pos] : 0.0L;
 
-			err = fairway_fair_share_set_usage(g_fs_tres[k], i,
+			err = fairway_fair_share_set_usage(fs->tres_tree[k], i,
 							   used);
 		}
 		if (err == FAIRWAY_OK)
-			err = fairway_fair_share_compute(g_fs_tres[k],
+			err = fairway_fair_share_compute(fs->tres_tree[k],
 							 cfg->algo, cfg->damp);
-		for (size_t i = 0; (err == FAIRWAY_OK) && (i < g_fs_n); i++) {
+		for (size_t i = 0; (err == FAIRWAY_OK) && (i < fs->n); i++) {
 			fairway_assoc_result_t r;
 
-			err = fairway_fair_share_result(g_fs_tres[k], i, &r);
-			g_tres_fs[k * g_fs_n + i] = r.fs_factor;
+			err = fairway_fair_share_result(fs->tres_tree[k], i,
+							&r);
+			fs->tres_fs[k * fs->n + i] = r.fs_factor;
 		}
 	}
 	if (err != FAIRWAY_OK) {
 		error("%s: fair-share of %s usage failed, jobs asking mostly for it keep billing's factor: %s: %s",
 		      plugin_type, cfg->fs_tres_name[k - 1],
 		      fairway_strerror(err), fairway_last_error());
-		_tres_trees_free(0);
+		_tres_trees_free(fs, 0);
 		return;
 	}
-	g_tres_n = cfg->fs_tres_n;
-	g_tres_valid = true;
+	fs->tres_n = cfg->fs_tres_n;
+	fs->tres_valid = true;
 }
 
-static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
+static int _recalc_fair_share(fw_fs_table_t *fs, fw_held_t *held,
+			      const fw_cfg_t *cfg, bool users_lazy)
 {
 	fairway_error_t err = FAIRWAY_OK;
 	bool rebuilt = false;
 
-	g_fs_slots_valid = false;
-	g_tres_valid = false;
+	fs->slots_valid = false;
+	fs->tres_valid = false;
 	if (!assoc_mgr_assoc_list || !assoc_mgr_root_assoc)
 		return SLURM_SUCCESS;
 
-	if (!_fs_snapshot()) {
-		fairway_fair_share_destroy(&g_fs);
+	if (!_fs_snapshot(fs)) {
+		fairway_fair_share_destroy(&fs->tree);
 		rebuilt = true;
-		err = _fs_build();
+		err = _fs_build(fs);
 	} else if (!fw_cfg_held(cfg)) {
-		for (size_t i = 0; (i < g_fs_n) && (err == FAIRWAY_OK); i++)
+		for (size_t i = 0; (i < fs->n) && (err == FAIRWAY_OK); i++)
 			err = fairway_fair_share_set_usage(
-				g_fs, i, g_fs_ptrs[i]->usage->usage_raw);
+				fs->tree, i, fs->ptrs[i]->usage->usage_raw);
 	}
 	if ((err == FAIRWAY_OK) && fw_cfg_held(cfg))
-		err = _hold_usage(cfg);
+		err = _hold_usage(fs, held, cfg);
 	if (err != FAIRWAY_OK) {
 		error("%s: association tree rejected, fair-share values left unchanged: %s: %s",
 		      plugin_type, fairway_strerror(err), fairway_last_error());
-		fairway_fair_share_destroy(&g_fs);
+		fairway_fair_share_destroy(&fs->tree);
 		return SLURM_ERROR;
 	}
-	if ((err = fairway_fair_share_compute(g_fs, cfg->algo, cfg->damp)) !=
-	    FAIRWAY_OK) {
+	if ((err = fairway_fair_share_compute(fs->tree, cfg->algo,
+					      cfg->damp)) != FAIRWAY_OK) {
 		error("%s: fair-share calculation failed: %s: %s",
 		      plugin_type, fairway_strerror(err), fairway_last_error());
 		return SLURM_ERROR;
 	}
-	for (size_t i = 0; i < g_fs_n; i++) {
+	for (size_t i = 0; i < fs->n; i++) {
 		fairway_assoc_result_t r;
-		slurmdb_assoc_usage_t *u = g_fs_ptrs[i]->usage;
+		slurmdb_assoc_usage_t *u = fs->ptrs[i]->usage;
 
-		if (users_lazy && g_fs_ptrs[i]->user) {
+		if (users_lazy && fs->ptrs[i]->user) {
 			u->usage_efctv = (long double) NO_VAL;
 			continue;
 		}
-		if (fairway_fair_share_result(g_fs, i, &r) != FAIRWAY_OK)
+		if (fairway_fair_share_result(fs->tree, i, &r) != FAIRWAY_OK)
 			continue;
 		if (r.set & FAIRWAY_SET_SHARES_NORM)
 			u->shares_norm = r.shares_norm;
@@ -382,12 +376,12 @@ static int _recalc_fair_share(const fw_cfg_t *cfg, bool users_lazy)
 		 * it computed but root's. */
 		if (FW_CLASSIC_STORES_FS_FACTOR &&
 		    (cfg->algo == FAIRWAY_ALGO_CLASSIC) &&
-		    (g_fs_ptrs[i] != assoc_mgr_root_assoc))
-			fw_store_fs_factor(g_fs_ptrs[i], cfg->damp);
+		    (fs->ptrs[i] != assoc_mgr_root_assoc))
+			fw_store_fs_factor(fs->ptrs[i], cfg->damp);
 	}
 	if ((cfg->algo == FAIRWAY_ALGO_FAIR_TREE) || cfg->fs_tres_n)
-		_fs_slots_build(cfg->algo == FAIRWAY_ALGO_FAIR_TREE);
-	_recalc_tres(cfg, rebuilt);
+		_fs_slots_build(fs, cfg->algo == FAIRWAY_ALGO_FAIR_TREE);
+	_recalc_tres(fs, held, cfg, rebuilt);
 	return SLURM_SUCCESS;
 }
 
@@ -418,7 +412,8 @@ static void _depth_oblivious_children(list_t *children)
 }
 
 /* Fair-share of every association, under the assoc write lock. */
-extern int fw_fair_share_locked(const fw_cfg_t *cfg, bool users_lazy)
+extern int fw_fair_share_locked(fw_fs_table_t *fs, fw_held_t *held,
+				const fw_cfg_t *cfg, bool users_lazy)
 {
 	assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
 	int rc = SLURM_SUCCESS;
@@ -429,8 +424,61 @@ extern int fw_fair_share_locked(const fw_cfg_t *cfg, bool users_lazy)
 			_depth_oblivious_children(
 				assoc_mgr_root_assoc->usage->children_list);
 	} else {
-		rc = _recalc_fair_share(cfg, users_lazy);
+		rc = _recalc_fair_share(fs, held, cfg, users_lazy);
 	}
 	assoc_mgr_unlock(&assoc_write);
 	return rc;
+}
+
+/*
+ * The fair-share algorithm changed by reconfigure: give every association what
+ * a controller started with the new PriorityFlags has.  assoc_mgr normalizes
+ * shares by the flags when it loads the associations (Fair Tree among
+ * siblings, the others down the whole path); the classic period never writes
+ * users' shares_norm, so without this they would keep Fair Tree's until a
+ * restart.  Leaving Fair Tree, its Level FS and fair-share factor go too: the
+ * other algorithms never store them (Level FS; from 25.11 they store their
+ * own fair-share factor, from the next period on).  Going to Fair Tree from
+ * 25.11 on, classic's fair-share factors go: Fair Tree stores users' again,
+ * and accounts have none under it.  Users of Fairshare=parent copy their
+ * account's normalized shares, hence the second pass.  multifactor 22.05
+ * tests for the switch after taking the new flags and keeps the old
+ * algorithm's shares (doc/differences.md).  The fs_factor table goes too.
+ * Caller holds st->calc_lock.
+ */
+extern void fw_algorithm_switched(fw_fs_table_t *fs, fairway_algorithm_t algo)
+{
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
+	slurmdb_assoc_rec_t *assoc;
+	list_itr_t *it;
+
+	assoc_mgr_lock(&locks);
+	if (!assoc_mgr_assoc_list) {
+		assoc_mgr_unlock(&locks);
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((assoc = list_next(it))) {
+			bool parent = (assoc->shares_raw ==
+				       SLURMDB_FS_USE_PARENT);
+
+			if (!assoc->usage || (parent != (pass == 1)))
+				continue;
+			assoc_mgr_normalize_assoc_shares(assoc);
+			if (algo != FAIRWAY_ALGO_FAIR_TREE) {
+				assoc->usage->level_fs = 0;
+				assoc->usage->fs_factor = 0;
+			} else if (FW_CLASSIC_STORES_FS_FACTOR) {
+				/* Classic's, which Fair Tree writes again
+				 * for users only. */
+				assoc->usage->fs_factor = 0;
+			}
+		}
+		list_iterator_destroy(it);
+	}
+	fw_fs_slots_invalidate(fs);
+	assoc_mgr_unlock(&locks);
+	info("%s: fair-share algorithm changed by reconfigure: associations' normalized shares recomputed for the new one",
+	     plugin_type);
 }

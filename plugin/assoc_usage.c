@@ -2,8 +2,8 @@
  *  assoc_usage.c - one association's values outside a period: normalized and
  *  effective usage on demand (sshare, a classic job's fair-share factor), as
  *  multifactor's priority_p_set_assoc_usage sets them (from Slurm 25.11 with the
- *  fair-share factor of classic and depth-oblivious), and every association's
- *  normalized shares when a reconfigure changes the fair-share algorithm.
+ *  fair-share factor of classic and depth-oblivious).  It calls nothing of the
+ *  whole-tree files (assoc_sync.c calls it).
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -119,56 +119,4 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 		fw_store_fs_factor(assoc, cfg->damp);
 		fw_cfg_put(cfg);
 	}
-}
-
-/*
- * The fair-share algorithm changed by reconfigure: give every association what
- * a controller started with the new PriorityFlags has.  assoc_mgr normalizes
- * shares by the flags when it loads the associations (Fair Tree among
- * siblings, the others down the whole path); the classic period never writes
- * users' shares_norm, so without this they would keep Fair Tree's until a
- * restart.  Leaving Fair Tree, its Level FS and fair-share factor go too: the
- * other algorithms never store them (Level FS; from 25.11 they store their
- * own fair-share factor, from the next period on).  Going to Fair Tree from
- * 25.11 on, classic's fair-share factors go: Fair Tree stores users' again,
- * and accounts have none under it.  Users of Fairshare=parent copy their
- * account's normalized shares, hence the second pass.  multifactor 22.05
- * tests for the switch after taking the new flags and keeps the old
- * algorithm's shares (doc/differences.md).  Caller holds st->calc_lock.
- */
-extern void fw_algorithm_switched(fairway_algorithm_t algo)
-{
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK };
-	slurmdb_assoc_rec_t *assoc;
-	list_itr_t *it;
-
-	assoc_mgr_lock(&locks);
-	if (!assoc_mgr_assoc_list) {
-		assoc_mgr_unlock(&locks);
-		return;
-	}
-	for (int pass = 0; pass < 2; pass++) {
-		it = list_iterator_create(assoc_mgr_assoc_list);
-		while ((assoc = list_next(it))) {
-			bool parent = (assoc->shares_raw ==
-				       SLURMDB_FS_USE_PARENT);
-
-			if (!assoc->usage || (parent != (pass == 1)))
-				continue;
-			assoc_mgr_normalize_assoc_shares(assoc);
-			if (algo != FAIRWAY_ALGO_FAIR_TREE) {
-				assoc->usage->level_fs = 0;
-				assoc->usage->fs_factor = 0;
-			} else if (FW_CLASSIC_STORES_FS_FACTOR) {
-				/* Classic's, which Fair Tree writes again
-				 * for users only. */
-				assoc->usage->fs_factor = 0;
-			}
-		}
-		list_iterator_destroy(it);
-	}
-	fw_fs_slots_invalidate();
-	assoc_mgr_unlock(&locks);
-	info("%s: fair-share algorithm changed by reconfigure: associations' normalized shares recomputed for the new one",
-	     plugin_type);
 }

@@ -83,7 +83,6 @@ extern void fw_decay_state_write(const fw_state_t *st)
  * reconfigure; the default alone logs nothing. */
 extern void fw_decay_settings_read(fw_state_t *st)
 {
-	static int logged_exact = -1;
 	const fw_cfg_t *cfg = fw_cfg_get();
 	bool exact = cfg->decay_exact;
 	double hl = (double) slurm_conf.priority_decay_hl;
@@ -91,12 +90,11 @@ extern void fw_decay_settings_read(fw_state_t *st)
 		fairway_decay_factor(hl);
 
 	fw_cfg_put(cfg);
-	if (logged_exact != (int) exact) {
-		if (exact || (logged_exact == 1))
-			info("%s: usage decays %s", plugin_type, exact ?
-			     "exactly, by 2^(-t/PriorityDecayHalfLife) (fairway_decay=exact)" :
-			     "as multifactor's does, by (1 - 0.693/PriorityDecayHalfLife) per second");
-		logged_exact = exact;
+	if (st->decay_logged_exact != exact) {
+		info("%s: usage decays %s", plugin_type, exact ?
+		     "exactly, by 2^(-t/PriorityDecayHalfLife) (fairway_decay=exact)" :
+		     "as multifactor's does, by (1 - 0.693/PriorityDecayHalfLife) per second");
+		st->decay_logged_exact = exact;
 	}
 	__atomic_store(&st->decay_factor, &decay, __ATOMIC_RELAXED);
 	st->reset.period = slurm_conf.priority_reset_period;

@@ -59,14 +59,106 @@ static inline bool fw_cfg_held(const fw_cfg_t *cfg)
 	return cfg->usage_basis != FAIRWAY_USAGE_HISTORICAL;
 }
 
-/* (Re)read slurm.conf's Priority* settings and publish them. */
-extern void fw_settings_read(bool fair_share);
+/* A part of fw_state_t: what the settings' lines last said, so that a
+ * reconfigure logs only a change. */
+typedef struct {
+	uint32_t basis;		/* fairway_usage last logged */
+	/* fairway_fairshare_tres last logged ("": none) */
+	char tres[FAIRWAY_MAX_FAIRSHARE_TRES * 65];
+} fw_settings_log_t;
+
+/* (Re)read slurm.conf's Priority* settings and publish them; log says what
+ * was logged last (a change is logged). */
+extern void fw_settings_read(fw_settings_log_t *log, bool fair_share);
 /* The current settings (never NULL), held until fw_cfg_put. */
 extern const fw_cfg_t *fw_cfg_get(void);
 extern void fw_cfg_put(const fw_cfg_t *cfg);
 /* Drop the current settings (fini). */
 extern void fw_settings_clear(void);
 extern fairway_algorithm_t fw_cfg_algo(void);
+
+/* ---- the parts of fw_state_t: each module keeps its own, touched only
+ * through that module's functions (which take a pointer to it); settings.c's
+ * is above ---- */
+
+/* assoc_sync.c: the association tree of the last calculation, kept while
+ * the associations keep their shape, and the tables the weighing reads. */
+typedef struct fw_fs_slot fw_fs_slot_t;
+typedef struct fw_fs_shape fw_fs_shape_t;
+typedef struct {
+	/* every association's fs_factor by id (assoc write lock to build,
+	 * read lock to read) */
+	fw_fs_slot_t *slots;
+	size_t mask;
+	bool slots_valid;	/* fs_factor: Fair Tree's */
+	/* fairway_fairshare_tres: per listed TRES, its tree, its position in
+	 * the TRES arrays and every association's factor from it */
+	fairway_fair_share_t *tres_tree[FAIRWAY_MAX_FAIRSHARE_TRES];
+	int tres_pos[FAIRWAY_MAX_FAIRSHARE_TRES];
+	double *tres_fs;
+	size_t tres_fs_cap;
+	int tres_n;
+	bool tres_valid;
+	/* the tree, its associations and what its shape was built from */
+	fairway_fair_share_t *tree;
+	slurmdb_assoc_rec_t **ptrs;
+	fw_fs_shape_t *shape;
+	size_t n, cap;
+} fw_fs_table_t;
+
+/* held_usage.c: what running jobs hold (fairway_usage), noted by the
+ * period's walk; calc_lock. */
+typedef struct {
+	fairway_running_job_t *jobs;
+	size_t n, cap;
+	/* each job's allocated count of each listed TRES times its usage
+	 * factor (FAIRWAY_MAX_FAIRSHARE_TRES per job), and the jobs handed
+	 * out per TRES */
+	double *tres;
+	fairway_running_job_t *tres_jobs;
+} fw_held_t;
+
+/* weigh_pass.c: the weighing pool's threads and the collected jobs. */
+typedef struct fw_pool fw_pool_t;
+typedef struct {
+	fw_pool_t *pool;
+	int k;			/* 1 .. FAIRWAY_MAX_WEIGH_THREADS - 1 */
+} fw_pool_worker_t;
+struct fw_pool {
+	int env_threads;	/* FAIRWAY_WEIGH_THREADS, 0: none */
+	int default_threads;	/* the CPUs we may run on, capped */
+	size_t parallel_min_jobs;
+	job_record_t **jobs;	/* collected, only grows */
+	size_t cap;
+	pthread_mutex_t lock;	/* the fields below */
+	pthread_cond_t work_cond, done_cond;
+	pthread_t thread[FAIRWAY_MAX_WEIGH_THREADS];
+	fw_pool_worker_t worker[FAIRWAY_MAX_WEIGH_THREADS];
+	int started;		/* threads 1 .. started are running */
+	/* the passes handed out before thread k started (what it has seen) */
+	uint64_t seen0[FAIRWAY_MAX_WEIGH_THREADS];
+	bool stop;
+	bool told;		/* a thread that could not start, logged */
+	struct {
+		uint64_t posted;	/* passes handed out */
+		int parts;	/* threads taking part, the calculation
+				 * thread too */
+		int running;	/* pool threads of this pass not done yet */
+		const fw_cfg_t *cfg;
+		time_t now;
+		size_t n;	/* jobs of the pass */
+		bool changed;
+	} pass;
+};
+
+/* sprio_factors.c: row blocks kept for the next lists (their own lock:
+ * several sprio calls may build and free lists at once). */
+struct fw_rows_block;
+typedef struct {
+	pthread_mutex_t lock;
+	struct fw_rows_block *blocks;
+	int n;
+} fw_sprio_kept_t;
 
 /* ---- the per-period state, one instance (priority_fairway.c) ---- */
 typedef struct {
@@ -110,6 +202,15 @@ typedef struct {
 	 * held the job write lock so far. */
 	struct timespec period_begin, job_lock_taken;
 	double job_lock_seconds;
+	/* What each module keeps across periods, each part touched only through
+	 * its module's functions.  init sets them up, fini frees each with
+	 * its module's free function and zeroes the struct. */
+	fw_settings_log_t settings_log;	/* settings.c */
+	fw_fs_table_t fs;		/* assoc_sync.c */
+	fw_held_t held;			/* held_usage.c */
+	fw_pool_t pool;			/* weigh_pass.c */
+	fw_sprio_kept_t sprio_kept;	/* sprio_factors.c */
+	bool decay_logged_exact;	/* decay_state.c: mode last logged */
 } fw_state_t;
 
 /* ---- job_weigh.c: one job's priority ---- */
@@ -135,25 +236,36 @@ extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			  time_t now, bool assoc_locked);
 
 /* ---- assoc_sync.c: the association tree in, fair-share values out ---- */
-/* Fair-share of every association under the assoc write lock (taken here). */
-extern int fw_fair_share_locked(const fw_cfg_t *cfg, bool users_lazy);
+/* Fair-share of every association under the assoc write lock (taken here),
+ * kept in fs; held: what running jobs hold (fairway_usage). */
+extern int fw_fair_share_locked(fw_fs_table_t *fs, fw_held_t *held,
+				const fw_cfg_t *cfg, bool users_lazy);
 /* An association's fs_factor after the last Fair Tree calculation, or NULL.
  * Caller holds the assoc read lock. */
-extern const double *fw_fs_slot(uint32_t id);
+extern const double *fw_fs_table_factor(const fw_fs_table_t *fs, uint32_t id);
 /* Forget the fs_factor table (associations changed).  Assoc write lock. */
-extern void fw_fs_slots_invalidate(void);
+extern void fw_fs_slots_invalidate(fw_fs_table_t *fs);
 /* fairway_fairshare_tres: the fair-share factor association `id` has when
  * fair-share compares its usage of the TRES at position `pos` of the TRES
  * arrays, from the last calculation, in *out; false when there is none (the
  * job keeps billing's).  Assoc read lock. */
+extern bool fw_fs_table_tres_factor(const fw_fs_table_t *fs, uint32_t id,
+				    int pos, double *out);
+extern void fw_assoc_sync_free(fw_fs_table_t *fs);
+/* The fair-share algorithm changed by reconfigure: every association's
+ * normalized shares for it, the table forgotten.  Takes the assoc write
+ * lock. */
+extern void fw_algorithm_switched(fw_fs_table_t *fs, fairway_algorithm_t algo);
+/* fw_fs_table_factor and fw_fs_table_tres_factor of the plugin's table, for
+ * the job weighing (job_weigh.c) and publishing, which are given no state
+ * (priority_fairway.c, where the instance is). */
+extern const double *fw_fs_slot(uint32_t id);
 extern bool fw_tres_fs_factor(uint32_t id, int pos, double *out);
-extern void fw_assoc_sync_free(void);
 
-/* ---- assoc_usage.c: on-demand usage, an algorithm switch ---- */
+/* ---- assoc_usage.c: one association's usage on demand ---- */
 extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
 extern void fw_store_fs_factor(slurmdb_assoc_rec_t *assoc, double damp);
 extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg);
-extern void fw_algorithm_switched(fairway_algorithm_t algo);
 
 /* ---- usage_charge.c: what running and ended jobs are charged ---- */
 /* The assoc_mgr locks of a charging pass (inside the job write lock). */
@@ -216,23 +328,28 @@ typedef struct {
 } fw_collect_t;
 extern int fw_collect_job(void *x, void *arg);
 /* Weigh the n collected jobs.  Job write lock, assoc and QOS read locks. */
-extern void fw_weigh_collected(const fw_cfg_t *cfg, time_t now, size_t n);
-extern void fw_weigh_pass_configure(void);
-extern void fw_weigh_pass_free(void);
+extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
+			       time_t now, size_t n);
+/* Set up the pool (no thread yet) from the CPUs and the environment (init). */
+extern void fw_weigh_pass_configure(fw_pool_t *pool);
+/* Stop the pool's threads, free the job array (fini). */
+extern void fw_weigh_pass_free(fw_pool_t *pool);
 
 /* ---- held_usage.c: running jobs' holdings (fairway_usage) ---- */
 /* Forget the last walk's jobs; note one running job (job write lock, assoc
  * read or write lock, TRES read lock); the jobs noted since the reset.  All
  * under calc_lock. */
-extern void fw_held_reset(void);
-extern void fw_held_note(const fw_cfg_t *cfg, job_record_t *job_ptr,
-			 time_t now);
-extern const fairway_running_job_t *fw_held_jobs(size_t *n);
+extern void fw_held_reset(fw_held_t *held);
+extern void fw_held_note(fw_held_t *held, const fw_cfg_t *cfg,
+			 job_record_t *job_ptr, time_t now);
+extern const fairway_running_job_t *fw_held_jobs(const fw_held_t *held,
+						 size_t *n);
 /* The same jobs holding what they were allocated of the cfg's k-th
  * fairway_fairshare_tres (times the QOS UsageFactor) in place of billing, in
  * one buffer that the next call overwrites (copy it to keep several). */
-extern const fairway_running_job_t *fw_held_tres_jobs(int k, size_t *n);
-extern void fw_held_free(void);
+extern const fairway_running_job_t *fw_held_tres_jobs(fw_held_t *held, int k,
+						      size_t *n);
+extern void fw_held_free(fw_held_t *held);
 
 /* ---- period.c: one calculation period and the thread running them ---- */
 extern int fw_period(fw_state_t *st, time_t now);
@@ -287,8 +404,10 @@ typedef struct {
 /* sprio's rows of every job uid may see, NULL when there are none; filter may
  * be NULL.  Caller holds slurmctld's job read lock when FW_SPRIO_CALLER_LOCKS,
  * and the assoc_mgr QOS read lock. */
-extern list_t *fw_factors_list(const fw_sprio_filter_t *filter, uid_t uid);
-/* Free the row blocks kept for the next lists (fini). */
-extern void fw_sprio_rows_free(void);
+extern list_t *fw_factors_list(fw_sprio_kept_t *kept,
+			       const fw_sprio_filter_t *filter, uid_t uid);
+/* No row blocks kept yet (init); free those kept for the next lists (fini). */
+extern void fw_sprio_kept_init(fw_sprio_kept_t *kept);
+extern void fw_sprio_rows_free(fw_sprio_kept_t *kept);
 
 #endif /* FAIRWAY_PLUGIN_H */

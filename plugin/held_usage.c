@@ -18,21 +18,15 @@
 
 #include "fairway_plugin.h"
 
-static fairway_running_job_t *g_held = NULL;
-static size_t g_held_n = 0, g_held_cap = 0;
-/* fairway_fairshare_tres: each job's allocated count of each listed TRES
- * times its usage factor (FAIRWAY_MAX_FAIRSHARE_TRES per job), and the jobs
- * handed out per TRES. */
-static double *g_held_tres = NULL;
-static fairway_running_job_t *g_tres_jobs = NULL;
+/* The jobs are in a fw_held_t, a part of the plugin's state. */
 
-extern void fw_held_reset(void)
+extern void fw_held_reset(fw_held_t *held)
 {
-	g_held_n = 0;
+	held->n = 0;
 }
 
-extern void fw_held_note(const fw_cfg_t *cfg, job_record_t *job_ptr,
-			 time_t now)
+extern void fw_held_note(fw_held_t *held, const fw_cfg_t *cfg,
+			 job_record_t *job_ptr, time_t now)
 {
 	fairway_running_job_t *h;
 	double rate, factor = 1.0;
@@ -43,50 +37,53 @@ extern void fw_held_note(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0))
 		factor = job_ptr->qos_ptr->usage_factor;
 	rate *= factor;
-	if (g_held_n == g_held_cap) {	/* grows with the running jobs */
-		g_held_cap += g_held_cap / 2 + 256;
-		xrecalloc(g_held, g_held_cap, sizeof(*g_held));
-		xrecalloc(g_held_tres, g_held_cap * FAIRWAY_MAX_FAIRSHARE_TRES,
-			  sizeof(*g_held_tres));
-		xrecalloc(g_tres_jobs, g_held_cap, sizeof(*g_tres_jobs));
+	if (held->n == held->cap) {	/* grows with the running jobs */
+		held->cap += held->cap / 2 + 256;
+		xrecalloc(held->jobs, held->cap, sizeof(*held->jobs));
+		xrecalloc(held->tres, held->cap * FAIRWAY_MAX_FAIRSHARE_TRES,
+			  sizeof(*held->tres));
+		xrecalloc(held->tres_jobs, held->cap,
+			  sizeof(*held->tres_jobs));
 	}
 	for (int k = 0; k < cfg->fs_tres_n; k++) {
 		int pos = cfg->fs_tres_pos[k];
 
-		g_held_tres[g_held_n * FAIRWAY_MAX_FAIRSHARE_TRES + k] =
+		held->tres[held->n * FAIRWAY_MAX_FAIRSHARE_TRES + k] =
 			job_ptr->tres_alloc_cnt ?
 			(double) job_ptr->tres_alloc_cnt[pos] * factor : 0.0;
 	}
-	h = &g_held[g_held_n++];
+	h = &held->jobs[held->n++];
 	h->assoc_id = job_ptr->assoc_id;
 	h->charge_rate = rate;
 	h->remaining_seconds = (job_ptr->end_time > now) ?
 		difftime(job_ptr->end_time, now) : 0.0;
 }
 
-extern const fairway_running_job_t *fw_held_jobs(size_t *n)
+extern const fairway_running_job_t *fw_held_jobs(const fw_held_t *held,
+						 size_t *n)
 {
-	*n = g_held_n;
-	return g_held;
+	*n = held->n;
+	return held->jobs;
 }
 
-extern const fairway_running_job_t *fw_held_tres_jobs(int k, size_t *n)
+extern const fairway_running_job_t *fw_held_tres_jobs(fw_held_t *held, int k,
+						      size_t *n)
 {
-	*n = g_held_n;
-	if (!g_held_n)
+	*n = held->n;
+	if (!held->n)
 		return NULL;
-	for (size_t i = 0; i < g_held_n; i++) {
-		g_tres_jobs[i] = g_held[i];
-		g_tres_jobs[i].charge_rate =
-			g_held_tres[i * FAIRWAY_MAX_FAIRSHARE_TRES + k];
+	for (size_t i = 0; i < held->n; i++) {
+		held->tres_jobs[i] = held->jobs[i];
+		held->tres_jobs[i].charge_rate =
+			held->tres[i * FAIRWAY_MAX_FAIRSHARE_TRES + k];
 	}
-	return g_tres_jobs;
+	return held->tres_jobs;
 }
 
-extern void fw_held_free(void)
+extern void fw_held_free(fw_held_t *held)
 {
-	xfree(g_held_tres);
-	xfree(g_tres_jobs);
-	xfree(g_held);
-	g_held_n = g_held_cap = 0;
+	xfree(held->tres);
+	xfree(held->tres_jobs);
+	xfree(held->jobs);
+	held->n = held->cap = 0;
 }

@@ -59,7 +59,7 @@ static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) {
 			fw_collect_t c = { st, cfg, now, false, 0 };
 			list_for_each(job_list, fw_collect_job, &c);
-			fw_weigh_collected(cfg, now, c.n);
+			fw_weigh_collected(&st->pool, cfg, now, c.n);
 		} else {
 			list_for_each(job_list, _foreach_weigh, &pass);
 		}
@@ -91,7 +91,7 @@ static int _walk_and_weigh(fw_collect_t *c, assoc_mgr_lock_t *walk_locks,
 	int rc = SLURM_SUCCESS;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	fw_held_reset();
+	fw_held_reset(&c->st->held);
 	if (job_list) {
 		assoc_mgr_lock(walk_locks);
 		list_for_each(job_list, fw_collect_job, c);
@@ -99,11 +99,11 @@ static int _walk_and_weigh(fw_collect_t *c, assoc_mgr_lock_t *walk_locks,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (c->st->fair_share)
-		rc = fw_fair_share_locked(c->cfg, false);
+		rc = fw_fair_share_locked(&c->st->fs, &c->st->held, c->cfg, false);
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	if (c->n) {
 		assoc_mgr_lock(&assoc_read);
-		fw_weigh_collected(c->cfg, c->now, c->n);
+		fw_weigh_collected(&c->st->pool, c->cfg, c->now, c->n);
 		assoc_mgr_unlock(&assoc_read);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t3);
@@ -179,7 +179,7 @@ extern int fw_period(fw_state_t *st, time_t now)
 		fw_usage_reset(st);
 
 	if (!one_walk && st->fair_share)
-		rc = fw_fair_share_locked(cfg, true);
+		rc = fw_fair_share_locked(&st->fs, &st->held, cfg, true);
 
 	if (st->last_ran && (difftime(now, st->last_ran) > 0)) {
 		double run_delta = difftime(now, st->last_ran);
@@ -261,7 +261,7 @@ static int _recalc_locked(fw_state_t *st, time_t now)
 		rc = _rerank_held(st, cfg, now);
 	} else {
 		if (st->fair_share)
-			rc = fw_fair_share_locked(cfg, false);
+			rc = fw_fair_share_locked(&st->fs, &st->held, cfg, false);
 		_weigh_all_jobs(st, cfg, now);
 	}
 	fw_cfg_put(cfg);

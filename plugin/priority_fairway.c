@@ -35,6 +35,8 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <string.h>
+
 #include "fairway_plugin.h"
 
 const char plugin_name[] = "Priority FAIRWAY plugin";
@@ -50,7 +52,9 @@ _Static_assert((int) FAIRWAY_RESET_NOW == PRIORITY_RESET_NOW, "RESET_NOW");
 _Static_assert((int) FAIRWAY_RESET_YEARLY == PRIORITY_RESET_YEARLY,
 	       "RESET_YEARLY");
 
-/* The state of the periods: one instance, handed to every file that uses it. */
+/* Everything the plugin keeps from one period to the next: one instance,
+ * handed to every file that uses it (Slurm's entry points take no context, so
+ * they reach it here).  init sets it up, fini frees each part and zeroes it. */
 static fw_state_t g_state = {
 	.calc_lock = PTHREAD_MUTEX_INITIALIZER,
 	.calc_cond = PTHREAD_COND_INITIALIZER,
@@ -59,6 +63,31 @@ static fw_state_t g_state = {
 	.fair_share = true,
 	.decay_factor = 1.0,
 };
+
+/* The state as init finds it: never used, or zeroed by fini. */
+static void _state_init(fw_state_t *st)
+{
+	slurm_mutex_init(&st->calc_lock);
+	slurm_cond_init(&st->calc_cond, NULL);
+	slurm_mutex_init(&st->journal_lock);
+	st->journal_fd = -1;
+	st->fair_share = true;
+	st->decay_factor = 1.0;
+	fw_weigh_pass_configure(&st->pool);
+	fw_sprio_kept_init(&st->sprio_kept);
+}
+
+/* The fs_factor table, for the job weighing and publishing (given no state):
+ * the caller holds the assoc read lock. */
+extern const double *fw_fs_slot(uint32_t id)
+{
+	return fw_fs_table_factor(&g_state.fs, id);
+}
+
+extern bool fw_tres_fs_factor(uint32_t id, int pos, double *out)
+{
+	return fw_fs_table_tres_factor(&g_state.fs, id, pos, out);
+}
 
 extern int priority_fairway_recalc(time_t now)
 {
@@ -91,15 +120,11 @@ extern int init(void)
 	fw_state_t *st = &g_state;
 	const fw_cfg_t *cfg;
 
-	st->fair_share = true;
-	st->thread_wanted = false;
-	st->shutdown = false;
-	st->site_factor = false;
-	fw_weigh_pass_configure();
+	_state_init(st);
 
 	/* Loaded outside slurmctld (sshare, a test harness): no thread. */
 	if (cluster_cpus == NO_VAL) {
-		fw_settings_read(true);
+		fw_settings_read(&st->settings_log, true);
 		debug("%s: loaded outside slurmctld, no calculation thread",
 		      plugin_type);
 		return SLURM_SUCCESS;
@@ -119,7 +144,7 @@ extern int init(void)
 		if (slurm_conf.priority_weight_fs)
 			error("PriorityWeightFairshare can only be used with SlurmDBD, ignoring");
 		st->fair_share = false;
-		fw_settings_read(false);
+		fw_settings_read(&st->settings_log, false);
 		st->thread_wanted = FW_THREAD_WITHOUT_FAIR_SHARE;
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
 		/* 23.02 on: in priority_p_recover, once jobs are loaded. */
@@ -135,7 +160,7 @@ extern int init(void)
 	} else if (assoc_mgr_root_assoc) {
 		assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
 
-		fw_settings_read(true);
+		fw_settings_read(&st->settings_log, true);
 		assoc_mgr_lock(&assoc_write);
 		assoc_mgr_root_assoc->usage->usage_efctv = 1.0;
 		assoc_mgr_unlock(&assoc_write);
@@ -161,7 +186,7 @@ extern int init(void)
 			error("%s: no association data from the database: the fair-share factor is disabled until slurmctld restarts with a working slurmdbd",
 			      plugin_type);
 		st->fair_share = false;
-		fw_settings_read(false);
+		fw_settings_read(&st->settings_log, false);
 		st->thread_wanted = FW_THREAD_WITHOUT_FAIR_SHARE;
 	}
 
@@ -180,25 +205,21 @@ extern int fini(void)
 	fw_calc_thread_stop(st);
 	/* No period runs now (the thread is gone; a test's synchronous call
 	 * has returned). */
-	fw_weigh_pass_free();
-	fw_held_free();
+	fw_weigh_pass_free(&st->pool);
+	fw_held_free(&st->held);
 	fw_settings_clear();
-	fw_assoc_sync_free();
+	fw_assoc_sync_free(&st->fs);
 	fw_publish_free();
-	fw_sprio_rows_free();
+	fw_sprio_rows_free(&st->sprio_kept);
 	fw_journal_close(st);
-	/* A later init (the plugin reloaded) starts from the state file again. */
-	slurm_mutex_lock(&st->calc_lock);
-	st->loaded = false;
-	st->last_ran = 0;
-	st->reset.last_reset = st->reset.next_reset = 0;
-	st->charged_to = 0;	/* job ends charge from the state file's period */
-	st->run_secs_pending = false;
-	__atomic_store_n(&st->reconfig, false, __ATOMIC_RELEASE);
-	slurm_mutex_unlock(&st->calc_lock);
 	if (st->site_factor)
 		fw_site_factor_fini();
-	st->site_factor = false;
+	pthread_mutex_destroy(&st->calc_lock);
+	pthread_cond_destroy(&st->calc_cond);
+	pthread_mutex_destroy(&st->journal_lock);
+	/* A later init (the plugin reloaded) starts from the state file again,
+	 * every part new (job ends charge from the state file's period). */
+	memset(st, 0, sizeof(*st));
 	return SLURM_SUCCESS;
 }
 
@@ -222,11 +243,11 @@ extern void priority_p_reconfig(bool assoc_clear)
 	fw_state_t *st = &g_state;
 	fairway_algorithm_t was = fw_cfg_algo(), algo;
 
-	fw_settings_read(st->fair_share);
+	fw_settings_read(&st->settings_log, st->fair_share);
 	if ((algo = fw_cfg_algo()) != was) {
 		/* Not while a period computes (slurmctld holds no lock). */
 		slurm_mutex_lock(&st->calc_lock);
-		fw_algorithm_switched(algo);
+		fw_algorithm_switched(&st->fs, algo);
 		slurm_mutex_unlock(&st->calc_lock);
 	}
 	/* Decay half-life and reset period are re-read by the next period. */
@@ -272,7 +293,7 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 /* 23.02 on: slurmctld filters sprio's request itself. */
 extern list_t *priority_p_get_priority_factors_list(uid_t uid)
 {
-	return fw_factors_list(NULL, uid);
+	return fw_factors_list(&g_state.sprio_kept, NULL, uid);
 }
 
 /*
@@ -310,7 +331,7 @@ extern list_t *priority_p_get_priority_factors_list(
 	filter.job_ids = req_msg->job_id_list;
 	filter.user_ids = req_msg->uid_list;
 	filter.partitions = req_msg->partitions;
-	return fw_factors_list(&filter, uid);
+	return fw_factors_list(&g_state.sprio_kept, &filter, uid);
 }
 #endif
 

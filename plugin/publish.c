@@ -681,7 +681,7 @@ static char *g_tie_name[FAIRWAY_MAX_FAIRSHARE_TRES];
 
 /* No association has used TRES k: none of its historical usage, or no
  * running job holds any of it (fairway_usage). */
-static bool _tres_unused(const fw_cfg_t *cfg, int k)
+static bool _tres_unused(fw_state_t *st, const fw_cfg_t *cfg, int k)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .tres = READ_LOCK };
 	int pos = cfg->fs_tres_pos[k];
@@ -691,7 +691,7 @@ static bool _tres_unused(const fw_cfg_t *cfg, int k)
 
 	if (fw_cfg_held(cfg)) {
 		size_t n = 0;
-		const fairway_running_job_t *held = fw_held_tres_jobs(k, &n);
+		const fairway_running_job_t *held = fw_held_tres_jobs(&st->held, k, &n);
 
 		for (size_t i = 0; i < n; i++)
 			if (held[i].charge_rate > 0)
@@ -716,7 +716,7 @@ static bool _tres_unused(const fw_cfg_t *cfg, int k)
 	return unused;
 }
 
-static void _tell_ties(const fw_cfg_t *cfg)
+static void _tell_ties(fw_state_t *st, const fw_cfg_t *cfg)
 {
 	uint64_t jobs = 0;
 
@@ -751,7 +751,7 @@ static void _tell_ties(const fw_cfg_t *cfg)
 		}
 		if ((jobs > 1) && (judged == jobs) && !differ)
 			tie = TIE_JOBS;
-		else if (judged && _tres_unused(cfg, k))	/* a job it ties */
+		else if (judged && _tres_unused(st, cfg, k))	/* a job it ties */
 			tie = TIE_UNUSED;
 		if (tie == g_tie[k])
 			continue;
@@ -794,7 +794,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 
 	t_lane = NULL;
 	g_cfg = NULL;
-	_tell_ties(cfg);
+	_tell_ties(st, cfg);
 	for (int l = 0; l < LANES; l++) {
 		nrows += g_lanes[l].n;
 		noted += g_lanes[l].jobs;
@@ -916,7 +916,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	p.decay_exact = cfg->decay_exact;
 	p.usage_basis = cfg->usage_basis;
 	if (fw_cfg_held(cfg))
-		p.running = fw_held_jobs(&p.running_count);
+		p.running = fw_held_jobs(&st->held, &p.running_count);
 	if (c.fs_tres_n) {
 		p.fairshare_tres = (const char *const *) c.fs_tres;
 		p.fairshare_tres_count = c.fs_tres_n;
@@ -924,7 +924,7 @@ extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		if (fw_cfg_held(cfg)) {
 			for (int k = 0; k < c.fs_tres_n; k++) {
 				const fairway_running_job_t *held =
-					fw_held_tres_jobs(k, &tres_running_n[k]);
+					fw_held_tres_jobs(&st->held, k, &tres_running_n[k]);
 
 				tres_running[k] = xcalloc(
 					tres_running_n[k] + 1,

@@ -68,16 +68,12 @@ static void _cfg_publish(fw_cfg_t *c)
 	fw_cfg_put(old);
 }
 
-/* The fairway_usage value last logged (settings.c's _usage_basis_check). */
-static uint32_t g_logged_basis = FAIRWAY_USAGE_HISTORICAL;
-/* The fairway_fairshare_tres list last logged ("": none; _fs_tres_check). */
-static char g_logged_tres[FAIRWAY_MAX_FAIRSHARE_TRES * 65] = "";
-
+/* What was logged last is in a fw_settings_log_t of the plugin's state
+ * (zeroed: historical usage, no fairway_fairshare_tres list). */
+_Static_assert(FAIRWAY_USAGE_HISTORICAL == 0, "a zeroed log says historical");
 extern void fw_settings_clear(void)
 {
 	_cfg_publish(NULL);
-	g_logged_basis = FAIRWAY_USAGE_HISTORICAL;
-	g_logged_tres[0] = '\0';
 }
 
 static void _say_option(const char *message, void *arg)
@@ -138,9 +134,9 @@ static int _tres_pos(const char *name)
  * (AccountingStorageTRES), the others refused with a line each; refused
  * under depth-oblivious, which walks assoc_mgr's own tree.  One line when the
  * list in force is set or changes. */
-static void _fs_tres_check(fw_cfg_t *c)
+static void _fs_tres_check(fw_settings_log_t *log, fw_cfg_t *c)
 {
-	char list[sizeof(g_logged_tres)] = "";
+	char list[sizeof(log->tres)] = "";
 	int n = 0;
 
 	if (c->fs_tres_n && (c->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS)) {
@@ -168,7 +164,7 @@ static void _fs_tres_check(fw_cfg_t *c)
 	for (int k = n; k < c->fs_tres_n; k++)
 		c->fs_tres_name[k] = NULL;
 	c->fs_tres_n = n;
-	if (!strcmp(list, g_logged_tres))
+	if (!strcmp(list, log->tres))
 		return;
 	if (list[0])
 		info("%s: a job that mostly asks for one of %s gets the fair-share factor of its association's usage of it, every other job billing's (fairway_fairshare_tres)",
@@ -176,15 +172,15 @@ static void _fs_tres_check(fw_cfg_t *c)
 	else
 		info("%s: every job's fair-share factor compares billing, as multifactor's does",
 		     plugin_type);
-	strcpy(g_logged_tres, list);
+	strcpy(log->tres, list);
 }
 
 /* One line when fairway_usage is read other than historical, and one whenever
  * it changes at a reconfigure; the default alone logs nothing.  Depth-oblivious
  * walks assoc_mgr's own tree from historical usage: there it is refused. */
-static void _usage_basis_check(fw_cfg_t *c)
+static void _usage_basis_check(fw_settings_log_t *log, fw_cfg_t *c)
 {
-	uint32_t logged = g_logged_basis;
+	uint32_t logged = log->basis;
 
 	if (fw_cfg_held(c) && (c->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS)) {
 		error("%s: PriorityParameters: fairway_usage=%s applies to Fair Tree and classic fair-share, not depth-oblivious; ignored (fair-share compares historical usage)",
@@ -204,12 +200,12 @@ static void _usage_basis_check(fw_cfg_t *c)
 	else
 		info("%s: fair-share compares historical usage with shares, as multifactor's does",
 		     plugin_type);
-	g_logged_basis = c->usage_basis;
+	log->basis = c->usage_basis;
 }
 
 /* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;
  * without fair-share (no slurmdbd) the age and fair-share weights are 0. */
-extern void fw_settings_read(bool fair_share)
+extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 {
 	fw_cfg_t *c = xmalloc(sizeof(*c));
 	fairway_weights_t *w = &c->weights;
@@ -243,8 +239,8 @@ extern void fw_settings_read(bool fair_share)
 		w->fairshare = 0;
 	}
 	_options_read(c);
-	_usage_basis_check(c);
-	_fs_tres_check(c);
+	_usage_basis_check(log, c);
+	_fs_tres_check(log, c);
 
 	log_flag(PRIO, "%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
 		 plugin_type, w->age, w->assoc, w->fairshare, w->job_size,

@@ -38,12 +38,15 @@ static int _find_uint32(void *x, void *key)
  * calls reuse the same pages; slurmctld keeps at most that much after the
  * largest list, and fini frees it.  Several sprio calls may build and free
  * lists at once (slurmctld's RPC threads, under the job read lock): the kept
- * blocks are under their own lock, taken once per block.
+ * blocks (fw_sprio_kept_t, a part of the plugin's state) are under their own
+ * lock, taken once per block.  Each block names the kept blocks it goes back
+ * to, as the list's destructor is given only the row.
  */
 typedef struct fw_rows_block {
 	size_t live;	/* rows of this block not destroyed yet */
 	bool big;	/* larger than FW_ROWS_BLOCK: never kept */
 	struct fw_rows_block *next;	/* among the kept blocks */
+	fw_sprio_kept_t *kept;	/* where it goes back to */
 } fw_rows_block_t;
 
 typedef struct {
@@ -52,10 +55,6 @@ typedef struct {
 
 #define FW_ROWS_BLOCK ((size_t) 1 << 20)
 #define FW_ROWS_KEPT 32
-
-static pthread_mutex_t g_kept_lock = PTHREAD_MUTEX_INITIALIZER;
-static fw_rows_block_t *g_kept = NULL;
-static int g_kept_n = 0;
 
 /* Every piece of a block is aligned for a double or a pointer. */
 static inline size_t _align8(size_t n)
@@ -66,7 +65,7 @@ static inline size_t _align8(size_t n)
 #define FW_ROWS_HEAD _align8(sizeof(fw_rows_block_t))
 
 /* A block for at least `need` bytes: a kept one, or a new one. */
-static fw_rows_block_t *_block_get(size_t need)
+static fw_rows_block_t *_block_get(fw_sprio_kept_t *kept, size_t need)
 {
 	fw_rows_block_t *b = NULL;
 
@@ -74,32 +73,35 @@ static fw_rows_block_t *_block_get(size_t need)
 		b = xmalloc_nz(FW_ROWS_HEAD + need);
 		b->big = true;
 	} else {
-		slurm_mutex_lock(&g_kept_lock);
-		if ((b = g_kept)) {
-			g_kept = b->next;
-			g_kept_n--;
+		slurm_mutex_lock(&kept->lock);
+		if ((b = kept->blocks)) {
+			kept->blocks = b->next;
+			kept->n--;
 		}
-		slurm_mutex_unlock(&g_kept_lock);
+		slurm_mutex_unlock(&kept->lock);
 		if (!b)
 			b = xmalloc_nz(FW_ROWS_BLOCK);
 		b->big = false;
 	}
 	b->live = 0;
 	b->next = NULL;
+	b->kept = kept;
 	return b;
 }
 
 static void _block_put(fw_rows_block_t *b)
 {
+	fw_sprio_kept_t *kept = b->kept;
+
 	if (!b->big) {
-		slurm_mutex_lock(&g_kept_lock);
-		if (g_kept_n < FW_ROWS_KEPT) {
-			b->next = g_kept;
-			g_kept = b;
-			g_kept_n++;
+		slurm_mutex_lock(&kept->lock);
+		if (kept->n < FW_ROWS_KEPT) {
+			b->next = kept->blocks;
+			kept->blocks = b;
+			kept->n++;
 			b = NULL;
 		}
-		slurm_mutex_unlock(&g_kept_lock);
+		slurm_mutex_unlock(&kept->lock);
 	}
 	xfree(b);
 }
@@ -113,23 +115,32 @@ static void _row_release(void *x)
 		_block_put(b);
 }
 
+extern void fw_sprio_kept_init(fw_sprio_kept_t *kept)
+{
+	slurm_mutex_init(&kept->lock);
+	kept->blocks = NULL;
+	kept->n = 0;
+}
+
 /* Free the kept blocks (fini). */
-extern void fw_sprio_rows_free(void)
+extern void fw_sprio_rows_free(fw_sprio_kept_t *kept)
 {
 	fw_rows_block_t *b;
 
-	slurm_mutex_lock(&g_kept_lock);
-	while ((b = g_kept)) {
-		g_kept = b->next;
+	slurm_mutex_lock(&kept->lock);
+	while ((b = kept->blocks)) {
+		kept->blocks = b->next;
 		xfree(b);
 	}
-	g_kept_n = 0;
-	slurm_mutex_unlock(&g_kept_lock);
+	kept->n = 0;
+	slurm_mutex_unlock(&kept->lock);
+	pthread_mutex_destroy(&kept->lock);
 }
 
 /* What one job's rows need. */
 typedef struct {
 	const fw_cfg_t *cfg;
+	fw_sprio_kept_t *kept;		/* the row blocks kept */
 	job_record_t *job_ptr;
 	part_record_t *part_ptr;	/* NULL: the job's only partition */
 	list_t *part_filter;		/* of part_record_t *, or NULL */
@@ -150,7 +161,7 @@ static priority_factors_object_t *_row_alloc(fw_rows_t *r, size_t extra,
 	fw_row_head_t *h;
 
 	if (need > r->left) {
-		r->block = _block_get(need);
+		r->block = _block_get(r->kept, need);
 		r->at = (char *) r->block + FW_ROWS_HEAD;
 		r->left = r->block->big ? need : FW_ROWS_BLOCK - FW_ROWS_HEAD;
 	}
@@ -346,7 +357,8 @@ _prefetch_shown_pointed(const job_record_t *j)
 		__builtin_prefetch(j->prio_factors);
 }
 
-extern list_t *fw_factors_list(const fw_sprio_filter_t *filter, uid_t uid)
+extern list_t *fw_factors_list(fw_sprio_kept_t *kept,
+			       const fw_sprio_filter_t *filter, uid_t uid)
 {
 	slurmctld_lock_t job_read_lock =
 		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
@@ -356,6 +368,7 @@ extern list_t *fw_factors_list(const fw_sprio_filter_t *filter, uid_t uid)
 	int count;
 
 	r.cfg = fw_cfg_get();
+	r.kept = kept;
 	if (!FW_SPRIO_CALLER_LOCKS)
 		lock_slurmctld(job_read_lock);
 	r.part_filter = _part_filter(filter);

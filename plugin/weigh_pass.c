@@ -30,8 +30,10 @@
  * its association's effective usage (multifactor's on-demand
  * priority_p_set_assoc_usage), a write shared between jobs.
  *
- * The calculation thread collects the weighable jobs into g_weigh_jobs (which
- * only grows), cuts it into as many consecutive ranges as threads take part,
+ * The pool (fw_pool_t, a part of the plugin's state) holds the threads and
+ * the jobs: the calculation thread collects the weighable jobs into
+ * pool->jobs (which only grows), cuts it into as many consecutive ranges
+ * as threads take part,
  * hands ranges 1.. to the pool's threads and weighs range 0 itself; thread k
  * notes its rows in publishing's lane k, so the lanes in order hold the jobs
  * in job_list's order.  How many threads: PriorityParameters
@@ -43,30 +45,6 @@
  * stay until fini.
  */
 #define FW_WEIGH_DEFAULT_MAX 16
-static int g_env_threads = 0;		/* FAIRWAY_WEIGH_THREADS, 0: none */
-static int g_default_threads = 1;	/* the CPUs we may run on, capped */
-static size_t g_parallel_min_jobs = 4096;
-static job_record_t **g_weigh_jobs = NULL;
-static size_t g_weigh_cap = 0;
-
-static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t g_work_cond = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t g_done_cond = PTHREAD_COND_INITIALIZER;
-static pthread_t g_pool_thread[FW_WEIGH_MAX_THREADS];
-static int g_pool_started = 0;	/* threads 1 .. g_pool_started are running */
-/* The passes handed out before thread k started (what it has seen). */
-static uint64_t g_pool_seen0[FW_WEIGH_MAX_THREADS];
-static bool g_pool_stop = false;
-static bool g_pool_told = false;	/* a thread that could not start, logged */
-static struct {
-	uint64_t posted;	/* passes handed out */
-	int parts;		/* threads taking part, the calculation thread too */
-	int running;		/* pool threads of this pass not done yet */
-	const fw_cfg_t *cfg;
-	time_t now;
-	size_t n;		/* jobs of the pass */
-	bool changed;
-} g_pass;
 
 /*
  * Software prefetch for the weighing pass.  The pass is bound by memory: per
@@ -75,7 +53,7 @@ static struct {
  * an array of job pointers lets the loop ask for them ahead of use, in two
  * stages: the job record's lines PF_RECORD jobs ahead; the records it points
  * to (details, prio_factors) PF_POINTED ahead, once the pointers are in cache.
- * The association's fair-share factor comes from g_fs_slots.  With
+ * The association's fair-share factor comes from fs->slots.  With
  * publishing on, the lines only fw_publish_note reads are asked for too.
  *
  * always_inline: GCC 12 at -O2 otherwise finds a helper that only prefetches
@@ -119,19 +97,19 @@ _prefetch_pointed(const job_record_t *j, bool noting)
 }
 
 
-static bool _weigh_range(const fw_cfg_t *cfg, time_t now, size_t begin,
-			 size_t end)
+static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg,
+			 time_t now, size_t begin, size_t end)
 {
 	bool changed = false, noting = fw_publish_noting();
 	bool queue = fw_publish_noting_queue();
 
 	for (size_t i = begin; i < end; i++) {
 		if (i + PF_RECORD < end)
-			_prefetch_record(g_weigh_jobs[i + PF_RECORD], noting,
+			_prefetch_record(jobs[i + PF_RECORD], noting,
 					 queue);
 		if (i + PF_POINTED < end)
-			_prefetch_pointed(g_weigh_jobs[i + PF_POINTED], noting);
-		if (fw_weigh_job(cfg, g_weigh_jobs[i], now, true, true))
+			_prefetch_pointed(jobs[i + PF_POINTED], noting);
+		if (fw_weigh_job(cfg, jobs[i], now, true, true))
 			changed = true;
 	}
 	return changed;
@@ -145,89 +123,93 @@ static inline size_t _range_begin(size_t n, int parts, int k)
 
 static void *_pool_main(void *arg)
 {
-	int k = (int) (intptr_t) arg;
-	uint64_t seen = g_pool_seen0[k];
+	fw_pool_worker_t *w = arg;
+	fw_pool_t *pool = w->pool;
+	int k = w->k;
+	uint64_t seen = pool->seen0[k];
 	char name[16];
 
 	snprintf(name, sizeof(name), "fw_weigh%d", k);
 	(void) prctl(PR_SET_NAME, name, NULL, NULL, NULL);
-	slurm_mutex_lock(&g_pool_lock);
-	while (!g_pool_stop) {
+	slurm_mutex_lock(&pool->lock);
+	while (!pool->stop) {
 		const fw_cfg_t *cfg;
 		time_t now;
 		size_t begin, end;
 		bool changed;
 
-		if (g_pass.posted == seen) {
-			slurm_cond_wait(&g_work_cond, &g_pool_lock);
+		if (pool->pass.posted == seen) {
+			slurm_cond_wait(&pool->work_cond, &pool->lock);
 			continue;
 		}
-		seen = g_pass.posted;
-		if (k >= g_pass.parts)	/* not needed for this pass */
+		seen = pool->pass.posted;
+		if (k >= pool->pass.parts)	/* not needed for this pass */
 			continue;
-		cfg = g_pass.cfg;
-		now = g_pass.now;
-		begin = _range_begin(g_pass.n, g_pass.parts, k);
-		end = _range_begin(g_pass.n, g_pass.parts, k + 1);
-		slurm_mutex_unlock(&g_pool_lock);
+		cfg = pool->pass.cfg;
+		now = pool->pass.now;
+		begin = _range_begin(pool->pass.n, pool->pass.parts, k);
+		end = _range_begin(pool->pass.n, pool->pass.parts, k + 1);
+		slurm_mutex_unlock(&pool->lock);
 
 		fw_publish_lane(k);
-		changed = _weigh_range(cfg, now, begin, end);
+		changed = _weigh_range(pool->jobs, cfg, now, begin, end);
 		fw_publish_lane(-1);
 
-		slurm_mutex_lock(&g_pool_lock);
-		g_pass.changed |= changed;
-		if (--g_pass.running == 0)
-			slurm_cond_signal(&g_done_cond);
+		slurm_mutex_lock(&pool->lock);
+		pool->pass.changed |= changed;
+		if (--pool->pass.running == 0)
+			slurm_cond_signal(&pool->done_cond);
 	}
-	slurm_mutex_unlock(&g_pool_lock);
+	slurm_mutex_unlock(&pool->lock);
 	return NULL;
 }
 
 /* Have threads 1 .. want - 1 running; how many threads can take part (the
  * calculation thread and those running). */
-static int _pool_grow(int want)
+static int _pool_grow(fw_pool_t *pool, int want)
 {
-	while (g_pool_started < want - 1) {
-		int k = g_pool_started + 1;
+	while (pool->started < want - 1) {
+		int k = pool->started + 1;
 
 		/* Only the calculation thread hands out passes. */
-		g_pool_seen0[k] = g_pass.posted;
-		if (pthread_create(&g_pool_thread[k], NULL, _pool_main,
-				   (void *) (intptr_t) k)) {
+		pool->seen0[k] = pool->pass.posted;
+		pool->worker[k].pool = pool;
+		pool->worker[k].k = k;
+		if (pthread_create(&pool->thread[k], NULL, _pool_main,
+				   &pool->worker[k])) {
 			/* Once until a thread starts again. */
-			if (!g_pool_told)
+			if (!pool->told)
 				error("%s: cannot start weighing thread %d (%m): weighing in %d",
-				      plugin_type, k, g_pool_started + 1);
-			g_pool_told = true;
+				      plugin_type, k, pool->started + 1);
+			pool->told = true;
 			break;
 		}
-		g_pool_told = false;
-		g_pool_started = k;
+		pool->told = false;
+		pool->started = k;
 	}
-	return (g_pool_started + 1 < want) ? g_pool_started + 1 : want;
+	return (pool->started + 1 < want) ? pool->started + 1 : want;
 }
 
-static void _pool_stop(void)
+static void _pool_stop(fw_pool_t *pool)
 {
-	if (!g_pool_started)
+	if (!pool->started)
 		return;
-	slurm_mutex_lock(&g_pool_lock);
-	g_pool_stop = true;
-	slurm_cond_broadcast(&g_work_cond);
-	slurm_mutex_unlock(&g_pool_lock);
-	for (int k = 1; k <= g_pool_started; k++)
-		pthread_join(g_pool_thread[k], NULL);
-	g_pool_started = 0;
-	g_pool_stop = false;
+	slurm_mutex_lock(&pool->lock);
+	pool->stop = true;
+	slurm_cond_broadcast(&pool->work_cond);
+	slurm_mutex_unlock(&pool->lock);
+	for (int k = 1; k <= pool->started; k++)
+		pthread_join(pool->thread[k], NULL);
+	pool->started = 0;
+	pool->stop = false;
 }
 
 /* The threads a pass may use: fairway_weigh_threads, FAIRWAY_WEIGH_THREADS,
  * the default. */
-static int _threads_wanted(const fw_cfg_t *cfg)
+static int _threads_wanted(const fw_pool_t *pool, const fw_cfg_t *cfg)
 {
 	int n = cfg->weigh_threads ? (int) cfg->weigh_threads :
-		g_env_threads ? g_env_threads : g_default_threads;
+		pool->env_threads ? pool->env_threads : pool->default_threads;
 
 	return (n < FW_WEIGH_MAX_THREADS) ? n : FW_WEIGH_MAX_THREADS;
 }
@@ -235,6 +217,7 @@ static int _threads_wanted(const fw_cfg_t *cfg)
 extern int fw_collect_job(void *x, void *arg)
 {
 	fw_collect_t *c = arg;
+	fw_pool_t *pool = &c->st->pool;
 	/* Fair Tree weighs every weighable job, finished ones included;
 	 * classic (collected under fairway_usage or fairway_fairshare_tres)
 	 * only those its charging pass weighs. */
@@ -245,58 +228,62 @@ extern int fw_collect_job(void *x, void *arg)
 	else
 		weighs = !classic || fw_classic_weighs(c->st, c->cfg, x);
 	if ((c->charge || c->rerank) && fw_cfg_held(c->cfg))
-		fw_held_note(c->cfg, x, c->now);
+		fw_held_note(&c->st->held, c->cfg, x, c->now);
 	if (!c->rerank)
 		fw_publish_note_started(x, c->now);
 	if ((classic && !weighs) || !fw_weighable(c->cfg, x))
 		return 0;
-	if (c->n == g_weigh_cap) {	/* grows with the queue, never shrinks */
-		g_weigh_cap += g_weigh_cap / 4 + 1024;
-		xrecalloc(g_weigh_jobs, g_weigh_cap, sizeof(*g_weigh_jobs));
+	if (c->n == pool->cap) {	/* grows with the queue only */
+		pool->cap += pool->cap / 4 + 1024;
+		xrecalloc(pool->jobs, pool->cap, sizeof(*pool->jobs));
 	}
-	g_weigh_jobs[c->n++] = x;
+	pool->jobs[c->n++] = x;
 	return 0;
 }
 
-/* Weigh the n jobs collected in g_weigh_jobs, under Fair Tree in the pool's
- * threads from g_parallel_min_jobs on (classic, collected under fairway_usage:
- * one).  Caller holds the job write lock and the assoc and QOS read locks. */
-extern void fw_weigh_collected(const fw_cfg_t *cfg, time_t now, size_t n)
+/* Weigh the n jobs collected in pool->jobs, under Fair Tree in the pool's
+ * threads from pool->parallel_min_jobs on (classic, collected under
+ * fairway_usage: one).  Caller holds the job write lock and the assoc and QOS
+ * read locks. */
+extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
+			       time_t now, size_t n)
 {
-	size_t per = (g_parallel_min_jobs + 1) / 2;	/* jobs per thread, at least */
+	/* jobs per thread, at least */
+	size_t per = (pool->parallel_min_jobs + 1) / 2;
 	size_t most = n / per;
-	int parts = _threads_wanted(cfg);
+	int parts = _threads_wanted(pool, cfg);
 	bool changed;
 
 	if ((size_t) parts > most)
 		parts = (int) most;
 	/* Classic (collected under fairway_usage): one thread, see above. */
-	if ((parts < 2) || (n < g_parallel_min_jobs) ||
+	if ((parts < 2) || (n < pool->parallel_min_jobs) ||
 	    (cfg->algo != FAIRWAY_ALGO_FAIR_TREE) ||
-	    ((parts = _pool_grow(parts)) < 2)) {
-		if (_weigh_range(cfg, now, 0, n))
+	    ((parts = _pool_grow(pool, parts)) < 2)) {
+		if (_weigh_range(pool->jobs, cfg, now, 0, n))
 			last_job_update = time(NULL);
 		return;
 	}
 
-	slurm_mutex_lock(&g_pool_lock);
-	g_pass.cfg = cfg;
-	g_pass.now = now;
-	g_pass.n = n;
-	g_pass.parts = parts;
-	g_pass.running = parts - 1;
-	g_pass.changed = false;
-	g_pass.posted++;
-	slurm_cond_broadcast(&g_work_cond);
-	slurm_mutex_unlock(&g_pool_lock);
+	slurm_mutex_lock(&pool->lock);
+	pool->pass.cfg = cfg;
+	pool->pass.now = now;
+	pool->pass.n = n;
+	pool->pass.parts = parts;
+	pool->pass.running = parts - 1;
+	pool->pass.changed = false;
+	pool->pass.posted++;
+	slurm_cond_broadcast(&pool->work_cond);
+	slurm_mutex_unlock(&pool->lock);
 
-	changed = _weigh_range(cfg, now, 0, _range_begin(n, parts, 1));
+	changed = _weigh_range(pool->jobs, cfg, now, 0,
+			       _range_begin(n, parts, 1));
 
-	slurm_mutex_lock(&g_pool_lock);
-	while (g_pass.running)
-		slurm_cond_wait(&g_done_cond, &g_pool_lock);
-	changed |= g_pass.changed;
-	slurm_mutex_unlock(&g_pool_lock);
+	slurm_mutex_lock(&pool->lock);
+	while (pool->pass.running)
+		slurm_cond_wait(&pool->done_cond, &pool->lock);
+	changed |= pool->pass.changed;
+	slurm_mutex_unlock(&pool->lock);
 	if (changed)
 		last_job_update = time(NULL);
 	log_flag(PRIO, "%s: weighed %zu jobs in %d threads", plugin_type, n,
@@ -316,19 +303,23 @@ static int _cpus_usable(void)
 	return (online > 0) ? (int) online : 1;
 }
 
-/* The default thread count, FAIRWAY_WEIGH_THREADS and
- * FAIRWAY_PARALLEL_MIN_JOBS from the environment. */
-extern void fw_weigh_pass_configure(void)
+/* The pool's lock and conditions, no thread; the default thread count,
+ * FAIRWAY_WEIGH_THREADS and FAIRWAY_PARALLEL_MIN_JOBS from the environment. */
+extern void fw_weigh_pass_configure(fw_pool_t *pool)
 {
 	const char *v;
 	char *end;
 	long n;
 
-	g_default_threads = _cpus_usable();
-	if (g_default_threads > FW_WEIGH_DEFAULT_MAX)
-		g_default_threads = FW_WEIGH_DEFAULT_MAX;
-	g_env_threads = 0;
-	g_parallel_min_jobs = 4096;
+	slurm_mutex_init(&pool->lock);
+	slurm_cond_init(&pool->work_cond, NULL);
+	slurm_cond_init(&pool->done_cond, NULL);
+
+	pool->default_threads = _cpus_usable();
+	if (pool->default_threads > FW_WEIGH_DEFAULT_MAX)
+		pool->default_threads = FW_WEIGH_DEFAULT_MAX;
+	pool->env_threads = 0;
+	pool->parallel_min_jobs = 4096;
 	if ((v = getenv("FAIRWAY_WEIGH_THREADS"))) {
 		errno = 0;
 		n = strtol(v, &end, 10);
@@ -336,25 +327,28 @@ extern void fw_weigh_pass_configure(void)
 		    (n > FW_WEIGH_MAX_THREADS))
 			error("%s: FAIRWAY_WEIGH_THREADS='%s' is not a number of threads from 1 to %d, using %d",
 			      plugin_type, v, FW_WEIGH_MAX_THREADS,
-			      g_default_threads);
+			      pool->default_threads);
 		else
-			g_env_threads = n;
+			pool->env_threads = n;
 	}
 	if ((v = getenv("FAIRWAY_PARALLEL_MIN_JOBS"))) {
 		errno = 0;
 		n = strtol(v, &end, 10);
 		if (errno || (end == v) || *end || (n < 2))
 			error("%s: FAIRWAY_PARALLEL_MIN_JOBS='%s' is not a number of at least 2, using %zu",
-			      plugin_type, v, g_parallel_min_jobs);
+			      plugin_type, v, pool->parallel_min_jobs);
 		else
-			g_parallel_min_jobs = n;
+			pool->parallel_min_jobs = n;
 	}
 }
 
 /* Stop the pool's threads and free the job array (fini; no period runs). */
-extern void fw_weigh_pass_free(void)
+extern void fw_weigh_pass_free(fw_pool_t *pool)
 {
-	_pool_stop();
-	xfree(g_weigh_jobs);
-	g_weigh_cap = 0;
+	_pool_stop(pool);
+	xfree(pool->jobs);
+	pool->cap = 0;
+	pthread_mutex_destroy(&pool->lock);
+	pthread_cond_destroy(&pool->work_cond);
+	pthread_cond_destroy(&pool->done_cond);
 }
