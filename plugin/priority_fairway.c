@@ -184,7 +184,7 @@ extern int fini(void)
 	fw_held_free();
 	fw_settings_clear();
 	fw_assoc_sync_free();
-	fw_publish_free();
+	fw_publish_free(&st->publish);
 	fw_sprio_rows_free();
 	fw_journal_close(st);
 	/* A later init (the plugin reloaded) starts from the state file again. */

@@ -63,6 +63,7 @@ static struct {
 	int parts;		/* threads taking part, the calculation thread too */
 	int running;		/* pool threads of this pass not done yet */
 	const fw_cfg_t *cfg;
+	fw_publish_t *pub;	/* the calculation thread's publishing */
 	time_t now;
 	size_t n;		/* jobs of the pass */
 	bool changed;
@@ -154,6 +155,7 @@ static void *_pool_main(void *arg)
 	slurm_mutex_lock(&g_pool_lock);
 	while (!g_pool_stop) {
 		const fw_cfg_t *cfg;
+		fw_publish_t *pub;
 		time_t now;
 		size_t begin, end;
 		bool changed;
@@ -166,14 +168,15 @@ static void *_pool_main(void *arg)
 		if (k >= g_pass.parts)	/* not needed for this pass */
 			continue;
 		cfg = g_pass.cfg;
+		pub = g_pass.pub;
 		now = g_pass.now;
 		begin = _range_begin(g_pass.n, g_pass.parts, k);
 		end = _range_begin(g_pass.n, g_pass.parts, k + 1);
 		slurm_mutex_unlock(&g_pool_lock);
 
-		fw_publish_lane(k);
+		fw_publish_lane(pub, k);
 		changed = _weigh_range(cfg, now, begin, end);
-		fw_publish_lane(-1);
+		fw_publish_lane(pub, -1);
 
 		slurm_mutex_lock(&g_pool_lock);
 		g_pass.changed |= changed;
@@ -281,6 +284,7 @@ extern void fw_weigh_collected(const fw_cfg_t *cfg, time_t now, size_t n)
 
 	slurm_mutex_lock(&g_pool_lock);
 	g_pass.cfg = cfg;
+	g_pass.pub = fw_publish_current();
 	g_pass.now = now;
 	g_pass.n = n;
 	g_pass.parts = parts;
