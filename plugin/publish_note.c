@@ -87,11 +87,6 @@ extern void fw_publish_begin(fw_publish_t **pubp, const fw_cfg_t *cfg)
 	fw_publish_parts_clear(&pub->parts);
 }
 
-extern fw_lane_t *fw_publish_lane_current(void)
-{
-	return t_lane;
-}
-
 extern void fw_publish_lane_leave(void)
 {
 	t_lane = NULL;

@@ -125,8 +125,7 @@ struct fw_publish {
 
 /* publish_note.c */
 extern void fw_publish_started_clear(fw_publish_t *pub);
-/* The lane the calling thread notes into (NULL: none); set to none. */
-extern fw_lane_t *fw_publish_lane_current(void);
+/* The calling thread notes into no lane from here on. */
 extern void fw_publish_lane_leave(void);
 /* qsort's and bsearch's order of job ids. */
 extern int fw_publish_cmp_id(const void *a, const void *b);
