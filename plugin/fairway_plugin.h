@@ -77,6 +77,9 @@ extern void fw_cfg_put(const fw_cfg_t *cfg);
 extern void fw_settings_clear(void);
 extern fairway_algorithm_t fw_cfg_algo(void);
 
+/* Publishing's part of the state (publish.c), NULL until a period publishes. */
+typedef struct fw_publish fw_publish_t;
+
 /* ---- the parts of fw_state_t: each module keeps its own, touched only
  * through that module's functions (which take a pointer to it); settings.c's
  * is above ---- */
@@ -145,6 +148,7 @@ struct fw_pool {
 				 * thread too */
 		int running;	/* pool threads of this pass not done yet */
 		const fw_cfg_t *cfg;
+		fw_publish_t *pub;	/* the calculation thread's publishing */
 		time_t now;
 		size_t n;	/* jobs of the pass */
 		bool changed;
@@ -159,6 +163,19 @@ typedef struct {
 	struct fw_rows_block *blocks;
 	int n;
 } fw_sprio_kept_t;
+
+/* ---- job_lock.c: slurmctld's job write lock, timed ---- */
+/* How long a period has held the job write lock (calc_lock). */
+typedef struct {
+	struct timespec taken;	/* when it was last taken */
+	double seconds;		/* held since fw_job_lock_timing_reset */
+} fw_job_lock_t;
+/* slurmctld's job write lock (with the node and partition read locks), its
+ * hold added to l->seconds when released. */
+extern void fw_job_write_lock(fw_job_lock_t *l);
+extern void fw_job_write_unlock(fw_job_lock_t *l);
+extern void fw_job_lock_timing_reset(fw_job_lock_t *l);
+
 
 /* ---- the per-period state, one instance (priority_fairway.c) ---- */
 typedef struct {
@@ -198,10 +215,10 @@ typedef struct {
 	pthread_mutex_t journal_lock;
 	uint32_t *ended_ids;
 	size_t ended_n;
-	/* The period being run (publish.c): when it began, how long it has
-	 * held the job write lock so far. */
-	struct timespec period_begin, job_lock_taken;
-	double job_lock_seconds;
+	/* The job write lock's hold time in the period being run. */
+	fw_job_lock_t job_lock;
+	/* What publishing keeps between periods (publish.c). */
+	fw_publish_t *publish;
 	/* What each module keeps across periods, each part touched only through
 	 * its module's functions.  init sets them up, fini frees each with
 	 * its module's free function and zeroes the struct. */
@@ -361,36 +378,58 @@ extern void fw_charge_and_weigh_all(fw_state_t *st, const fw_cfg_t *cfg,
 extern void fw_calc_thread_start(fw_state_t *st);
 extern void fw_calc_thread_stop(fw_state_t *st);
 
-/* ---- publish.c: metrics and the per-period snapshot (fairway_metrics_dir) ---- */
-/* Start a period: rows are noted from here on when cfg publishes. */
-extern void fw_publish_begin(fw_state_t *st, const fw_cfg_t *cfg);
-/* slurmctld's job write lock, timed for the metrics. */
-extern void fw_job_write_lock(fw_state_t *st);
-extern void fw_job_write_unlock(fw_state_t *st);
-/* Note a job the period weighed, when the calling thread notes rows: its
+/* ---- publish*.c: what a period publishes (fairway_metrics_dir,
+ * fairway_history_days, fairway_starvation_minutes), one observer ---- */
+/* A job the period weighed, as fw_job_priority hands it to publishing: its
  * nparts partitions in priority_array order (none: its only one) with their
  * priorities (prio: nqos entries per partition, the highest counts; NULL: the
- * job's priority), its QOS and submit time.  Job write lock. */
-extern void fw_publish_note(const job_record_t *job_ptr,
-			    part_record_t *const *parts, int nparts,
-			    const uint32_t *prio, int nqos, uint32_t priority);
+ * job's), the priority it keeps, and (fairway_fairshare_tres) the listed TRES
+ * that judged it and its factor there (-1: billing). */
+typedef struct {
+	const job_record_t *job;
+	part_record_t *const *parts;
+	int nparts;
+	const uint32_t *prio;
+	int nqos;
+	uint32_t priority;
+	int tres;
+	double tres_factor;
+} fw_weighed_t;
+/* What publishing reads of the period at its end, after every lock. */
+typedef struct {
+	time_t now;
+	struct timespec begin;		/* CLOCK_MONOTONIC */
+	double job_lock_seconds;	/* the job write lock held */
+	fw_held_t *held;		/* what running jobs hold (fairway_usage) */
+} fw_period_record_t;
+/* Start a period: *pub allocated when cfg publishes, and from here on the
+ * calculation thread notes what it weighs.  calc_lock. */
+extern void fw_publish_begin(fw_publish_t **pub, const fw_cfg_t *cfg);
+/* Note a job weighed, when the calling thread notes (else nothing).  Job
+ * write lock. */
+extern void fw_publish_note(const fw_weighed_t *w);
 /* Note a job of the period's walk that started since the last published
  * period (with fairway_history_days).  Calculation thread, job lock and an
  * assoc_mgr lock on associations held. */
 extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now);
-/* A weighing thread's rows: lane 1 .. FW_WEIGH_MAX_THREADS - 1 on (the
- * calculation thread is lane 0), -1 off.  The lanes are read in order. */
-extern void fw_publish_lane(int lane);
-/* Whether this period notes its pending jobs, and whether with the queue's
- * details (what the weighing prefetches). */
+/* The calculation thread's publishing in this period, NULL: none; the pool's
+ * thread k (1 .. FW_WEIGH_MAX_THREADS - 1) notes into its lane of it, -1: off.
+ * The lanes are read in order. */
+extern fw_publish_t *fw_publish_current(void);
+extern void fw_publish_lane(fw_publish_t *pub, int lane);
+/* Whether the calling thread notes its pending jobs, and whether with the
+ * queue's details (what the weighing prefetches). */
 extern bool fw_publish_noting(void);
 extern bool fw_publish_noting_queue(void);
-/* Copy the partitions' names.  Job write lock (with the partition read lock). */
-extern void fw_publish_partitions(void);
-/* End of the period at `now`: copy the associations and QOS under assoc_mgr's read locks,
- * then write the files outside every lock.  Logs a failure once per episode. */
-extern void fw_publish_end(fw_state_t *st, const fw_cfg_t *cfg, time_t now);
-extern void fw_publish_free(void);
+/* What must be copied under the job write lock that noted the rows (the
+ * partitions), before it is released; pub may be NULL. */
+extern void fw_publish_copy_locked(fw_publish_t *pub);
+/* End of the period: copy the associations and QOS under assoc_mgr's read
+ * locks, then write the files outside every lock.  Logs a failure once per
+ * episode; pub may be NULL. */
+extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
+			   const fw_period_record_t *rec);
+extern void fw_publish_free(fw_publish_t **pub);
 
 /* ---- sprio_factors.c: sprio's rows ---- */
 /* What sprio asked for (22.05; later releases filter in sprio): jobs,

@@ -274,6 +274,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	list_t *qos_list = FW_JOB_QOS_LIST(job_ptr);
 	fairway_job_input_t in;
 	fairway_job_weighed_t r;
+	fw_weighed_t w = { 0 };
 	fw_prio_factors_t *pf;
 	fairway_error_t err;
 	uint32_t *prio_array = NULL;
@@ -281,8 +282,8 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 
 	if (job_ptr->direct_set_prio && (job_ptr->priority > 0)) {
 		_clear_prio_factors(job_ptr);
-		fw_publish_note(job_ptr, NULL, 0, NULL, 0, job_ptr->priority);
-		return job_ptr->priority;
+		r.priority = job_ptr->priority;
+		goto observed;
 	}
 	if (!job_ptr->details) {
 		error("%s: %pJ has no details, can't set its priority",
@@ -384,11 +385,20 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			      plugin_type, job_ptr, parts[i / qc.n]->name);
 		prio_array[i] = slots[i].priority;
 	}
-	/* The priority the job keeps (INCR_ONLY: never lower). */
-	fw_publish_note(job_ptr, parts, nparts, n ? prio_array : NULL, qc.n,
-			((cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) &&
-			 (job_ptr->priority > r.priority)) ?
-			job_ptr->priority : r.priority);
+observed:
+	/* The priority the job keeps (INCR_ONLY: never lower), to publishing;
+	 * the listed TRES that judged a pending job with it. */
+	w.job = job_ptr;
+	w.parts = parts;
+	w.nparts = nparts;
+	w.prio = n ? prio_array : NULL;
+	w.nqos = qc.n;
+	w.priority = ((cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) &&
+		      (job_ptr->priority > r.priority)) ?
+		job_ptr->priority : r.priority;
+	w.tres = (cfg->fs_tres_n && IS_JOB_PENDING(job_ptr)) ?
+		fw_job_tres_factor(cfg, job_ptr, &w.tres_factor) : -1;
+	fw_publish_note(&w);
 	if (parts != parts_buf)
 		xfree(parts);
 	if (slots != slots_buf)

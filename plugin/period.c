@@ -46,6 +46,14 @@ static int _foreach_weigh(void *x, void *arg)
 	return 0;
 }
 
+/* Release the job write lock of a step that weighed jobs, once publishing
+ * has copied what it must under it. */
+static void _job_unlock_weighed(fw_state_t *st)
+{
+	fw_publish_copy_locked(st->publish);
+	fw_job_write_unlock(&st->job_lock);
+}
+
 /* Every job's priority, under the job write lock (assoc read lock inside it,
  * the order slurmctld uses). */
 static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
@@ -53,7 +61,7 @@ static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 	struct pass pass = { st, now, cfg };
 	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
 
-	fw_job_write_lock(st);
+	fw_job_write_lock(&st->job_lock);
 	if (job_list) {
 		assoc_mgr_lock(&assoc_read);
 		if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) {
@@ -65,8 +73,7 @@ static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		}
 		assoc_mgr_unlock(&assoc_read);
 	}
-	fw_publish_partitions();
-	fw_job_write_unlock(st);
+	_job_unlock_weighed(st);
 }
 
 static double _ms(struct timespec a, struct timespec b)
@@ -125,26 +132,126 @@ static void _period_without_fair_share(fw_state_t *st, const fw_cfg_t *cfg,
 {
 	if (st->site_factor && st->last_ran &&
 	    (difftime(now, st->last_ran) > 0)) {
-		fw_job_write_lock(st);
+		fw_job_write_lock(&st->job_lock);
 		site_factor_g_update();
-		fw_job_write_unlock(st);
+		fw_job_write_unlock(&st->job_lock);
 	}
 	_weigh_all_jobs(st, cfg, now);
 	st->last_ran = now;
 }
 
-/*
- * One period at `now`, in multifactor's order: usage reset if due; (classic)
- * account fair-share; decay of stored usage; then either (classic) each job
- * charged and weighed in one pass, or (Fair Tree, and classic under
- * fairway_usage=allocated|committed or fairway_fairshare_tres) all jobs
- * charged, the tree computed, all jobs weighed; finally the state file.  Caller
- * holds
- * st->calc_lock.
- */
-extern int fw_period(fw_state_t *st, time_t now)
+/* The period's start, for its record; publishing notes from here on. */
+static void _begin(fw_state_t *st, const fw_cfg_t *cfg,
+		   fw_period_record_t *rec, time_t now)
 {
-	const fw_cfg_t *cfg = fw_cfg_get();
+	rec->now = now;
+	clock_gettime(CLOCK_MONOTONIC, &rec->begin);
+	fw_job_lock_timing_reset(&st->job_lock);
+	fw_publish_begin(&st->publish, cfg);
+}
+
+/* The decay state and restored usage (first period), the TRES run seconds
+ * running jobs used before the last period released (slurmctld reserved
+ * their whole time limit at start) before this period charges them again
+ * (once, and not after a reconfigure released them already), and the decay
+ * settings after a reconfigure. */
+static void _load_once(fw_state_t *st, time_t now)
+{
+	if (!st->loaded)
+		fw_period_state_load(st, now, false);
+	if (st->run_secs_pending) {
+		fw_init_grp_used_tres_run_secs(st);
+		st->run_secs_pending = false;
+	}
+	if (__atomic_exchange_n(&st->reconfig, false, __ATOMIC_ACQ_REL))
+		fw_decay_settings_read(st);
+}
+
+static void _reset_if_due(fw_state_t *st, time_t now)
+{
+	if (fairway_reset_due(&st->reset, now))
+		fw_usage_reset(st);
+}
+
+/* Stored usage decayed over the time since the last period. */
+static void _decay(fw_state_t *st, time_t now)
+{
+	double decay;
+	double run_delta = difftime(now, st->last_ran);
+
+	__atomic_load(&st->decay_factor, &decay, __ATOMIC_RELAXED);
+	fw_usage_decay(st, fairway_period_decay(decay, run_delta));
+}
+
+/* Under one job write lock: the site factor updated and (classic, one job at
+ * a time) each job charged and weighed. */
+static void _charge_and_weigh(fw_state_t *st, const fw_cfg_t *cfg, time_t now,
+			      bool one_walk)
+{
+	fw_job_write_lock(&st->job_lock);
+	if (st->site_factor)
+		site_factor_g_update();
+	if (!one_walk)
+		fw_charge_and_weigh_all(st, cfg, now);
+	if (!one_walk)
+		st->charged_to = now;
+	_job_unlock_weighed(st);
+}
+
+/* Fair Tree, or classic collecting first: running jobs charged in one walk,
+ * the tree computed, the collected jobs weighed, all under the job write
+ * lock that also makes charged_to consistent with job ends. */
+static int _charge_walk_and_weigh(fw_state_t *st, const fw_cfg_t *cfg,
+				  time_t now)
+{
+	fw_collect_t c = { st, cfg, now, true, 0 };
+	int rc;
+
+	fw_job_write_lock(&st->job_lock);
+	rc = _walk_and_weigh(&c, &fw_charge_locks, "charging, collecting");
+	st->charged_to = now;
+	_job_unlock_weighed(st);
+	return rc;
+}
+
+/* No charging pass ran (classic, first period or clock not moved): job ends
+ * charge from here on.  Written only by periods (st->calc_lock held), so
+ * reading it here needs no job lock. */
+static void _charged_to_now(fw_state_t *st, time_t now)
+{
+	if (st->charged_to != now) {
+		fw_job_write_lock(&st->job_lock);
+		st->charged_to = now;
+		fw_job_write_unlock(&st->job_lock);
+	}
+}
+
+static void _save(fw_state_t *st, time_t now)
+{
+	st->last_ran = now;
+	fw_usage_save(st, now);
+	fw_decay_state_write(st);
+}
+
+/* The period's record handed to publishing, after every lock. */
+static void _publish(fw_state_t *st, const fw_cfg_t *cfg,
+		     fw_period_record_t *rec)
+{
+	rec->job_lock_seconds = st->job_lock.seconds;
+	rec->held = &st->held;
+	fw_publish_end(st->publish, cfg, rec);
+}
+
+/*
+ * A period with fair-share, in multifactor's order: usage reset if due;
+ * (classic) account fair-share; decay of stored usage; then either (classic)
+ * each job charged and weighed in one pass, or (Fair Tree, and classic under
+ * fairway_usage=allocated|committed or fairway_fairshare_tres) all jobs
+ * charged, the tree computed, all jobs weighed; finally the state file.
+ */
+static int _period_with_fair_share(fw_state_t *st, const fw_cfg_t *cfg,
+				   time_t now)
+{
 	/* Fair Tree, or classic comparing held usage (which must be collected
 	 * before any account is computed) or the usage of listed TRES (whose
 	 * trees are computed whole, not user by user when a job is weighed, and
@@ -152,79 +259,39 @@ extern int fw_period(fw_state_t *st, time_t now)
 	 * compute the tree, weigh the collected jobs. */
 	bool one_walk = (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) ||
 		fw_cfg_held(cfg) || cfg->fs_tres_n;
-	double decay;
 	int rc = SLURM_SUCCESS;
 
-	fw_publish_begin(st, cfg);
-	if (!st->fair_share) {
-		_period_without_fair_share(st, cfg, now);
-		fw_publish_end(st, cfg, now);
-		fw_cfg_put(cfg);
-		return rc;
-	}
-	if (!st->loaded)
-		fw_period_state_load(st, now, false);
-	/* Release the TRES run seconds running jobs used before the last
-	 * period (slurmctld reserved their whole time limit at start) before
-	 * this period charges them again; once, and not after a reconfigure
-	 * released them already (whichever comes first). */
-	if (st->run_secs_pending) {
-		fw_init_grp_used_tres_run_secs(st);
-		st->run_secs_pending = false;
-	}
-	if (__atomic_exchange_n(&st->reconfig, false, __ATOMIC_ACQ_REL))
-		fw_decay_settings_read(st);
-
-	if (fairway_reset_due(&st->reset, now))
-		fw_usage_reset(st);
-
+	_load_once(st, now);
+	_reset_if_due(st, now);
 	if (!one_walk && st->fair_share)
 		rc = fw_fair_share_locked(&st->fs, &st->held, cfg, true);
-
 	if (st->last_ran && (difftime(now, st->last_ran) > 0)) {
-		double run_delta = difftime(now, st->last_ran);
-
-		__atomic_load(&st->decay_factor, &decay, __ATOMIC_RELAXED);
-		fw_usage_decay(st, fairway_period_decay(decay, run_delta));
-		fw_job_write_lock(st);
-		if (st->site_factor)
-			site_factor_g_update();
-		if (!one_walk)
-			fw_charge_and_weigh_all(st, cfg, now);
-		if (!one_walk)
-			st->charged_to = now;
-		fw_publish_partitions();
-		fw_job_write_unlock(st);
+		_decay(st, now);
+		_charge_and_weigh(st, cfg, now, one_walk);
 	}
-
-	if (one_walk) {
-		/* Running jobs charged in the walk, under the job write lock
-		 * that also makes charged_to consistent with job ends. */
-		fw_collect_t c = { st, cfg, now, true, 0 };
-
-		fw_job_write_lock(st);
-		rc = _walk_and_weigh(&c, &fw_charge_locks,
-				     "charging, collecting");
-		st->charged_to = now;
-		fw_publish_partitions();
-		fw_job_write_unlock(st);
-	}
-
+	if (one_walk)
+		rc = _charge_walk_and_weigh(st, cfg, now);
 	if (FW_CLASSIC_STORES_FS_FACTOR && !one_walk && st->fair_share)
 		fw_store_jobs_fs_factors(cfg);
+	_charged_to_now(st, now);
+	_save(st, now);
+	return rc;
+}
 
-	/* No charging pass ran (classic, first period or clock not moved):
-	 * job ends charge from here on.  Written only by periods (st->calc_lock
-	 * held), so reading it here needs no job lock. */
-	if (st->charged_to != now) {
-		fw_job_write_lock(st);
-		st->charged_to = now;
-		fw_job_write_unlock(st);
-	}
-	st->last_ran = now;
-	fw_usage_save(st, now);
-	fw_decay_state_write(st);
-	fw_publish_end(st, cfg, now);
+/* One period at `now`, then what it publishes, outside slurmctld's locks.
+ * Each step takes its own locks.  Caller holds st->calc_lock. */
+extern int fw_period(fw_state_t *st, time_t now)
+{
+	const fw_cfg_t *cfg = fw_cfg_get();
+	fw_period_record_t rec;
+	int rc = SLURM_SUCCESS;
+
+	_begin(st, cfg, &rec, now);
+	if (st->fair_share)
+		rc = _period_with_fair_share(st, cfg, now);
+	else
+		_period_without_fair_share(st, cfg, now);
+	_publish(st, cfg, &rec);
 	fw_cfg_put(cfg);
 	return rc;
 }
@@ -243,9 +310,9 @@ static int _rerank_held(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 					.tres = READ_LOCK };
 	int rc;
 
-	fw_job_write_lock(st);
+	fw_job_write_lock(&st->job_lock);
 	rc = _walk_and_weigh(&c, &note_locks, "noting what running jobs hold");
-	fw_job_write_unlock(st);
+	fw_job_write_unlock(&st->job_lock);
 	return rc;
 }
 

@@ -209,7 +209,7 @@ extern int fini(void)
 	fw_held_free(&st->held);
 	fw_settings_clear();
 	fw_assoc_sync_free(&st->fs);
-	fw_publish_free();
+	fw_publish_free(&st->publish);
 	fw_sprio_rows_free(&st->sprio_kept);
 	fw_journal_close(st);
 	if (st->site_factor)

@@ -134,6 +134,7 @@ static void *_pool_main(void *arg)
 	slurm_mutex_lock(&pool->lock);
 	while (!pool->stop) {
 		const fw_cfg_t *cfg;
+		fw_publish_t *pub;
 		time_t now;
 		size_t begin, end;
 		bool changed;
@@ -146,14 +147,15 @@ static void *_pool_main(void *arg)
 		if (k >= pool->pass.parts)	/* not needed for this pass */
 			continue;
 		cfg = pool->pass.cfg;
+		pub = pool->pass.pub;
 		now = pool->pass.now;
 		begin = _range_begin(pool->pass.n, pool->pass.parts, k);
 		end = _range_begin(pool->pass.n, pool->pass.parts, k + 1);
 		slurm_mutex_unlock(&pool->lock);
 
-		fw_publish_lane(k);
+		fw_publish_lane(pub, k);
 		changed = _weigh_range(pool->jobs, cfg, now, begin, end);
-		fw_publish_lane(-1);
+		fw_publish_lane(pub, -1);
 
 		slurm_mutex_lock(&pool->lock);
 		pool->pass.changed |= changed;
@@ -267,6 +269,7 @@ extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
 
 	slurm_mutex_lock(&pool->lock);
 	pool->pass.cfg = cfg;
+	pool->pass.pub = fw_publish_current();
 	pool->pass.now = now;
 	pool->pass.n = n;
 	pool->pass.parts = parts;
