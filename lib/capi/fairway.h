@@ -26,9 +26,7 @@
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------------------- */
-/* Errors                                                                    */
-/* ------------------------------------------------------------------------- */
+/* ---- Errors ---- */
 
 typedef enum fairway_error {
   FAIRWAY_OK = 0,
@@ -59,9 +57,7 @@ const char* fairway_version(void);
 #define FAIRWAY_INFINITE 0xffffffffU
 #define FAIRWAY_NICE_OFFSET 0x80000000U
 
-/* ------------------------------------------------------------------------- */
-/* Fair-share                                                                */
-/* ------------------------------------------------------------------------- */
+/* ---- Fair-share ---- */
 
 typedef enum fairway_algorithm {
   FAIRWAY_ALGO_FAIR_TREE = 0,   /* PriorityFlags default since Slurm 19.05 */
@@ -243,9 +239,7 @@ long double fairway_assoc_usage_efctv(fairway_algorithm_t algo, const fairway_as
                                       const fairway_assoc_result_t* fs_parent,
                                       long double (*siblings_usage_norm)(void* arg), void* arg);
 
-/* ------------------------------------------------------------------------- */
-/* Job factors and priority                                                  */
-/* ------------------------------------------------------------------------- */
+/* ---- Job factors and priority ---- */
 
 /* PriorityFlags, with Fairway's own bit values (the shim translates Slurm's). */
 #define FAIRWAY_FLAG_ACCRUE_ALWAYS 0x0001
@@ -428,9 +422,7 @@ uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
                                            double part_norm_priority, double part_tres_weighted,
                                            int* clamped);
 
-/* ------------------------------------------------------------------------- */
-/* Usage accrual and decay                                                   */
-/* ------------------------------------------------------------------------- */
+/* ---- Usage accrual and decay ---- */
 
 /* Per-second decay factor for PriorityDecayHalfLife (seconds): 1 - 0.693/h as Slurm
  * approximates it; 1 (no decay) when half_life_seconds <= 0.  Errors: none. */

@@ -22,9 +22,7 @@
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------------------- */
-/* Fairway's options in PriorityParameters                                   */
-/* ------------------------------------------------------------------------- */
+/* ---- Fairway's options in PriorityParameters ---- */
 
 #define FAIRWAY_MAX_FAIRSHARE_TRES 8
 #define FAIRWAY_MAX_WEIGH_THREADS 64
@@ -58,9 +56,7 @@ typedef void (*fairway_message_fn)(const char* message, void* arg);
 fairway_error_t fairway_options_parse(const char* text, fairway_options_t* out,
                                       fairway_message_fn say, void* arg);
 
-/* ------------------------------------------------------------------------- */
-/* What a period publishes: metrics and the per-period snapshot              */
-/* ------------------------------------------------------------------------- */
+/* ---- What a period publishes: metrics and the per-period snapshot ---- */
 
 /* One pending job in one of its partitions (the plugin notes one per partition). */
 typedef struct fairway_pending_row {

@@ -21,9 +21,7 @@
 extern "C" {
 #endif
 
-/* ------------------------------------------------------------------------- */
-/* The decay state file                                                      */
-/* ------------------------------------------------------------------------- */
+/* ---- The decay state file ---- */
 
 /*
  * Read the decay state file (StateSaveLocation/priority_last_decay_ran, multifactor's
@@ -42,9 +40,7 @@ fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* foun
  */
 fairway_error_t fairway_decay_state_write(const char* path, time_t last_ran, time_t last_reset);
 
-/* ------------------------------------------------------------------------- */
-/* Fairway's usage file and journal (restart safety after a killed slurmctld)  */
-/* ------------------------------------------------------------------------- */
+/* ---- Fairway's usage file and journal (restart safety after a killed slurmctld) ---- */
 
 typedef struct fairway_usage_entry {
   uint32_t id; /* association or QOS id */
