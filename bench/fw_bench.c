@@ -37,7 +37,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#define _XOPEN_SOURCE 700	/* nftw */
+#define _XOPEN_SOURCE 700 /* nftw */
 #define _DEFAULT_SOURCE
 
 #include <pthread.h>
@@ -55,8 +55,8 @@ static void _evict_caches(void);
 
 /* Time fn(now) `reps` times after one warm-up; medians of the time and of the
  * job write lock's hold time. */
-static void _time_period(void (*fn)(time_t), time_t now, int reps,
-			 double *ms, double *lock_ms)
+static void _time_period(void (*fn)(time_t), time_t now, int reps, double *ms,
+			 double *lock_ms)
 {
 	double t[64], l[64];
 	struct timespec a, b;
@@ -86,7 +86,9 @@ static off_t _file_size(const char *dir, const char *name)
 static int _remove_one(const char *path, const struct stat *st, int flag,
 		       struct FTW *ftw)
 {
-	(void) st; (void) flag; (void) ftw;
+	(void) st;
+	(void) flag;
+	(void) ftw;
 	return remove(path);
 }
 
@@ -101,7 +103,8 @@ static off_t g_history_bytes;
 static int _add_size(const char *path, const struct stat *st, int flag,
 		     struct FTW *ftw)
 {
-	(void) path; (void) ftw;
+	(void) path;
+	(void) ftw;
 	if (flag == FTW_F)
 		g_history_bytes += st->st_size;
 	return 0;
@@ -133,16 +136,25 @@ static void _evict_caches(void)
 static void (*g_mf_ftd)(list_t *, time_t);
 static int (*g_fw_cycle)(time_t);
 static int (*g_fw_recalc)(time_t);
-static void _mf_period(time_t now) { g_mf_ftd(job_list, now); }
-static void _fw_period(time_t now) { (void) g_fw_cycle(now); }
-static void _fw_recalc_only(time_t now) { (void) g_fw_recalc(now); }
+static void _mf_period(time_t now)
+{
+	g_mf_ftd(job_list, now);
+}
+static void _fw_period(time_t now)
+{
+	(void) g_fw_cycle(now);
+}
+static void _fw_recalc_only(time_t now)
+{
+	(void) g_fw_recalc(now);
+}
 
 /* The floor of any exact per-period pass: walk job_list and, per job, read
  * only its state, priority, accrue time, its association's fair-share factor
  * and its partition's factor, and write the priority -- what every exact
  * recalculation must touch at least, since Slurm changes these fields without
  * telling the priority plugin. */
-static int getenv_full;	/* the second floor: every field fairway reads */
+static int getenv_full; /* the second floor: every field fairway reads */
 static int _floor_cb(void *x, void *arg)
 {
 	job_record_t *j = x;
@@ -155,15 +167,17 @@ static int _floor_cb(void *x, void *arg)
 		p += j->assoc_ptr->usage->fs_factor * 1000;
 	if (j->part_ptr)
 		p += j->part_ptr->norm_priority;
-	if (getenv_full) {	/* every field fairway reads, and prio_factors written */
+	if (getenv_full) { /* every field fairway reads, and prio_factors written */
 		p += j->details->min_cpus + j->details->max_cpus +
 			j->details->min_nodes + j->details->nice +
 			j->site_factor + j->time_limit + j->total_cpus +
 			j->direct_set_prio;
 		if (j->qos_ptr)
-			p += j->qos_ptr->priority + j->qos_ptr->usage->norm_priority;
+			p += j->qos_ptr->priority +
+				j->qos_ptr->usage->norm_priority;
 		if (j->part_ptr)
-			p += j->part_ptr->priority_job_factor + j->part_ptr->max_time;
+			p += j->part_ptr->priority_job_factor +
+				j->part_ptr->max_time;
 		if (j->prio_factors) {
 			j->prio_factors->priority_age = p;
 			j->prio_factors->priority_fs = p;
@@ -219,13 +233,14 @@ static void *_floor_range(void *arg)
 			__builtin_prefetch(&g_floor_jobs[i + 12]->details);
 		}
 		if ((i + 6 < r->end) && g_floor_jobs[i + 6]->details)
-			__builtin_prefetch(&g_floor_jobs[i + 6]->details->accrue_time);
+			__builtin_prefetch(
+				&g_floor_jobs[i + 6]->details->accrue_time);
 		if (!IS_JOB_PENDING(j) || !j->priority || !j->details)
 			continue;
 		p = (double) (r->now - j->details->accrue_time);
 		if (j->part_ptr)
 			p += j->part_ptr->norm_priority;
-		p += j->assoc_id;	/* the fair-share factor from a table */
+		p += j->assoc_id; /* the fair-share factor from a table */
 		j->priority = 1 + ((uint32_t) p & 0xffff);
 	}
 	return NULL;
@@ -305,7 +320,8 @@ static void _time_sets(uint32_t (*fw_set)(uint32_t, job_record_t *), int reps,
 			continue;
 		}
 		t_mf[r] = getenv("FW_BENCH_ONLY_FAIRWAY") ?
-			1 : _time_set(priority_g_set);
+			1 :
+			_time_set(priority_g_set);
 		t_fw[r] = _time_set(fw_set);
 	}
 	*mf_ns = median(t_mf, n);
@@ -328,8 +344,9 @@ typedef struct {
 static void _time_sprio(fake_sprio_f *factors, int reps, uint32_t job_id,
 			uint32_t user_id, sprio_time_t *out)
 {
-	slurmctld_lock_t job_read_lock =
-		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
+					   .node = READ_LOCK,
+					   .part = READ_LOCK };
 	assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
 	int n = (reps < 64) ? reps : 64;
 
@@ -345,7 +362,7 @@ static void _time_sprio(fake_sprio_f *factors, int reps, uint32_t job_id,
 			req.job_ids = list_create(NULL);
 			list_append(req.job_ids, &job_id);
 		}
-		for (int r = -1; r < n; r++) {	/* -1: warm-up */
+		for (int r = -1; r < n; r++) { /* -1: warm-up */
 			struct timespec a, b;
 			size_t h = heap_bytes();
 			list_t *l;
@@ -365,7 +382,8 @@ static void _time_sprio(fake_sprio_f *factors, int reps, uint32_t job_id,
 			 * calls reuse the row blocks earlier ones gave back). */
 			if (r == -1) {
 				out->rows[kind] = l ? list_count(l) : 0;
-				out->mb[kind] = ((double) heap_bytes() - h) / 1e6;
+				out->mb[kind] = ((double) heap_bytes() - h) /
+					1e6;
 			}
 			FREE_NULL_LIST(l);
 			if (r >= 0)
@@ -434,7 +452,7 @@ static double _time_sprio_floor(int reps)
 	double t[64], sum = 0;
 	int n = (reps < 64) ? reps : 64;
 
-	for (int r = -1; r < n; r++) {	/* -1: warm-up */
+	for (int r = -1; r < n; r++) { /* -1: warm-up */
 		struct timespec a, b;
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
@@ -468,7 +486,8 @@ static void _time_threads(const fw_plugin_t *fw, time_t now, int reps,
 
 	t->n = 0;
 	for (char *tok = strtok_r(copy, ",", &save);
-	     tok && (t->n < MAX_THREAD_ROWS); tok = strtok_r(NULL, ",", &save)) {
+	     tok && (t->n < MAX_THREAD_ROWS);
+	     tok = strtok_r(NULL, ",", &save)) {
 		int k = atoi(tok);
 
 		if ((k < 1) || (k > 64))
@@ -491,9 +510,11 @@ static void _print_threads(const thread_rows_t *t, double mf_ms, double walk_ms)
 	for (int i = 0; i < t->n; i++)
 		printf("# threads %2d: fairway period %.2f ms (%.1fx multifactor), job lock %.2f ms; %.2fx the walk of job_list alone (%.2f ms)\n",
 		       t->threads[i], t->ms[i],
-		       (getenv("FW_BENCH_ONLY_FAIRWAY") || !t->ms[i]) ? 0 :
-		       mf_ms / t->ms[i], t->lock[i],
-		       walk_ms > 0 ? t->ms[i] / walk_ms : 0, walk_ms);
+		       (getenv("FW_BENCH_ONLY_FAIRWAY") || !t->ms[i]) ?
+			       0 :
+			       mf_ms / t->ms[i],
+		       t->lock[i], walk_ms > 0 ? t->ms[i] / walk_ms : 0,
+		       walk_ms);
 }
 
 /* The floors of an exact pass on this machine, as comment lines. */
@@ -539,7 +560,7 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 	plugin_find_mf(&mf);
 	g_mf_ftd = mf.fair_tree_decay;
 	h0 = heap_bytes();
-	if (getenv("FW_BENCH_ONLY_FAIRWAY")) {	/* for profiling fairway alone */
+	if (getenv("FW_BENCH_ONLY_FAIRWAY")) { /* for profiling fairway alone */
 		mf_ms = mf_lock = mf_set = 1;
 		h_mf = h0;
 	} else {
@@ -595,23 +616,28 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 			 * weighed again after the locks. */
 			snprintf(opt, sizeof(opt), "%s/shadow.conf", dir);
 			if ((shadow = fopen(opt, "w"))) {
-				fputs("PriorityWeightFairshare=123457\n", shadow);
+				fputs("PriorityWeightFairshare=123457\n",
+				      shadow);
 				fclose(shadow);
 			}
-			snprintf(opt, sizeof(opt),
-				 "fairway_metrics_dir=%s,fairway_history_days=1,fairway_starvation_minutes=60,fairway_shadow=%s/shadow.conf%s%s",
-				 dir, dir,
-				 getenv("FW_BENCH_QUEUE_JOBS") ?
-				 ",fairway_queue_jobs=" : "",
-				 getenv("FW_BENCH_QUEUE_JOBS") ?
-				 getenv("FW_BENCH_QUEUE_JOBS") : "");
-			for (int r = -1; r < n; r++) {	/* -1: warm-up */
+			snprintf(
+				opt, sizeof(opt),
+				"fairway_metrics_dir=%s,fairway_history_days=1,fairway_starvation_minutes=60,fairway_shadow=%s/shadow.conf%s%s",
+				dir, dir,
+				getenv("FW_BENCH_QUEUE_JOBS") ?
+					",fairway_queue_jobs=" :
+					"",
+				getenv("FW_BENCH_QUEUE_JOBS") ?
+					getenv("FW_BENCH_QUEUE_JOBS") :
+					"");
+			for (int r = -1; r < n; r++) { /* -1: warm-up */
 				for (int k = 0; k < 2; k++) {
 					bool on = ((r & 1) == k);
 					struct timespec a, b;
 					time_t t = now + 200 + 2 * (r + 1) + k;
 
-					slurm_conf.priority_params = on ? opt : old;
+					slurm_conf.priority_params = on ? opt :
+									  old;
 					fw.reconfig(false);
 					_evict_caches();
 					fw_locks.sum_ns = 0;
@@ -634,21 +660,27 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 			snprintf(opt, sizeof(opt), "%s/fairway_history", dir);
 			nftw(opt, _add_size, 8, FTW_PHYS);
 			{
-				double p_ms = median(on_ms, n), b_ms = median(off_ms, n);
+				double p_ms = median(on_ms, n),
+				       b_ms = median(off_ms, n);
 				double p_lock = median(on_lock, n);
 				double b_lock = median(off_lock, n);
 				double d = median(d_lock, n);
 
 				/* d_lock sorted by median(): its quartiles. */
 				printf("# publishing (metrics, queue snapshot, shadow policy, history, starvation), %d pairs of periods, caches evicted before each: period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%; per pair %+.2f ms, quartiles %+.2f to %+.2f); fairway.prom %.1f MB, fairway.json %.1f MB, fairway_shadow.json %.2f MB, history %.2f MB after %d periods\n",
-				       n, p_ms, b_ms, 100 * (p_ms - b_ms) / b_ms,
-				       p_lock, b_lock,
-				       100 * (p_lock - b_lock) / b_lock, d,
-				       d_lock[n / 4], d_lock[(3 * n) / 4],
+				       n, p_ms, b_ms,
+				       100 * (p_ms - b_ms) / b_ms, p_lock,
+				       b_lock, 100 * (p_lock - b_lock) / b_lock,
+				       d, d_lock[n / 4], d_lock[(3 * n) / 4],
 				       _file_size(dir, "fairway.prom") / 1e6,
 				       _file_size(dir, "fairway.json") / 1e6,
-				       _file_size(dir, "fairway_shadow.json") < 0 ? 0 :
-				       _file_size(dir, "fairway_shadow.json") / 1e6,
+				       _file_size(dir, "fairway_shadow.json") <
+						       0 ?
+					       0 :
+					       _file_size(
+						       dir,
+						       "fairway_shadow.json") /
+						       1e6,
 				       g_history_bytes / 1e6, n + 1);
 				/* What publishing replaces: exporters that run
 				 * sprio, each holding the job read lock while
@@ -657,7 +689,8 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 					printf("# publishing's job write lock per period, %+.2f ms, against one sprio of every pending job, which holds the job read lock %.2f ms under fairway (%.1f%% of it)",
 					       d, fw_sprio.ms[0],
 					       100 * d / fw_sprio.ms[0]);
-				if ((fw_sprio.ms[0] > 0) && (mf_sprio.ms[0] > 0))
+				if ((fw_sprio.ms[0] > 0) &&
+				    (mf_sprio.ms[0] > 0))
 					printf(" and %.2f ms under multifactor (%.1f%%)",
 					       mf_sprio.ms[0],
 					       100 * d / mf_sprio.ms[0]);
@@ -706,26 +739,32 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 static void _bench_header(void)
 {
 	printf("# Full recalculation (fair-share + every job) per PriorityCalcPeriod, median of N runs after a warm-up;\n"
-	       "# multifactor = Slurm " SLURM_VERSION_STRING "'s own priority_multifactor.so (fair_tree_decay), fairway = priority_fairway_cycle.\n"
+	       "# multifactor = Slurm " SLURM_VERSION_STRING
+	       "'s own priority_multifactor.so (fair_tree_decay), fairway = priority_fairway_cycle.\n"
 	       "# extra: heap fairway keeps beyond multifactor's after the same periods, divided by the\n"
 	       "# associations and by the jobs: each an upper bound of the memory per association and per job.\n"
 	       "#   assocs      jobs  running |     mf ms     fw ms   speed | mf ns/j fw ns/j | mf lock ms fw lock ms   ratio | set ns mf/fw | extra B/assoc B/job\n");
 }
 
-static char *g_sizes;	/* --bench */
+static char *g_sizes; /* --bench */
 static int g_reps = 5;
 static const char g_usage[] =
 	"[-v] [-p plugin.so] [--reps N] --bench \"assocs,jobs,running;...\"";
 static const struct option g_longopts[] = {
 	{ "bench", required_argument, NULL, 'B' },
 	{ "reps", required_argument, NULL, 'R' },
-	{ NULL, 0, NULL, 0 } };
+	{ NULL, 0, NULL, 0 }
+};
 
 static bool _option(int opt, char *arg)
 {
 	switch (opt) {
-	case 'B': g_sizes = arg; return true;
-	case 'R': g_reps = atoi(arg); return true;
+	case 'B':
+		g_sizes = arg;
+		return true;
+	case 'R':
+		g_reps = atoi(arg);
+		return true;
 	}
 	return false;
 }

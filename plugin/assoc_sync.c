@@ -40,8 +40,8 @@
  * write lock (only used inside _recalc_fair_share).
  */
 struct fw_fs_slot {
-	uint32_t id;		/* 0: empty (association ids start at 1) */
-	uint32_t index;		/* in fs->ptrs */
+	uint32_t id;	/* 0: empty (association ids start at 1) */
+	uint32_t index; /* in fs->ptrs */
 	double fs_factor;
 };
 
@@ -168,18 +168,18 @@ static bool _fs_snapshot(fw_fs_table_t *fs)
 	while ((assoc = list_next(it)) && (n < fs->cap)) {
 		fw_fs_shape_t *in = &fs->shape[n];
 		uint32_t parent = (assoc == assoc_mgr_root_assoc) ?
-			0 : assoc->parent_id;
+			0 :
+			assoc->parent_id;
 		uint8_t sp = (assoc->shares_raw == SLURMDB_FS_USE_PARENT);
 		uint32_t shares = sp ? 0 : assoc->shares_raw;
 		uint8_t user = (assoc->user != NULL);
 
 		if (!assoc->usage)
 			continue;
-		if (same && ((fs->ptrs[n] != assoc) || (in->id != assoc->id) ||
-			     (in->parent_id != parent) ||
-			     (in->shares_parent != sp) ||
-			     (in->shares_raw != shares) ||
-			     (in->is_user != user)))
+		if (same &&
+		    ((fs->ptrs[n] != assoc) || (in->id != assoc->id) ||
+		     (in->parent_id != parent) || (in->shares_parent != sp) ||
+		     (in->shares_raw != shares) || (in->is_user != user)))
 			same = false;
 		fs->ptrs[n] = assoc;
 		in->id = assoc->id;
@@ -230,8 +230,10 @@ static fairway_error_t _hold_usage(fw_fs_table_t *fs, const fw_held_t *held,
 		fs->tree, cfg->usage_basis, jobs, n, &unknown);
 
 	if ((err == FAIRWAY_OK) && unknown)
-		log_flag(PRIO, "%s: %zu running jobs of associations no longer listed hold nothing this period",
-			 plugin_type, unknown);
+		log_flag(
+			PRIO,
+			"%s: %zu running jobs of associations no longer listed hold nothing this period",
+			plugin_type, unknown);
 	return err;
 }
 
@@ -283,15 +285,17 @@ static void _recalc_tres(fw_fs_table_t *fs, fw_held_t *held,
 				fw_held_tres_jobs(held, k, &n);
 
 			err = fairway_fair_share_hold(fs->tres_tree[k],
-						      cfg->usage_basis, jobs,
-						      n, NULL);
+						      cfg->usage_basis, jobs, n,
+						      NULL);
 		}
-		for (size_t i = 0; !fw_cfg_held(cfg) && (err == FAIRWAY_OK) &&
-		     (i < fs->n); i++) {
+		for (size_t i = 0;
+		     !fw_cfg_held(cfg) && (err == FAIRWAY_OK) && (i < fs->n);
+		     i++) {
 			const slurmdb_assoc_usage_t *u = fs->ptrs[i]->usage;
 			long double used = (u->usage_tres_raw &&
 					    (pos < (int) u->tres_cnt)) ?
-				u->usage_tres_raw[pos] : 0.0L;
+				u->usage_tres_raw[pos] :
+				0.0L;
 
 			err = fairway_fair_share_set_usage(fs->tres_tree[k], i,
 							   used);
@@ -348,8 +352,8 @@ static int _recalc_fair_share(fw_fs_table_t *fs, fw_held_t *held,
 	}
 	if ((err = fairway_fair_share_compute(fs->tree, cfg->algo,
 					      cfg->damp)) != FAIRWAY_OK) {
-		error("%s: fair-share calculation failed: %s: %s",
-		      plugin_type, fairway_strerror(err), fairway_last_error());
+		error("%s: fair-share calculation failed: %s: %s", plugin_type,
+		      fairway_strerror(err), fairway_last_error());
 		return SLURM_ERROR;
 	}
 	for (size_t i = 0; i < fs->n; i++) {

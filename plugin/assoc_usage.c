@@ -94,8 +94,9 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 		return;
 	}
 	fs_assoc = assoc->usage->fs_assoc_ptr;
-	assoc->usage->usage_norm = fairway_usage_norm(
-		assoc->usage->usage_raw, assoc_mgr_root_assoc->usage->usage_raw);
+	assoc->usage->usage_norm =
+		fairway_usage_norm(assoc->usage->usage_raw,
+				   assoc_mgr_root_assoc->usage->usage_raw);
 	self.shares_norm = assoc->usage->shares_norm;
 	self.usage_norm = assoc->usage->usage_norm;
 	/* The root and its children: the effective usage is their own. */

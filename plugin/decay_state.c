@@ -68,8 +68,8 @@ extern void fw_decay_state_write(const fw_state_t *st)
 	}
 	path = _state_path("");
 	lock_state_files();
-	if (fairway_decay_state_write(path, st->last_ran, st->reset.last_reset) !=
-	    FAIRWAY_OK)
+	if (fairway_decay_state_write(path, st->last_ran,
+				      st->reset.last_reset) != FAIRWAY_OK)
 		error("%s: can't save decay state: %s", plugin_type,
 		      fairway_last_error());
 	unlock_state_files();
@@ -87,13 +87,13 @@ extern void fw_decay_settings_read(fw_state_t *st)
 	bool exact = cfg->decay_exact;
 	double hl = (double) slurm_conf.priority_decay_hl;
 	double decay = exact ? fairway_exact_decay_factor(hl) :
-		fairway_decay_factor(hl);
+			       fairway_decay_factor(hl);
 
 	fw_cfg_put(cfg);
 	if (st->decay_logged_exact != exact) {
-		info("%s: usage decays %s", plugin_type, exact ?
-		     "exactly, by 2^(-t/PriorityDecayHalfLife) (fairway_decay=exact)" :
-		     "as multifactor's does, by (1 - 0.693/PriorityDecayHalfLife) per second");
+		info("%s: usage decays %s", plugin_type,
+		     exact ? "exactly, by 2^(-t/PriorityDecayHalfLife) (fairway_decay=exact)" :
+			     "as multifactor's does, by (1 - 0.693/PriorityDecayHalfLife) per second");
 		st->decay_logged_exact = exact;
 	}
 	__atomic_store(&st->decay_factor, &decay, __ATOMIC_RELAXED);

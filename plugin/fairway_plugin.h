@@ -28,23 +28,23 @@ extern const char plugin_type[];
 
 /* ---- settings.c: the Priority* settings, immutable once published ---- */
 typedef struct {
-	int refs;			/* under the settings lock */
-	fairway_weights_t weights;	/* weights.tres == tres */
-	double *tres;			/* xmalloc'ed, NULL without TRES weights */
+	int refs;		   /* under the settings lock */
+	fairway_weights_t weights; /* weights.tres == tres */
+	double *tres;		   /* xmalloc'ed, NULL without TRES weights */
 	fairway_algorithm_t algo;
-	double damp;			/* FairShareDampeningFactor, >= 1 */
-	uint32_t slurm_flags;		/* slurm_conf.priority_flags */
-	bool fair_share;		/* false without slurmdbd: no fair-share */
-	char *metrics_dir;		/* PriorityParameters fairway_metrics_dir, or NULL */
-	uint32_t history_days;		/* fairway_history_days, 0: no history */
-	uint32_t starvation_minutes;	/* fairway_starvation_minutes, 0: off */
-	double starvation_quantile;	/* fairway_starvation_quantile */
-	char *shadow_file;		/* fairway_shadow, or NULL */
-	uint32_t queue_jobs;		/* fairway_queue_jobs */
-	bool decay_exact;		/* fairway_decay=exact */
-	uint32_t usage_basis;		/* fairway_usage: FAIRWAY_USAGE_* */
-	uint32_t rerank_interval;	/* fairway_rerank_interval, seconds */
-	uint32_t weigh_threads;		/* fairway_weigh_threads, 0: not given */
+	double damp;	      /* FairShareDampeningFactor, >= 1 */
+	uint32_t slurm_flags; /* slurm_conf.priority_flags */
+	bool fair_share;      /* false without slurmdbd: no fair-share */
+	char *metrics_dir; /* PriorityParameters fairway_metrics_dir, or NULL */
+	uint32_t history_days;	     /* fairway_history_days, 0: no history */
+	uint32_t starvation_minutes; /* fairway_starvation_minutes, 0: off */
+	double starvation_quantile;  /* fairway_starvation_quantile */
+	char *shadow_file;	     /* fairway_shadow, or NULL */
+	uint32_t queue_jobs;	     /* fairway_queue_jobs */
+	bool decay_exact;	     /* fairway_decay=exact */
+	uint32_t usage_basis;	     /* fairway_usage: FAIRWAY_USAGE_* */
+	uint32_t rerank_interval;    /* fairway_rerank_interval, seconds */
+	uint32_t weigh_threads;	     /* fairway_weigh_threads, 0: not given */
 	/* fairway_fairshare_tres: the listed TRES slurmctld tracks, by name
 	 * and position in the TRES arrays (lib/core/fairshare_tres.h). */
 	int fs_tres_n;
@@ -62,7 +62,7 @@ static inline bool fw_cfg_held(const fw_cfg_t *cfg)
 /* A part of fw_state_t: what the settings' lines last said, so that a
  * reconfigure logs only a change. */
 typedef struct {
-	uint32_t basis;		/* fairway_usage last logged */
+	uint32_t basis; /* fairway_usage last logged */
 	/* fairway_fairshare_tres last logged ("": none) */
 	char tres[FAIRWAY_MAX_FAIRSHARE_TRES * 65];
 } fw_settings_log_t;
@@ -93,7 +93,7 @@ typedef struct {
 	 * read lock to read) */
 	fw_fs_slot_t *slots;
 	size_t mask;
-	bool slots_valid;	/* fs_factor: Fair Tree's */
+	bool slots_valid; /* fs_factor: Fair Tree's */
 	/* fairway_fairshare_tres: per listed TRES, its tree, its position in
 	 * the TRES arrays and every association's factor from it */
 	fairway_fair_share_t *tres_tree[FAIRWAY_MAX_FAIRSHARE_TRES];
@@ -125,32 +125,32 @@ typedef struct {
 typedef struct fw_pool fw_pool_t;
 typedef struct {
 	fw_pool_t *pool;
-	int k;			/* 1 .. FAIRWAY_MAX_WEIGH_THREADS - 1 */
+	int k; /* 1 .. FAIRWAY_MAX_WEIGH_THREADS - 1 */
 } fw_pool_worker_t;
 struct fw_pool {
-	int env_threads;	/* FAIRWAY_WEIGH_THREADS, 0: none */
-	int default_threads;	/* the CPUs we may run on, capped */
+	int env_threads;     /* FAIRWAY_WEIGH_THREADS, 0: none */
+	int default_threads; /* the CPUs we may run on, capped */
 	size_t parallel_min_jobs;
-	job_record_t **jobs;	/* collected, only grows */
+	job_record_t **jobs; /* collected, only grows */
 	size_t cap;
-	pthread_mutex_t lock;	/* the fields below */
+	pthread_mutex_t lock; /* the fields below */
 	pthread_cond_t work_cond, done_cond;
 	pthread_t thread[FAIRWAY_MAX_WEIGH_THREADS];
 	fw_pool_worker_t worker[FAIRWAY_MAX_WEIGH_THREADS];
-	int started;		/* threads 1 .. started are running */
+	int started; /* threads 1 .. started are running */
 	/* the passes handed out before thread k started (what it has seen) */
 	uint64_t seen0[FAIRWAY_MAX_WEIGH_THREADS];
 	bool stop;
-	bool told;		/* a thread that could not start, logged */
+	bool told; /* a thread that could not start, logged */
 	struct {
-		uint64_t posted;	/* passes handed out */
-		int parts;	/* threads taking part, the calculation
+		uint64_t posted; /* passes handed out */
+		int parts;	 /* threads taking part, the calculation
 				 * thread too */
-		int running;	/* pool threads of this pass not done yet */
+		int running;	 /* pool threads of this pass not done yet */
 		const fw_cfg_t *cfg;
-		fw_publish_t *pub;	/* the calculation thread's publishing */
+		fw_publish_t *pub; /* the calculation thread's publishing */
 		time_t now;
-		size_t n;	/* jobs of the pass */
+		size_t n; /* jobs of the pass */
 		bool changed;
 	} pass;
 };
@@ -167,8 +167,8 @@ typedef struct {
 /* ---- job_lock.c: slurmctld's job write lock, timed ---- */
 /* How long a period has held the job write lock (calc_lock). */
 typedef struct {
-	struct timespec taken;	/* when it was last taken */
-	double seconds;		/* held since fw_job_lock_timing_reset */
+	struct timespec taken; /* when it was last taken */
+	double seconds;	       /* held since fw_job_lock_timing_reset */
 } fw_job_lock_t;
 /* slurmctld's job write lock (with the node and partition read locks), its
  * hold added to l->seconds when released. */
@@ -186,20 +186,20 @@ typedef struct {
 	pthread_cond_t calc_cond;
 	pthread_t thread;
 	bool thread_started;
-	bool thread_wanted;	/* start at priority_p_thread_start (24.05+) */
+	bool thread_wanted; /* start at priority_p_thread_start (24.05+) */
 	bool shutdown;
-	bool reconfig;		/* re-read decay settings next period (atomic) */
-	bool loaded;		/* decay state read (first period) */
+	bool reconfig; /* re-read decay settings next period (atomic) */
+	bool loaded;   /* decay state read (first period) */
 	/* The TRES run seconds running jobs used before the last period are
 	 * still to be released: set by init, done by the first period unless a
 	 * reconfigure's release (after slurmctld reserved them again) did it
 	 * first.  calc_lock. */
 	bool run_secs_pending;
-	bool fair_share;	/* false without slurmdbd */
-	bool site_factor;	/* the site_factor plugin started */
-	time_t last_ran;	/* end of the last completed period */
+	bool fair_share;  /* false without slurmdbd */
+	bool site_factor; /* the site_factor plugin started */
+	time_t last_ran;  /* end of the last completed period */
 	fairway_reset_schedule_t reset;
-	double decay_factor;	/* per second (atomic: read by job end) */
+	double decay_factor; /* per second (atomic: read by job end) */
 	/* Running jobs are charged up to this time: set in the same job write
 	 * lock as a period's charging pass, read by priority_p_job_end under
 	 * the job write lock.  (multifactor reads its last_ran there, which
@@ -222,7 +222,7 @@ typedef struct {
 	/* What each module keeps across periods, each part touched only through
 	 * its module's functions.  init sets them up, fini frees each with
 	 * its module's free function and zeroes the struct. */
-	fw_settings_log_t settings_log;	/* settings.c */
+	fw_settings_log_t settings_log; /* settings.c */
 	fw_fs_table_t fs;		/* assoc_sync.c */
 	fw_held_t held;			/* held_usage.c */
 	fw_pool_t pool;			/* weigh_pass.c */
@@ -246,8 +246,8 @@ extern int fw_job_tres_factor(const fw_cfg_t *cfg, const job_record_t *job_ptr,
 /* Whether a period weighs this job (pending, not held, ...). */
 extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
 /* Weigh a weighable job; true if its priority changed. */
-extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
-			 time_t now, bool assoc_locked, bool fs_slots);
+extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
+			 bool assoc_locked, bool fs_slots);
 /* Weigh a job if weighable; sets last_job_update when it changed. */
 extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			  time_t now, bool assoc_locked);
@@ -345,8 +345,8 @@ typedef struct {
 } fw_collect_t;
 extern int fw_collect_job(void *x, void *arg);
 /* Weigh the n collected jobs.  Job write lock, assoc and QOS read locks. */
-extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
-			       time_t now, size_t n);
+extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg, time_t now,
+			       size_t n);
 /* Set up the pool (no thread yet) from the CPUs and the environment (init). */
 extern void fw_weigh_pass_configure(fw_pool_t *pool);
 /* Stop the pool's threads, free the job array (fini). */
@@ -398,9 +398,9 @@ typedef struct {
 /* What publishing reads of the period at its end, after every lock. */
 typedef struct {
 	time_t now;
-	struct timespec begin;		/* CLOCK_MONOTONIC */
-	double job_lock_seconds;	/* the job write lock held */
-	fw_held_t *held;		/* what running jobs hold (fairway_usage) */
+	struct timespec begin;	 /* CLOCK_MONOTONIC */
+	double job_lock_seconds; /* the job write lock held */
+	fw_held_t *held;	 /* what running jobs hold (fairway_usage) */
 } fw_period_record_t;
 /* Start a period: *pub allocated when cfg publishes, and from here on the
  * calculation thread notes what it weighs.  calc_lock. */

@@ -37,26 +37,27 @@ extern void fw_held_note(fw_held_t *held, const fw_cfg_t *cfg,
 	if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0))
 		factor = job_ptr->qos_ptr->usage_factor;
 	rate *= factor;
-	if (held->n == held->cap) {	/* grows with the running jobs */
+	if (held->n == held->cap) { /* grows with the running jobs */
 		held->cap += held->cap / 2 + 256;
 		xrecalloc(held->jobs, held->cap, sizeof(*held->jobs));
 		xrecalloc(held->tres, held->cap * FAIRWAY_MAX_FAIRSHARE_TRES,
 			  sizeof(*held->tres));
-		xrecalloc(held->tres_jobs, held->cap,
-			  sizeof(*held->tres_jobs));
+		xrecalloc(held->tres_jobs, held->cap, sizeof(*held->tres_jobs));
 	}
 	for (int k = 0; k < cfg->fs_tres_n; k++) {
 		int pos = cfg->fs_tres_pos[k];
 
 		held->tres[held->n * FAIRWAY_MAX_FAIRSHARE_TRES + k] =
 			job_ptr->tres_alloc_cnt ?
-			(double) job_ptr->tres_alloc_cnt[pos] * factor : 0.0;
+			(double) job_ptr->tres_alloc_cnt[pos] * factor :
+			0.0;
 	}
 	h = &held->jobs[held->n++];
 	h->assoc_id = job_ptr->assoc_id;
 	h->charge_rate = rate;
 	h->remaining_seconds = (job_ptr->end_time > now) ?
-		difftime(job_ptr->end_time, now) : 0.0;
+		difftime(job_ptr->end_time, now) :
+		0.0;
 }
 
 extern const fairway_running_job_t *fw_held_jobs(const fw_held_t *held,

@@ -8,8 +8,9 @@
 
 #include "fairway_plugin.h"
 
-static const slurmctld_lock_t job_write_lock =
-	{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+static const slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
+						 .node = READ_LOCK,
+						 .part = READ_LOCK };
 
 extern void fw_job_write_lock(fw_job_lock_t *l)
 {
@@ -23,7 +24,7 @@ extern void fw_job_write_unlock(fw_job_lock_t *l)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	l->seconds += (t.tv_sec - l->taken.tv_sec) +
-		      (t.tv_nsec - l->taken.tv_nsec) / 1e9;
+		(t.tv_nsec - l->taken.tv_nsec) / 1e9;
 	unlock_slurmctld(job_write_lock);
 }
 

@@ -69,8 +69,8 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 static int _job_fs_tres(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 {
 	const uint64_t *asked = job_ptr->tres_req_cnt;
-	const uint64_t *part = job_ptr->part_ptr ?
-		job_ptr->part_ptr->tres_cnt : NULL;
+	const uint64_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->tres_cnt :
+						   NULL;
 	uint64_t a[FAIRWAY_MAX_FAIRSHARE_TRES], p[FAIRWAY_MAX_FAIRSHARE_TRES];
 
 	if (!IS_JOB_PENDING(job_ptr) && job_ptr->tres_alloc_cnt)
@@ -171,7 +171,8 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	if (cfg->weights.tres) {
 		in->tres_alloc = job_ptr->tres_alloc_cnt;
 		in->tres_req = job_ptr->tres_req_cnt;
-		in->part_tres = job_ptr->part_ptr ? job_ptr->part_ptr->tres_cnt :
+		in->part_tres = job_ptr->part_ptr ?
+			job_ptr->part_ptr->tres_cnt :
 			NULL;
 	}
 }
@@ -211,8 +212,7 @@ static bool _parts_in_tier_order(const struct part_cursor *c)
 }
 
 static int _job_parts(job_record_t *job_ptr, int cnt,
-		      part_record_t *parts[MAX_JOB_PARTS],
-		      part_record_t ***out)
+		      part_record_t *parts[MAX_JOB_PARTS], part_record_t ***out)
 {
 	struct part_cursor c = { .p = parts, .n = 0, .max = cnt };
 
@@ -256,7 +256,8 @@ static int _foreach_qos(void *x, void *arg)
 		c->v[c->n].has = true;
 		c->v[c->n].priority = qos->priority;
 		c->v[c->n].norm_priority = qos->usage ?
-			qos->usage->norm_priority : 0.0;
+			qos->usage->norm_priority :
+			0.0;
 		c->n++;
 	}
 	return 0;
@@ -335,7 +336,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		parts_buf[0] = job_ptr->part_ptr;
 		nparts = 1;
 	} else {
-		(void) fw_job_prio_array(job_ptr, 0, 1);	/* frees a stale one */
+		(void) fw_job_prio_array(job_ptr, 0, 1); /* frees a stale one */
 	}
 	if (prio_array) {
 		n = nparts * qc.n;
@@ -395,9 +396,11 @@ observed:
 	w.nqos = qc.n;
 	w.priority = ((cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) &&
 		      (job_ptr->priority > r.priority)) ?
-		job_ptr->priority : r.priority;
+		job_ptr->priority :
+		r.priority;
 	w.tres = (cfg->fs_tres_n && IS_JOB_PENDING(job_ptr)) ?
-		fw_job_tres_factor(cfg, job_ptr, &w.tres_factor) : -1;
+		fw_job_tres_factor(cfg, job_ptr, &w.tres_factor) :
+		-1;
 	fw_publish_note(&w);
 	if (parts != parts_buf)
 		xfree(parts);
@@ -413,17 +416,17 @@ observed:
 extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 {
 	return (job_ptr->priority != 0) && !IS_JOB_POWER_UP_NODE(job_ptr) &&
-	       (IS_JOB_PENDING(job_ptr) ||
-		(cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING));
+		(IS_JOB_PENDING(job_ptr) ||
+		 (cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING));
 }
 
 /* Weigh one weighable job; true if its priority changed (the caller then
  * sets last_job_update). */
 extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
-		       bool assoc_locked, bool fs_slots)
+			 bool assoc_locked, bool fs_slots)
 {
 	uint32_t prio = fw_job_priority(cfg, job_ptr, now, assoc_locked,
-				      fs_slots);
+					fs_slots);
 
 	if (!(cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
 	    (job_ptr->priority < prio)) {
@@ -436,8 +439,8 @@ extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
 /* Recompute one job in the periodic pass (multifactor's
  * decay_apply_weighted_factors).  Caller holds the job write lock, and the
  * assoc read lock if assoc_locked. */
-extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
-			bool assoc_locked)
+extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
+			  time_t now, bool assoc_locked)
 {
 	if (fw_weighable(cfg, job_ptr) &&
 	    fw_weigh_job(cfg, job_ptr, now, assoc_locked, false))

@@ -106,7 +106,8 @@ static int _walk_and_weigh(fw_collect_t *c, assoc_mgr_lock_t *walk_locks,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (c->st->fair_share)
-		rc = fw_fair_share_locked(&c->st->fs, &c->st->held, c->cfg, false);
+		rc = fw_fair_share_locked(&c->st->fs, &c->st->held, c->cfg,
+					  false);
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	if (c->n) {
 		assoc_mgr_lock(&assoc_read);
@@ -114,9 +115,11 @@ static int _walk_and_weigh(fw_collect_t *c, assoc_mgr_lock_t *walk_locks,
 		assoc_mgr_unlock(&assoc_read);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t3);
-	log_flag(PRIO, "%s: %ld: job list walk (%s) %.3f ms, fair-share %.3f ms, weighing %zu jobs %.3f ms",
-		 plugin_type, (long) c->now, walk, _ms(t0, t1), _ms(t1, t2),
-		 c->n, _ms(t2, t3));
+	log_flag(
+		PRIO,
+		"%s: %ld: job list walk (%s) %.3f ms, fair-share %.3f ms, weighing %zu jobs %.3f ms",
+		plugin_type, (long) c->now, walk, _ms(t0, t1), _ms(t1, t2),
+		c->n, _ms(t2, t3));
 	return rc;
 }
 
@@ -141,8 +144,8 @@ static void _period_without_fair_share(fw_state_t *st, const fw_cfg_t *cfg,
 }
 
 /* The period's start, for its record; publishing notes from here on. */
-static void _begin(fw_state_t *st, const fw_cfg_t *cfg,
-		   fw_period_record_t *rec, time_t now)
+static void _begin(fw_state_t *st, const fw_cfg_t *cfg, fw_period_record_t *rec,
+		   time_t now)
 {
 	rec->now = now;
 	clock_gettime(CLOCK_MONOTONIC, &rec->begin);
@@ -306,7 +309,8 @@ extern int fw_period(fw_state_t *st, time_t now)
 static int _rerank_held(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 {
 	fw_collect_t c = { st, cfg, now, false, 0, true };
-	assoc_mgr_lock_t note_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+	assoc_mgr_lock_t note_locks = { .assoc = READ_LOCK,
+					.qos = READ_LOCK,
 					.tres = READ_LOCK };
 	int rc;
 
@@ -328,7 +332,8 @@ static int _recalc_locked(fw_state_t *st, time_t now)
 		rc = _rerank_held(st, cfg, now);
 	} else {
 		if (st->fair_share)
-			rc = fw_fair_share_locked(&st->fs, &st->held, cfg, false);
+			rc = fw_fair_share_locked(&st->fs, &st->held, cfg,
+						  false);
 		_weigh_all_jobs(st, cfg, now);
 	}
 	fw_cfg_put(cfg);

@@ -115,8 +115,9 @@ extern void priority_p_thread_start(void)
 
 extern int init(void)
 {
-	slurmctld_lock_t job_write_lock =
-		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
+					    .node = READ_LOCK,
+					    .part = READ_LOCK };
 	fw_state_t *st = &g_state;
 	const fw_cfg_t *cfg;
 
@@ -172,7 +173,7 @@ extern int init(void)
 		st->run_secs_pending = true;
 		slurm_mutex_unlock(&st->calc_lock);
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
-		st->thread_wanted = true;	/* priority_p_thread_start */
+		st->thread_wanted = true; /* priority_p_thread_start */
 #else
 		fw_calc_thread_start(st);
 #endif
@@ -192,9 +193,11 @@ extern int init(void)
 
 	info("%s: %s %s loaded (fairway %s, %s)", plugin_type, plugin_name,
 	     SLURM_VERSION_STRING, fairway_version(),
-	     (fw_cfg_algo() == FAIRWAY_ALGO_FAIR_TREE) ? "fair tree" :
-	     (fw_cfg_algo() == FAIRWAY_ALGO_CLASSIC) ? "classic fair-share" :
-	     "depth-oblivious fair-share");
+	     (fw_cfg_algo() == FAIRWAY_ALGO_FAIR_TREE) ?
+		     "fair tree" :
+		     (fw_cfg_algo() == FAIRWAY_ALGO_CLASSIC) ?
+		     "classic fair-share" :
+		     "depth-oblivious fair-share");
 	return SLURM_SUCCESS;
 }
 
@@ -303,8 +306,9 @@ extern list_t *priority_p_get_priority_factors_list(uid_t uid)
  */
 extern uint32_t priority_p_recover(uint32_t prio_boost)
 {
-	slurmctld_lock_t job_write_lock =
-		{ .job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
+					    .node = READ_LOCK,
+					    .part = READ_LOCK };
 	fw_state_t *st = &g_state;
 	const fw_cfg_t *cfg;
 
@@ -321,8 +325,9 @@ extern uint32_t priority_p_recover(uint32_t prio_boost)
 	return 0;
 }
 #else
-extern list_t *priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid)
+extern list_t *
+priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
+				     uid_t uid)
 {
 	fw_sprio_filter_t filter;
 
@@ -341,8 +346,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 {
 	if (!job_ptr)
 		return;
-	log_flag(PRIO, "%s: %s called for %pJ", plugin_type, __func__,
-		 job_ptr);
+	log_flag(PRIO, "%s: %s called for %pJ", plugin_type, __func__, job_ptr);
 	(void) fw_apply_new_usage(&g_state, job_ptr, g_state.charged_to,
 				  time(NULL), true, false);
 }

@@ -93,7 +93,8 @@ static bool _tres_unused(const fw_cfg_t *cfg, fw_held_t *held_part, int k)
 
 	if (fw_cfg_held(cfg)) {
 		size_t n = 0;
-		const fairway_running_job_t *held = fw_held_tres_jobs(held_part, k, &n);
+		const fairway_running_job_t *held = fw_held_tres_jobs(held_part,
+								      k, &n);
 
 		for (size_t i = 0; i < n; i++)
 			if (held[i].charge_rate > 0)
@@ -124,8 +125,7 @@ static bool _tres_unused(const fw_cfg_t *cfg, fw_held_t *held_part, int k)
  * a job judged by it, no association's usage of it), told once when it starts
  * and once when it ends.
  */
-static void _tell_ties(fw_publish_t *pub, const fw_cfg_t *cfg,
-		       fw_held_t *held)
+static void _tell_ties(fw_publish_t *pub, const fw_cfg_t *cfg, fw_held_t *held)
 {
 	uint64_t jobs = 0;
 
@@ -133,13 +133,14 @@ static void _tell_ties(fw_publish_t *pub, const fw_cfg_t *cfg,
 		jobs += pub->lanes[l].tally_jobs;
 	for (int k = 0; k < FAIRWAY_MAX_FAIRSHARE_TRES; k++) {
 		const char *name = (pub->tally && (k < cfg->fs_tres_n)) ?
-			cfg->fs_tres_name[k] : NULL;
+			cfg->fs_tres_name[k] :
+			NULL;
 		uint64_t judged = 0;
 		bool differ = false;
 		double f = 0;
 		int tie = FW_TIE_NONE;
 
-		if (xstrcmp(name, pub->tie_name[k])) {	/* another list */
+		if (xstrcmp(name, pub->tie_name[k])) { /* another list */
 			xfree(pub->tie_name[k]);
 			pub->tie_name[k] = xstrdup(name);
 			pub->tie[k] = FW_TIE_NONE;
@@ -160,12 +161,14 @@ static void _tell_ties(fw_publish_t *pub, const fw_cfg_t *cfg,
 		}
 		if ((jobs > 1) && (judged == jobs) && !differ)
 			tie = FW_TIE_JOBS;
-		else if (judged && _tres_unused(cfg, held, k))	/* a job it ties */
+		else if (judged &&
+			 _tres_unused(cfg, held, k)) /* a job it ties */
 			tie = FW_TIE_UNUSED;
 		if (tie == pub->tie[k])
 			continue;
 		if (tie == FW_TIE_JOBS)
-			info("%s: fairway_fairshare_tres: every pending job (%"PRIu64") is judged by its share of %s, and all get fair-share factor %.6f: fair-share orders none of them (a default a job is given, such as DefMemPerCPU or DefMemPerNode for mem, counts as asked for)",
+			info("%s: fairway_fairshare_tres: every pending job (%" PRIu64
+			     ") is judged by its share of %s, and all get fair-share factor %.6f: fair-share orders none of them (a default a job is given, such as DefMemPerCPU or DefMemPerNode for mem, counts as asked for)",
 			     plugin_type, jobs, name, f);
 		else if (tie == FW_TIE_UNUSED)
 			info("%s: fairway_fairshare_tres: no association has used %s: every job judged by its share of %s gets the same fair-share factor",
@@ -189,10 +192,13 @@ static bool _queue_published(fw_publish_t *pub, const fw_cfg_t *cfg,
 	    ((pub->last_jobs > cfg->queue_jobs) || over)) {
 		queue = false;
 		if (!pub->queue_over_told)
-			info("%s: %"PRIu64" pending jobs, more than fairway_queue_jobs=%u: %s/fairway.json holds the association tree only%s until they are fewer",
+			info("%s: %" PRIu64
+			     " pending jobs, more than fairway_queue_jobs=%u: %s/fairway.json holds the association tree only%s until they are fewer",
 			     plugin_type, pub->last_jobs, cfg->queue_jobs,
 			     cfg->metrics_dir,
-			     cfg->shadow_file ? " and the shadow policy is not weighed" : "");
+			     cfg->shadow_file ?
+				     " and the shadow policy is not weighed" :
+				     "");
 		pub->queue_over_told = true;
 	} else if (queue) {
 		pub->queue_over_told = false;
@@ -280,7 +286,8 @@ static fairway_pending_row_t *_rows(fw_publish_t *pub, const fw_copy_t *c,
 			rows[r].eligible_time = note->eligible;
 			rows[r].waits_for_resources = note->resources;
 			rows[r].job = (!queue || (note->job == UINT32_MAX)) ?
-				UINT32_MAX : job_base + note->job;
+				UINT32_MAX :
+				job_base + note->job;
 			r++;
 		}
 	}
@@ -292,8 +299,7 @@ static fairway_pending_row_t *_rows(fw_publish_t *pub, const fw_copy_t *c,
  * held usage basis each one's held jobs, copied into running[]
  * (fw_held_tres_jobs reuses its buffer). */
 static void _fs_tres(const fw_cfg_t *cfg, const fw_copy_t *c,
-		     fw_held_t *held_part,
-		     fairway_publication_t *p,
+		     fw_held_t *held_part, fairway_publication_t *p,
 		     fairway_running_job_t *running[FAIRWAY_MAX_FAIRSHARE_TRES],
 		     size_t running_n[FAIRWAY_MAX_FAIRSHARE_TRES])
 {
@@ -312,8 +318,8 @@ static void _fs_tres(const fw_cfg_t *cfg, const fw_copy_t *c,
 		if (running_n[k])
 			memcpy(running[k], held, running_n[k] * sizeof(*held));
 	}
-	p->fairshare_tres_running = (const fairway_running_job_t *const *)
-		running;
+	p->fairshare_tres_running =
+		(const fairway_running_job_t *const *) running;
 	p->fairshare_tres_running_count = running_n;
 }
 
@@ -329,7 +335,7 @@ extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
 	uint64_t noted = 0;
 	bool over = false, queue;
 	const char *where = cfg->metrics_dir ? cfg->metrics_dir :
-			    slurm_conf.state_save_location;
+					       slurm_conf.state_save_location;
 	char *history = NULL;
 	fairway_error_t err;
 

@@ -88,8 +88,7 @@ extern void fw_publish_parts_order(fw_parts_t *parts)
 	qsort(parts->order, parts->n, sizeof(*parts->order), _cmp_part_at);
 }
 
-extern uint32_t fw_publish_part_index(const fw_parts_t *parts,
-				      const void *part)
+extern uint32_t fw_publish_part_index(const fw_parts_t *parts, const void *part)
 {
 	size_t lo = 0, hi = parts->n;
 
@@ -157,12 +156,14 @@ static void _copy_locked(fw_copy_t *c, size_t queue_tres)
 				continue;
 			a->id = assoc->id;
 			a->parent_id = (assoc == assoc_mgr_root_assoc) ?
-				0 : assoc->parent_id;
+				0 :
+				assoc->parent_id;
 			a->account = xstrdup(assoc->acct);
 			a->user = xstrdup(assoc->user);
-			a->shares_parent =
-				(assoc->shares_raw == SLURMDB_FS_USE_PARENT);
-			a->shares_raw = a->shares_parent ? 0 : assoc->shares_raw;
+			a->shares_parent = (assoc->shares_raw ==
+					    SLURMDB_FS_USE_PARENT);
+			a->shares_raw = a->shares_parent ? 0 :
+							   assoc->shares_raw;
 			a->usage_raw = assoc->usage->usage_raw;
 			c->n++;
 		}
@@ -187,7 +188,8 @@ static void _copy_locked(fw_copy_t *c, size_t queue_tres)
 	    (queue_tres <= g_tres_count)) {
 		c->tres_names = xcalloc(queue_tres, sizeof(*c->tres_names));
 		for (size_t i = 0; i < queue_tres; i++)
-			c->tres_names[i] = xstrdup(assoc_mgr_tres_name_array[i]);
+			c->tres_names[i] =
+				xstrdup(assoc_mgr_tres_name_array[i]);
 		c->tres_count = queue_tres;
 	}
 }
@@ -207,11 +209,11 @@ static void _copy_fs_tres_locked(fw_copy_t *c, const fw_cfg_t *cfg)
 
 		if ((pos < 0) || (pos >= g_tres_count) ||
 		    !assoc_mgr_tres_name_array[pos])
-			return;	/* the TRES changed: the next period */
+			return; /* the TRES changed: the next period */
 	}
 	for (int k = 0; k < cfg->fs_tres_n; k++)
-		c->fs_tres[k] = xstrdup(
-			assoc_mgr_tres_name_array[cfg->fs_tres_pos[k]]);
+		c->fs_tres[k] =
+			xstrdup(assoc_mgr_tres_name_array[cfg->fs_tres_pos[k]]);
 	c->fs_tres_n = cfg->fs_tres_n;
 	if (fw_cfg_held(cfg))
 		return;
@@ -241,9 +243,11 @@ extern void fw_publish_copy_assocs(fw_copy_t *c, const fw_cfg_t *cfg,
 {
 	/* The TRES names only with TRES weights (the queue's TRES factors)
 	 * or listed TRES. */
-	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK, .qos = READ_LOCK,
+	assoc_mgr_lock_t read_locks = { .assoc = READ_LOCK,
+					.qos = READ_LOCK,
 					.tres = (queue_tres || cfg->fs_tres_n) ?
-						READ_LOCK : NO_LOCK };
+						READ_LOCK :
+						NO_LOCK };
 
 	assoc_mgr_lock(&read_locks);
 	_copy_locked(c, queue_tres);

@@ -52,9 +52,9 @@ static fw_publish_t *_publish_new(void)
 extern void fw_publish_begin(fw_publish_t **pubp, const fw_cfg_t *cfg)
 {
 	bool noting = (cfg->metrics_dir != NULL) || cfg->history_days ||
-		      cfg->starvation_minutes;
+		cfg->starvation_minutes;
 	bool tally = cfg->fs_tres_n && cfg->weights.fairshare &&
-		     cfg->fair_share;
+		cfg->fair_share;
 	fw_publish_t *pub;
 
 	if (!*pubp && !noting && !tally)
@@ -68,7 +68,7 @@ extern void fw_publish_begin(fw_publish_t **pubp, const fw_cfg_t *cfg)
 	/* Not while the last period had more jobs than the queue may hold:
 	 * they would be noted under the job lock only to be dropped. */
 	pub->noting_queue = (cfg->metrics_dir != NULL) && cfg->queue_jobs &&
-			    (pub->last_jobs <= cfg->queue_jobs);
+		(pub->last_jobs <= cfg->queue_jobs);
 	pub->queue_jobs = cfg->queue_jobs;
 	pub->queue_tres = cfg->weights.tres ? cfg->weights.tres_count : 0;
 	/* Only this period's walk (not a reconfigure's). */
@@ -110,7 +110,8 @@ extern bool fw_publish_noting_queue(void)
 extern void fw_publish_lane(fw_publish_t *pub, int lane)
 {
 	t_lane = (pub && (lane >= 1) && (lane < FW_PUBLISH_LANES)) ?
-		&pub->lanes[lane] : NULL;
+		&pub->lanes[lane] :
+		NULL;
 }
 
 /* The job's detail for the queue: UINT32_MAX when not noted. */
@@ -128,7 +129,7 @@ static uint32_t _note_detail(fw_lane_t *l, const fw_weighed_t *w)
 		l->over = true;
 		return UINT32_MAX;
 	}
-	if (l->njobs == l->jobs_cap) {	/* grows with the queue */
+	if (l->njobs == l->jobs_cap) { /* grows with the queue */
 		l->jobs_cap += l->jobs_cap / 4 + 1024;
 		xrecalloc(l->jobv, l->jobs_cap, sizeof(*l->jobv));
 	}
@@ -138,7 +139,8 @@ static uint32_t _note_detail(fw_lane_t *l, const fw_weighed_t *w)
 	if (l->njobs + 8 < l->jobs_cap)
 		__builtin_prefetch(&l->jobv[l->njobs + 8], 1);
 	j->array_job_id = job_ptr->array_task_id == NO_VAL ?
-		0 : job_ptr->array_job_id;
+		0 :
+		job_ptr->array_job_id;
 	j->priority = w->priority;
 	j->accrue_time = d ? d->accrue_time : 0;
 	j->min_cpus = d ? d->min_cpus : 0;
@@ -163,7 +165,7 @@ static uint32_t _note_detail(fw_lane_t *l, const fw_weighed_t *w)
 			l->tres_cap += l->tres_cap / 4 + 1024 * nt;
 			xrecalloc(l->tres, l->tres_cap, sizeof(*l->tres));
 		}
-		for (size_t t = 0; t < nt; t++)	/* a few */
+		for (size_t t = 0; t < nt; t++) /* a few */
 			l->tres[l->ntres + t] = pf->priority_tres[t];
 		j->tres_at = l->ntres;
 		l->ntres += nt;
@@ -177,7 +179,7 @@ _note(fw_lane_t *l, const fw_note_t *job, const void *part, uint32_t prio,
 {
 	fw_note_t *n;
 
-	if (l->n == l->cap) {	/* grows with the queue, never shrinks */
+	if (l->n == l->cap) { /* grows with the queue, never shrinks */
 		l->cap += l->cap / 4 + 1024;
 		xrecalloc(l->v, l->cap, sizeof(*l->v));
 	}
@@ -220,8 +222,9 @@ extern void fw_publish_note(const fw_weighed_t *w)
 	d = job_ptr->details;
 	job.qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
 	job.submit = d ? (uint32_t) d->submit_time : 0;
-	job.eligible = !d ? 0 : d->accrue_time ? (uint32_t) d->accrue_time :
-		       (uint32_t) d->begin_time;
+	job.eligible = !d      ? 0 :
+		d->accrue_time ? (uint32_t) d->accrue_time :
+				 (uint32_t) d->begin_time;
 	job.assoc_id = job_ptr->assoc_id;
 	job.job_id = job_ptr->job_id;
 	job.resources = (job_ptr->state_reason == WAIT_RESOURCES);
@@ -264,8 +267,8 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 	 * this test: it runs for every job of the walk under the job lock. */
 	if (!pub || !pub->noting_starts || IS_JOB_PENDING(job_ptr) ||
 	    (job_ptr->start_time < pub->last_walk) ||
-	    (job_ptr->start_time > now) ||
-	    !job_ptr->nodes || !job_ptr->nodes[0])
+	    (job_ptr->start_time > now) || !job_ptr->nodes ||
+	    !job_ptr->nodes[0])
 		return;
 	pf = job_ptr->prio_factors;
 	assoc = job_ptr->assoc_ptr;
@@ -286,7 +289,7 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 	s->user = xstrdup(assoc ? assoc->user : NULL);
 	s->account = xstrdup(assoc ? assoc->acct : job_ptr->account);
 	s->partition = xstrdup(job_ptr->part_ptr ? job_ptr->part_ptr->name :
-			       job_ptr->partition);
+						   job_ptr->partition);
 	s->submit_time = job_ptr->details ? job_ptr->details->submit_time : 0;
 	s->start_time = job_ptr->start_time;
 	s->priority = job_ptr->priority;

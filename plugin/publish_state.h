@@ -17,15 +17,15 @@
  * id, times as unsigned 32-bit Unix times. */
 typedef struct {
 	const void *part;
-	uint32_t qos_id;	/* 0: none */
+	uint32_t qos_id; /* 0: none */
 	uint32_t priority;
 	uint32_t submit;
-	uint32_t eligible;	/* accrue or begin time, 0: not eligible yet */
+	uint32_t eligible; /* accrue or begin time, 0: not eligible yet */
 	uint32_t assoc_id;
 	uint32_t job_id;
-	uint32_t job;		/* the lane's job detail, UINT32_MAX: none */
+	uint32_t job; /* the lane's job detail, UINT32_MAX: none */
 	bool first;
-	bool resources;		/* its state reason is Resources */
+	bool resources; /* its state reason is Resources */
 } fw_note_t;
 _Static_assert(sizeof(fw_note_t) <= 40, "a row stays 40 bytes");
 
@@ -42,7 +42,7 @@ typedef struct {
 	size_t njobs, jobs_cap;
 	double *tres;
 	size_t ntres, tres_cap;
-	bool over;	/* more jobs than fairway_queue_jobs: no details */
+	bool over; /* more jobs than fairway_queue_jobs: no details */
 	/* fairway_fairshare_tres: the pending jobs weighed, and per listed
 	 * TRES those it judged, the first one's factor and whether another's
 	 * differed. */
@@ -82,7 +82,7 @@ typedef struct {
 	char **qos_names;
 	fairway_qos_info_t *qos_info;
 	size_t nqos;
-	char **tres_names;	/* tres_count, with the queue */
+	char **tres_names; /* tres_count, with the queue */
 	size_t tres_count;
 	/* fairway_fairshare_tres: the listed TRES's names and (historical usage)
 	 * each association's usage of each, [k * n + i]. */
@@ -106,7 +106,7 @@ struct fw_publish {
 	uint32_t queue_jobs;
 	size_t queue_tres;
 	bool queue_over_told;
-	uint64_t last_jobs;	/* pending jobs the last period noted */
+	uint64_t last_jobs; /* pending jobs the last period noted */
 	fw_parts_t parts;
 	/* Jobs started since the last published period. */
 	fairway_started_job_t *started;
@@ -116,8 +116,8 @@ struct fw_publish {
 	time_t last_walk;
 	uint32_t *prev_ids;
 	size_t prev_n, prev_cap;
-	char *last_failure;	/* the failure logged last, or NULL */
-	fairway_publisher_t *publisher;	/* starvation episodes */
+	char *last_failure;		/* the failure logged last, or NULL */
+	fairway_publisher_t *publisher; /* starvation episodes */
 	/* fairway_fairshare_tres: each listed TRES's tie, as last told. */
 	int tie[FAIRWAY_MAX_FAIRSHARE_TRES];
 	char *tie_name[FAIRWAY_MAX_FAIRSHARE_TRES];

@@ -119,7 +119,8 @@ static int _tres_pos(const char *name)
 
 	assoc_mgr_lock(&tres_read);
 	for (uint32_t i = 0; assoc_mgr_tres_name_array && (i < g_tres_count) &&
-	     (i < slurmctld_tres_cnt); i++) {
+	     (i < slurmctld_tres_cnt);
+	     i++) {
 		if (assoc_mgr_tres_name_array[i] &&
 		    !strcasecmp(assoc_mgr_tres_name_array[i], name)) {
 			pos = (int) i;
@@ -159,7 +160,7 @@ static void _fs_tres_check(fw_settings_log_t *log, fw_cfg_t *c)
 		c->fs_tres_pos[n++] = pos;
 		if (list[0])
 			strcat(list, ",");
-		strcat(list, c->fs_tres_name[n - 1]);	/* 63 bytes at most */
+		strcat(list, c->fs_tres_name[n - 1]); /* 63 bytes at most */
 	}
 	for (int k = n; k < c->fs_tres_n; k++)
 		c->fs_tres_name[k] = NULL;
@@ -184,8 +185,10 @@ static void _usage_basis_check(fw_settings_log_t *log, fw_cfg_t *c)
 
 	if (fw_cfg_held(c) && (c->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS)) {
 		error("%s: PriorityParameters: fairway_usage=%s applies to Fair Tree and classic fair-share, not depth-oblivious; ignored (fair-share compares historical usage)",
-		      plugin_type, (c->usage_basis == FAIRWAY_USAGE_COMMITTED) ?
-		      "committed" : "allocated");
+		      plugin_type,
+		      (c->usage_basis == FAIRWAY_USAGE_COMMITTED) ?
+			      "committed" :
+			      "allocated");
 		c->usage_basis = FAIRWAY_USAGE_HISTORICAL;
 		c->rerank_interval = 0;
 	}
@@ -242,9 +245,11 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 	_usage_basis_check(log, c);
 	_fs_tres_check(log, c);
 
-	log_flag(PRIO, "%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
-		 plugin_type, w->age, w->assoc, w->fairshare, w->job_size,
-		 w->partition, w->qos, w->max_age, c->slurm_flags, c->algo);
+	log_flag(
+		PRIO,
+		"%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
+		plugin_type, w->age, w->assoc, w->fairshare, w->job_size,
+		w->partition, w->qos, w->max_age, c->slurm_flags, c->algo);
 	_cfg_publish(c);
 }
 

@@ -142,8 +142,7 @@ static inline uint32_t *fw_job_prio_array(job_record_t *job_ptr, int nparts,
 	 * (slurmctld keeps the array when a job's QOS list changes, which
 	 * multifactor then indexes past its end).
 	 */
-	if (!(*mp)->priority_array ||
-	    ((*mp)->last_update < last_part_update) ||
+	if (!(*mp)->priority_array || ((*mp)->last_update < last_part_update) ||
 	    (xsize((*mp)->priority_array) != n * sizeof(uint32_t))) {
 		xfree((*mp)->priority_array);
 		if (job_ptr->part_ptr_list) {
@@ -197,8 +196,9 @@ static inline void fw_row_init(priority_factors_object_t *row,
 	row->user_id = job_ptr->user_id;
 #if FW_SLURM_AT_LEAST(24, 11)
 	row->account = job_ptr->account;
-	row->qos = qos_ptr ? qos_ptr->name :
-		job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL;
+	row->qos = qos_ptr	 ? qos_ptr->name :
+		job_ptr->qos_ptr ? job_ptr->qos_ptr->name :
+				   NULL;
 #else
 	(void) qos_ptr;
 #endif
@@ -245,9 +245,9 @@ static inline size_t fw_row_factors_size(const fw_prio_factors_t *job_factors)
  * slurm_copy_priority_factors(_object) makes it: the struct copied, its
  * arrays copied into mem (fw_row_factors_size bytes, aligned for a double),
  * the TRES names' strings shared. */
-static inline fw_prio_factors_t *fw_row_factors(priority_factors_object_t *row,
-						const fw_prio_factors_t *job_factors,
-						char *mem)
+static inline fw_prio_factors_t *
+fw_row_factors(priority_factors_object_t *row,
+	       const fw_prio_factors_t *job_factors, char *mem)
 {
 	fw_prio_factors_t *f;
 	size_t cnt;
@@ -326,7 +326,9 @@ static inline bool fw_user_is_coord(uid_t uid, char *account)
 #if FW_SLURM_AT_LEAST(24, 11)
 #define fw_site_factor_init() site_factor_g_init()
 #define fw_site_factor_fini() site_factor_g_fini()
-#define fw_site_factor_reconfig() do { } while (0)
+#define fw_site_factor_reconfig() \
+	do { \
+	} while (0)
 #else
 #define fw_site_factor_init() site_factor_plugin_init()
 #define fw_site_factor_fini() site_factor_plugin_fini()

@@ -43,10 +43,10 @@ static int _find_uint32(void *x, void *key)
  * to, as the list's destructor is given only the row.
  */
 typedef struct fw_rows_block {
-	size_t live;	/* rows of this block not destroyed yet */
-	bool big;	/* larger than FW_ROWS_BLOCK: never kept */
-	struct fw_rows_block *next;	/* among the kept blocks */
-	fw_sprio_kept_t *kept;	/* where it goes back to */
+	size_t live;		    /* rows of this block not destroyed yet */
+	bool big;		    /* larger than FW_ROWS_BLOCK: never kept */
+	struct fw_rows_block *next; /* among the kept blocks */
+	fw_sprio_kept_t *kept;	    /* where it goes back to */
 } fw_rows_block_t;
 
 typedef struct {
@@ -140,10 +140,10 @@ extern void fw_sprio_rows_free(fw_sprio_kept_t *kept)
 /* What one job's rows need. */
 typedef struct {
 	const fw_cfg_t *cfg;
-	fw_sprio_kept_t *kept;		/* the row blocks kept */
+	fw_sprio_kept_t *kept; /* the row blocks kept */
 	job_record_t *job_ptr;
-	part_record_t *part_ptr;	/* NULL: the job's only partition */
-	list_t *part_filter;		/* of part_record_t *, or NULL */
+	part_record_t *part_ptr; /* NULL: the job's only partition */
+	list_t *part_filter;	 /* of part_record_t *, or NULL */
 	list_t *rows;
 	/* The block being filled: its free bytes from `at`. */
 	fw_rows_block_t *block;
@@ -190,8 +190,9 @@ static int _append_row(void *x, void *arg)
 	fw_prio_factors_t *f;
 	char *extra;
 
-	row = _row_alloc(r, direct ? 0 :
-			 fw_row_factors_size(job_ptr->prio_factors), &extra);
+	row = _row_alloc(
+		r, direct ? 0 : fw_row_factors_size(job_ptr->prio_factors),
+		&extra);
 	fw_row_init(row, job_ptr, part_ptr, qos_ptr);
 	list_append(r->rows, row);
 	if (direct) {
@@ -200,10 +201,10 @@ static int _append_row(void *x, void *arg)
 	}
 	f = fw_row_factors(row, job_ptr->prio_factors, extra);
 	if (part_ptr) {
-		f->priority_part =
-			((w->flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
-			 part_ptr->priority_job_factor :
-			 part_ptr->norm_priority) * (double) w->partition;
+		f->priority_part = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
+					    part_ptr->priority_job_factor :
+					    part_ptr->norm_priority) *
+			(double) w->partition;
 		/* Over the copy of the job's weighted factors: a TRES this
 		 * partition does not count keeps the copied value and is
 		 * weighted again, as multifactor's rows show it. */
@@ -219,7 +220,8 @@ static int _append_row(void *x, void *arg)
 				fewer.tres_count = f->tres_cnt;
 				tw = &fewer;
 			}
-			(void) fairway_sprio_row_tres(tw, job_ptr->tres_alloc_cnt,
+			(void) fairway_sprio_row_tres(tw,
+						      job_ptr->tres_alloc_cnt,
 						      job_ptr->tres_req_cnt,
 						      part_ptr->tres_cnt,
 						      f->priority_tres);
@@ -227,8 +229,8 @@ static int _append_row(void *x, void *arg)
 	}
 	if (qos_ptr && qos_ptr->priority && w->qos)
 		f->priority_qos = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_QOS) ?
-				   qos_ptr->priority :
-				   qos_ptr->usage->norm_priority) *
+					   qos_ptr->priority :
+					   qos_ptr->usage->norm_priority) *
 			(double) w->qos;
 	return 0;
 }
@@ -277,10 +279,11 @@ static bool _job_shown(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
 		return false;
 	/* Not eligible yet. */
 	use_time = (cfg->weights.flags & FAIRWAY_FLAG_ACCRUE_ALWAYS) ?
-		job_ptr->details->submit_time : job_ptr->details->begin_time;
+		job_ptr->details->submit_time :
+		job_ptr->details->begin_time;
 	if (!use_time || (use_time > now))
 		return false;
-	if (job_ptr->priority == 0)	/* held */
+	if (job_ptr->priority == 0) /* held */
 		return false;
 	if (!_may_see_job(job_ptr, uid))
 		return false;
@@ -288,8 +291,7 @@ static bool _job_shown(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
 	    !list_find_first(filter->job_ids, _find_uint32, &job_ptr->job_id))
 		return false;
 	if (filter && filter->user_ids &&
-	    !list_find_first(filter->user_ids, _find_uint32,
-			     &job_ptr->user_id))
+	    !list_find_first(filter->user_ids, _find_uint32, &job_ptr->user_id))
 		return false;
 	/* A job whose partition was deleted has nothing to show. */
 	return job_ptr->part_ptr || job_ptr->part_ptr_list;
@@ -360,8 +362,9 @@ _prefetch_shown_pointed(const job_record_t *j)
 extern list_t *fw_factors_list(fw_sprio_kept_t *kept,
 			       const fw_sprio_filter_t *filter, uid_t uid)
 {
-	slurmctld_lock_t job_read_lock =
-		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
+					   .node = READ_LOCK,
+					   .part = READ_LOCK };
 	fw_rows_t r = { 0 };
 	time_t now = time(NULL);
 	fw_job_array_t jobs = { 0 };
@@ -376,8 +379,8 @@ extern list_t *fw_factors_list(fw_sprio_kept_t *kept,
 	if (job_list && (count = list_count(job_list))) {
 		r.rows = list_create(_row_release);
 		jobs.v = xmalloc_nz(count * sizeof(*jobs.v));
-		(void) list_for_each_max(job_list, &count, _collect, &jobs,
-					 1, 0);
+		(void) list_for_each_max(job_list, &count, _collect, &jobs, 1,
+					 0);
 		for (size_t i = 0; i < jobs.n; i++) {
 			job_record_t *job_ptr = jobs.v[i];
 

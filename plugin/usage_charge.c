@@ -14,15 +14,16 @@
 
 #include "fairway_plugin.h"
 
-assoc_mgr_lock_t fw_charge_locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+assoc_mgr_lock_t fw_charge_locks = { .assoc = WRITE_LOCK,
+				     .qos = WRITE_LOCK,
 				     .tres = READ_LOCK };
 
 /* Add decayed TRES usage to a QOS or association and release TRES run seconds
  * reserved at job start (only when limits are enforced, as Slurm does). */
 extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
-			 const long double *tres_usage,
-			 const uint64_t *tres_run_delta, uint32_t job_id,
-			 const char *what, const char *name, uint32_t id)
+			   const long double *tres_usage,
+			   const uint64_t *tres_run_delta, uint32_t job_id,
+			   const char *what, const char *name, uint32_t id)
 {
 	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
 		return;
@@ -32,10 +33,11 @@ extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
 		if (tres_usage)
 			usage_tres_raw[i] += tres_usage[i];
 		if (tres_run_delta[i] > run_secs[i]) {
-			error("%s: job %u: %s %s(%u) TRES %s grp_used_tres_run_secs underflow, tried to remove %"PRIu64" seconds when only %"PRIu64" remained.",
-			      plugin_type, job_id, what, name ? name : "",
-			      id, assoc_mgr_tres_name_array[i],
-			      tres_run_delta[i], run_secs[i]);
+			error("%s: job %u: %s %s(%u) TRES %s grp_used_tres_run_secs underflow, tried to remove %" PRIu64
+			      " seconds when only %" PRIu64 " remained.",
+			      plugin_type, job_id, what, name ? name : "", id,
+			      assoc_mgr_tres_name_array[i], tres_run_delta[i],
+			      run_secs[i]);
 			run_secs[i] = 0;
 		} else
 			run_secs[i] -= tres_run_delta[i];
@@ -43,7 +45,8 @@ extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
 }
 
 /* Release run seconds of one account's or user's use of a QOS. */
-static void _release_run_secs(uint64_t *run_secs, const uint64_t *tres_run_delta,
+static void _release_run_secs(uint64_t *run_secs,
+			      const uint64_t *tres_run_delta,
 			      const job_record_t *job_ptr,
 			      const slurmdb_qos_rec_t *qos, const char *whose)
 {
@@ -51,7 +54,8 @@ static void _release_run_secs(uint64_t *run_secs, const uint64_t *tres_run_delta
 		if (i == TRES_ARRAY_ENERGY)
 			continue;
 		if (tres_run_delta[i] > run_secs[i]) {
-			error("%s: job %u: QOS %s TRES %s %s used limit tres_run_secs underflow, tried to remove %"PRIu64" seconds when only %"PRIu64" remained.",
+			error("%s: job %u: QOS %s TRES %s %s used limit tres_run_secs underflow, tried to remove %" PRIu64
+			      " seconds when only %" PRIu64 " remained.",
 			      plugin_type, job_ptr->job_id, qos->name,
 			      assoc_mgr_tres_name_array[i], whose,
 			      tres_run_delta[i], run_secs[i]);
@@ -118,7 +122,8 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 			       time_t start_period, time_t end_period,
 			       bool at_end, bool assoc_locked)
 {
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK,
+				   .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
 	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
 	uint64_t tres_run_delta[cnt];
@@ -135,8 +140,10 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 	if (st->ended_n && fw_ended_before_restart(st, job_ptr->job_id)) {
 		if (at_end)
 			job_ptr->end_time_exp = (time_t) NO_VAL;
-		log_flag(PRIO, "%s: %pJ ended before the restart and was charged then",
-			 plugin_type, job_ptr);
+		log_flag(
+			PRIO,
+			"%s: %pJ ended before the restart and was charged then",
+			plugin_type, job_ptr);
 		return false;
 	}
 
@@ -178,13 +185,12 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 		}
 	}
 
-	_charge_qos(qos, job_ptr, &c, tres_decay, tres_nodecay,
-		    tres_run_delta);
+	_charge_qos(qos, job_ptr, &c, tres_decay, tres_nodecay, tres_run_delta);
 	/* The partition's QOS too, unless it is the job's (usage factor of the
 	 * job's QOS only). */
 	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != qos))
-		_charge_qos(job_ptr->part_ptr->qos_ptr, job_ptr, &c,
-			    tres_decay, tres_nodecay, tres_run_delta);
+		_charge_qos(job_ptr->part_ptr->qos_ptr, job_ptr, &c, tres_decay,
+			    tres_nodecay, tres_run_delta);
 
 	/* Up to and including root: root's usage normalizes everyone's. */
 	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
@@ -192,9 +198,9 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 		assoc->usage->grp_used_wall += c.run_decay;
 		assoc->usage->usage_raw += (long double) c.real_decay;
 		fw_charge_tres(assoc->usage->usage_tres_raw,
-			     assoc->usage->grp_used_tres_run_secs, tres_decay,
-			     tres_run_delta, job_ptr->job_id, "assoc",
-			     assoc->acct, assoc->id);
+			       assoc->usage->grp_used_tres_run_secs, tres_decay,
+			       tres_run_delta, job_ptr->job_id, "assoc",
+			       assoc->acct, assoc->id);
 	}
 	if (at_end)
 		fw_journal_job_end(st, job_ptr, &c, qos);
@@ -211,8 +217,8 @@ static bool _period_charges(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 {
 	return ((cfg->weights.flags & FAIRWAY_FLAG_CALCULATE_RUNNING) ||
 		!IS_JOB_PENDING(job_ptr)) &&
-	       !IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
-	       job_ptr->assoc_ptr;
+		!IS_JOB_POWER_UP_NODE(job_ptr) && job_ptr->start_time &&
+		job_ptr->assoc_ptr;
 }
 
 /* Charge a running job for the period (multifactor's decay_apply_new_usage);
@@ -226,8 +232,8 @@ extern bool fw_charge_running_job(fw_state_t *st, const fw_cfg_t *cfg,
 	if (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))
 		return false;
 	if (_period_charges(cfg, job_ptr)) {
-		if (!fw_apply_new_usage(st, job_ptr, st->charged_to, now,
-					false, assoc_locked))
+		if (!fw_apply_new_usage(st, job_ptr, st->charged_to, now, false,
+					assoc_locked))
 			return false;
 	}
 	return true;
@@ -250,7 +256,7 @@ extern bool fw_classic_weighs(const fw_state_t *st, const fw_cfg_t *cfg,
 	if (!_period_charges(cfg, job_ptr))
 		return true;
 	return (job_ptr->end_time_exp != (time_t) NO_VAL) &&
-	       !(st->ended_n && fw_ended_before_restart(st, job_ptr->job_id));
+		!(st->ended_n && fw_ended_before_restart(st, job_ptr->job_id));
 }
 
 /*
@@ -261,7 +267,8 @@ extern bool fw_classic_weighs(const fw_state_t *st, const fw_cfg_t *cfg,
 extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
-	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK,
+	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK,
+				   .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
 	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
 	uint64_t delta[cnt];
@@ -311,9 +318,10 @@ extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 					 NULL, delta);
 		for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
 		     assoc = assoc->usage->parent_assoc_ptr)
-			fw_charge_tres(NULL, assoc->usage->grp_used_tres_run_secs,
-				     NULL, delta, job_ptr->job_id, "assoc",
-				     assoc->acct, assoc->id);
+			fw_charge_tres(NULL,
+				       assoc->usage->grp_used_tres_run_secs,
+				       NULL, delta, job_ptr->job_id, "assoc",
+				       assoc->acct, assoc->id);
 	}
 	list_iterator_destroy(it);
 	assoc_mgr_unlock(&locks);

@@ -65,8 +65,7 @@ extern void fw_usage_reset(const fw_state_t *st)
 
 	if (!st->fair_share)
 		return;
-	info("%s: resetting all usage (PriorityUsageResetPeriod)",
-	     plugin_type);
+	info("%s: resetting all usage (PriorityUsageResetPeriod)", plugin_type);
 	assoc_mgr_lock(&locks);
 	if (assoc_mgr_assoc_list) {
 		it = list_iterator_create(assoc_mgr_assoc_list);

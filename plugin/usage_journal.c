@@ -40,9 +40,9 @@ static void _qos_charge(slurmdb_qos_rec_t *qos, const fairway_job_charge_t *c,
 		return;
 	*id = qos->id;
 	*usage = (qos->flags & QOS_FLAG_NO_DECAY) ? c->real_nodecay :
-		c->real_decay;
+						    c->real_decay;
 	*wall = (qos->flags & QOS_FLAG_NO_DECAY) ? c->run_nodecay :
-		c->run_decay;
+						   c->run_decay;
 }
 
 /* Append what a job's end charged to the journal.  Caller holds the assoc
@@ -75,7 +75,8 @@ extern void fw_journal_job_end(fw_state_t *st, job_record_t *job_ptr,
 	/* One write(): a killed slurmctld leaves whole lines (the page cache
 	 * outlives the process) or a torn last one, which is skipped. */
 	if ((st->journal_fd >= 0) && (write(st->journal_fd, line, len) != len))
-		error("%s: cannot append to the usage journal: %m", plugin_type);
+		error("%s: cannot append to the usage journal: %m",
+		      plugin_type);
 	slurm_mutex_unlock(&st->journal_lock);
 }
 
@@ -87,8 +88,9 @@ extern void fw_journal_open(fw_state_t *st)
 	slurm_mutex_lock(&st->journal_lock);
 	if (st->journal_fd >= 0)
 		close(st->journal_fd);
-	st->journal_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
-			    O_NOFOLLOW, 0600);
+	st->journal_fd = open(
+		path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+		0600);
 	if (st->journal_fd < 0)
 		error("%s: cannot open the usage journal %s: %m", plugin_type,
 		      path);
@@ -99,7 +101,8 @@ extern void fw_journal_open(fw_state_t *st)
 /* The previous journal becomes .old (read at start too), a new one begins. */
 static void _journal_rotate(fw_state_t *st)
 {
-	char *path = _usage_path(".journal"), *old = _usage_path(".journal.old");
+	char *path = _usage_path(".journal"),
+	     *old = _usage_path(".journal.old");
 
 	slurm_mutex_lock(&st->journal_lock);
 	(void) rename(path, old);
@@ -202,8 +205,8 @@ static int _cmp_assoc_id(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static slurmdb_assoc_rec_t *_find_assoc_sorted(slurmdb_assoc_rec_t **v, size_t n,
-					       uint32_t id)
+static slurmdb_assoc_rec_t *_find_assoc_sorted(slurmdb_assoc_rec_t **v,
+					       size_t n, uint32_t id)
 {
 	slurmdb_assoc_rec_t key = { .id = id }, *kp = &key, **hit;
 
@@ -212,7 +215,7 @@ static slurmdb_assoc_rec_t *_find_assoc_sorted(slurmdb_assoc_rec_t **v, size_t n
 }
 
 static size_t _find_assoc_index(slurmdb_assoc_rec_t **v, size_t n,
-				 slurmdb_assoc_rec_t *a)
+				slurmdb_assoc_rec_t *a)
 {
 	slurmdb_assoc_rec_t **hit = bsearch(&a, v, n, sizeof(*v),
 					    _cmp_assoc_id);
@@ -220,8 +223,8 @@ static size_t _find_assoc_index(slurmdb_assoc_rec_t **v, size_t n,
 	return hit ? (size_t) (hit - v) : 0;
 }
 
-static void _add_journal(fw_state_t *st, fairway_journal_entry_t *e, size_t n, time_t epoch,
-			 slurmdb_assoc_rec_t **byid, size_t nbyid,
+static void _add_journal(fw_state_t *st, fairway_journal_entry_t *e, size_t n,
+			 time_t epoch, slurmdb_assoc_rec_t **byid, size_t nbyid,
 			 size_t *applied)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -242,12 +245,13 @@ static void _add_journal(fw_state_t *st, fairway_journal_entry_t *e, size_t n, t
 			q->usage->grp_used_wall += e[i].qos_wall;
 		}
 		if ((q = _find_qos(e[i].part_qos_id)) && q->usage) {
-			q->usage->usage_raw += (long double) e[i].part_qos_usage;
+			q->usage->usage_raw +=
+				(long double) e[i].part_qos_usage;
 			q->usage->grp_used_wall += e[i].part_qos_wall;
 		}
 		(*applied)++;
 		if (e[i].not_ended)
-			continue;	/* charged, but the job goes on */
+			continue; /* charged, but the job goes on */
 		xrecalloc(st->ended_ids, st->ended_n + 1, sizeof(uint32_t));
 		st->ended_ids[st->ended_n++] = e[i].job_id;
 		qsort(st->ended_ids, st->ended_n, sizeof(uint32_t), _cmp_u32);
@@ -270,7 +274,7 @@ extern void fw_usage_restore(fw_state_t *st)
 {
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK, .qos = WRITE_LOCK };
 	char *path = _usage_path(""), *jpath = _usage_path(".journal"),
-		*jold = _usage_path(".journal.old");
+	     *jold = _usage_path(".journal.old");
 	fairway_usage_file_t *f = NULL;
 	fairway_journal_entry_t *e1 = NULL, *e2 = NULL;
 	size_t n1 = 0, n2 = 0, restored = 0, applied = 0, nbyid = 0, fresh = 0;
@@ -319,7 +323,7 @@ extern void fw_usage_restore(fw_state_t *st)
 		slurmdb_assoc_rec_t *a = _find_assoc_sorted(byid, nbyid, u->id);
 
 		if (!a)
-			continue;	/* deleted since */
+			continue; /* deleted since */
 		a->usage->usage_raw = u->usage_raw;
 		a->usage->grp_used_wall = u->grp_used_wall;
 		in_file[_find_assoc_index(byid, nbyid, a)] = true;
@@ -327,13 +331,13 @@ extern void fw_usage_restore(fw_state_t *st)
 	}
 	for (size_t k = 0; k < nbyid; k++) {
 		if (in_file[k])
-			continue;	/* created since the period */
+			continue; /* created since the period */
 		byid[k]->usage->usage_raw = 0;
 		byid[k]->usage->grp_used_wall = 0;
 		fresh++;
 	}
-	qit = assoc_mgr_qos_list ?
-		list_iterator_create(assoc_mgr_qos_list) : NULL;
+	qit = assoc_mgr_qos_list ? list_iterator_create(assoc_mgr_qos_list) :
+				   NULL;
 	while (qit && (qos = list_next(qit))) {
 		bool found = false;
 
@@ -350,7 +354,7 @@ extern void fw_usage_restore(fw_state_t *st)
 			found = true;
 			break;
 		}
-		if (!found) {	/* created since the period */
+		if (!found) { /* created since the period */
 			qos->usage->usage_raw = 0;
 			qos->usage->grp_used_wall = 0;
 		}

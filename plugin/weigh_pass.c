@@ -8,7 +8,7 @@
 \*****************************************************************************/
 
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #endif
 #include <errno.h>
 #include <sched.h>
@@ -73,9 +73,9 @@ _prefetch_record(const job_record_t *j, bool noting, bool queue)
 	__builtin_prefetch(&j->qos_ptr);
 	__builtin_prefetch(&j->site_factor);
 	__builtin_prefetch(&j->total_cpus);
-	if (noting)	/* the lines only publishing reads (fw_publish_note) */
+	if (noting) /* the lines only publishing reads (fw_publish_note) */
 		__builtin_prefetch(&j->job_id);
-	if (queue)	/* and, for the queue's details, the array ids */
+	if (queue) /* and, for the queue's details, the array ids */
 		__builtin_prefetch(&j->array_task_id);
 }
 
@@ -97,16 +97,15 @@ _prefetch_pointed(const job_record_t *j, bool noting)
 }
 
 
-static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg,
-			 time_t now, size_t begin, size_t end)
+static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg, time_t now,
+			 size_t begin, size_t end)
 {
 	bool changed = false, noting = fw_publish_noting();
 	bool queue = fw_publish_noting_queue();
 
 	for (size_t i = begin; i < end; i++) {
 		if (i + PF_RECORD < end)
-			_prefetch_record(jobs[i + PF_RECORD], noting,
-					 queue);
+			_prefetch_record(jobs[i + PF_RECORD], noting, queue);
 		if (i + PF_POINTED < end)
 			_prefetch_pointed(jobs[i + PF_POINTED], noting);
 		if (fw_weigh_job(cfg, jobs[i], now, true, true))
@@ -144,7 +143,7 @@ static void *_pool_main(void *arg)
 			continue;
 		}
 		seen = pool->pass.posted;
-		if (k >= pool->pass.parts)	/* not needed for this pass */
+		if (k >= pool->pass.parts) /* not needed for this pass */
 			continue;
 		cfg = pool->pass.cfg;
 		pub = pool->pass.pub;
@@ -211,7 +210,8 @@ static void _pool_stop(fw_pool_t *pool)
 static int _threads_wanted(const fw_pool_t *pool, const fw_cfg_t *cfg)
 {
 	int n = cfg->weigh_threads ? (int) cfg->weigh_threads :
-		pool->env_threads ? pool->env_threads : pool->default_threads;
+		pool->env_threads  ? pool->env_threads :
+				     pool->default_threads;
 
 	return (n < FW_WEIGH_MAX_THREADS) ? n : FW_WEIGH_MAX_THREADS;
 }
@@ -235,7 +235,7 @@ extern int fw_collect_job(void *x, void *arg)
 		fw_publish_note_started(x, c->now);
 	if ((classic && !weighs) || !fw_weighable(c->cfg, x))
 		return 0;
-	if (c->n == pool->cap) {	/* grows with the queue only */
+	if (c->n == pool->cap) { /* grows with the queue only */
 		pool->cap += pool->cap / 4 + 1024;
 		xrecalloc(pool->jobs, pool->cap, sizeof(*pool->jobs));
 	}
@@ -247,8 +247,8 @@ extern int fw_collect_job(void *x, void *arg)
  * threads from pool->parallel_min_jobs on (classic, collected under
  * fairway_usage: one).  Caller holds the job write lock and the assoc and QOS
  * read locks. */
-extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
-			       time_t now, size_t n)
+extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg, time_t now,
+			       size_t n)
 {
 	/* jobs per thread, at least */
 	size_t per = (pool->parallel_min_jobs + 1) / 2;

@@ -34,14 +34,14 @@
 #include <vector>
 
 #include "assoc_tree.h"
-#include "fair_share.h"
 #include "cli_io.h"
+#include "fair_share.h"
 #include "fairway-config.h"
+#include "history_command.h"
 #include "live.h"
 #include "output_file.h"
-#include "priority_flags.h"
-#include "history_command.h"
 #include "plot_command.h"
+#include "priority_flags.h"
 #include "queue_commands.h"
 #include "snapshot.h"
 #include "sshare_format.h"
@@ -54,8 +54,8 @@ namespace {
 
 using namespace fairway_cli;
 
-const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights", "whatif", "history", "plot",
-                                 "help"};
+const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights",
+                                 "whatif", "history",  "plot",    "help"};
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -136,7 +136,9 @@ std::string unknown_command(std::string_view word) {
   std::string m =
       "unknown command " + (shown(word) == word ? "'" + std::string(word) + "'" : shown(word));
   if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
-  return m + " (the commands are shares, snapshot, explain, compare, weights, whatif, history, plot and help; see 'fairway --help')";
+  return m +
+         " (the commands are shares, snapshot, explain, compare, weights, whatif, history, plot "
+         "and help; see 'fairway --help')";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,8 +275,9 @@ int run(int argc, char** argv) {
   auto* explain = app.add_subcommand(
       "explain", "why a pending job has its place in the queue, and what would change it");
   explain->add_option("JOBID", ex.job, "the pending job");
-  explain->add_option("--snapshot", ex.snapshot,
-                      "read this snapshot (version 2) instead of the live cluster")
+  explain
+      ->add_option("--snapshot", ex.snapshot,
+                   "read this snapshot (version 2) instead of the live cluster")
       ->type_name("FILE");
   explain->add_option("--account", ex.account,
                       "without JOBID: the account's fair-share path and the usage that halves "
@@ -290,8 +293,9 @@ int run(int argc, char** argv) {
   auto* compare = app.add_subcommand("compare", "why one pending job is ahead of another");
   compare->add_option("JOB1", cmp.job_a, "a pending job")->required();
   compare->add_option("JOB2", cmp.job_b, "another pending job")->required();
-  compare->add_option("--snapshot", cmp.snapshot,
-                      "read this snapshot (version 2) instead of the live cluster")
+  compare
+      ->add_option("--snapshot", cmp.snapshot,
+                   "read this snapshot (version 2) instead of the live cluster")
       ->type_name("FILE");
   compare->add_flag("--json", cmp.json, "one JSON object");
   compare->add_flag("-P,--parsable", cmp.parsable, "'|'-separated rows, as sshare -P");
@@ -299,36 +303,42 @@ int run(int argc, char** argv) {
   WeightsArgs wt;
   auto* weights = app.add_subcommand(
       "weights", "which priority factor decides the order of the pending queue, per partition");
-  weights->add_option("--snapshot", wt.snapshot,
-                      "read this snapshot (version 2) instead of the live cluster")
+  weights
+      ->add_option("--snapshot", wt.snapshot,
+                   "read this snapshot (version 2) instead of the live cluster")
       ->type_name("FILE");
   weights->add_flag("--json", wt.json, "one JSON array, one object per partition");
   weights->add_flag("-P,--parsable", wt.parsable, "'|'-separated rows, as sshare -P");
 
   WhatIfArgs wi;
-  auto* whatif = app.add_subcommand(
-      "whatif", "every pending job's priority again under other weights, shares, usage, "
-                "PriorityMaxAge or algorithm: who moves, and whose fair-share changes");
-  whatif->add_option("SNAPSHOT", wi.snapshot,
-                     "a version 2 snapshot (default: the live cluster)");
-  whatif->add_option("--weight", wi.weights,
-                     "NAME=V: PriorityWeightNAME (age, assoc, fairshare, jobsize, partition, qos) "
-                     "or a TRES's PriorityWeightTRES (CPU, Mem, GRES/gpu) set to V")
+  auto* whatif =
+      app.add_subcommand("whatif",
+                         "every pending job's priority again under other weights, shares, usage, "
+                         "PriorityMaxAge or algorithm: who moves, and whose fair-share changes");
+  whatif->add_option("SNAPSHOT", wi.snapshot, "a version 2 snapshot (default: the live cluster)");
+  whatif
+      ->add_option("--weight", wi.weights,
+                   "NAME=V: PriorityWeightNAME (age, assoc, fairshare, jobsize, partition, qos) "
+                   "or a TRES's PriorityWeightTRES (CPU, Mem, GRES/gpu) set to V")
       ->type_name("NAME=V");
-  whatif->add_option("--shares", wi.shares,
-                     "ACCOUNT[:USER]=N: that association's Fairshare set to N (or 'parent')")
+  whatif
+      ->add_option("--shares", wi.shares,
+                   "ACCOUNT[:USER]=N: that association's Fairshare set to N (or 'parent')")
       ->type_name("A[:U]=N");
-  whatif->add_option("--usage", wi.usage,
-                     "ACCOUNT[:USER]=N: that association's raw usage set to N (an account's "
-                     "subtree scaled to it)")
+  whatif
+      ->add_option("--usage", wi.usage,
+                   "ACCOUNT[:USER]=N: that association's raw usage set to N (an account's "
+                   "subtree scaled to it)")
       ->type_name("A[:U]=N");
-  whatif->add_option("--max-age", wi.max_age,
-                     "PriorityMaxAge, as slurm.conf takes it (minutes, or [D-]HH:MM[:SS])")
+  whatif
+      ->add_option("--max-age", wi.max_age,
+                   "PriorityMaxAge, as slurm.conf takes it (minutes, or [D-]HH:MM[:SS])")
       ->type_name("TIME");
   whatif->add_option("--algorithm", wi.algorithm, "the fair-share algorithm")->check(algo_check);
-  whatif->add_option("--flags", wi.flags,
-                     "PriorityFlags, the whole new list as slurm.conf takes it (or NONE); "
-                     "NO_NORMAL_PART, NO_NORMAL_QOS, NO_FAIR_TREE and DEPTH_OBLIVIOUS can change")
+  whatif
+      ->add_option("--flags", wi.flags,
+                   "PriorityFlags, the whole new list as slurm.conf takes it (or NONE); "
+                   "NO_NORMAL_PART, NO_NORMAL_QOS, NO_FAIR_TREE and DEPTH_OBLIVIOUS can change")
       ->type_name("LIST");
   whatif->add_option("--top", wi.top, "movers and associations listed (default 10)")
       ->type_name("N");
@@ -337,28 +347,33 @@ int run(int argc, char** argv) {
 
   HistoryArgs hi;
   auto* history = app.add_subcommand(
-      "history", "an association's fair-share over time: usage, delivered and entitled share, "
-                 "factor (PriorityParameters=fairway_history_days=N)");
+      "history",
+      "an association's fair-share over time: usage, delivered and entitled share, "
+      "factor (PriorityParameters=fairway_history_days=N)");
   history->add_option("--job", hi.job, "why this job started when it did (instead of --account)")
       ->type_name("ID");
   history->add_option("--account", hi.account, "the account");
   history->add_option("--user", hi.user, "a user of that account (default: the account itself)");
-  history->add_option("--since", hi.since,
-                      "from this time on: YYYY-MM-DD[THH:MM[:SS]] or an age (7d, 12h, 30m)")
+  history
+      ->add_option("--since", hi.since,
+                   "from this time on: YYYY-MM-DD[THH:MM[:SS]] or an age (7d, 12h, 30m)")
       ->type_name("TIME");
-  history->add_option("--dir", hi.dir,
-                      "the history directory (default: from slurmctld's PriorityParameters)")
+  history
+      ->add_option("--dir", hi.dir,
+                   "the history directory (default: from slurmctld's PriorityParameters)")
       ->type_name("DIR");
   history->add_flag("--json", hi.json, "one JSON array, one object per association");
   history->add_flag("-P,--parsable", hi.parsable, "'|'-separated rows, as sshare -P");
 
   std::string plot_out, plot_snapshot;
   HistoryArgs ph;
-  auto* plot = app.add_subcommand("plot", "pictures as SVG: the share tree, an association's history");
+  auto* plot =
+      app.add_subcommand("plot", "pictures as SVG: the share tree, an association's history");
   plot->require_subcommand(1);
   auto* plot_tree = plot->add_subcommand(
-      "tree", "the share tree: each association's entitled share against its delivered usage, "
-              "coloured by fair-share factor");
+      "tree",
+      "the share tree: each association's entitled share against its delivered usage, "
+      "coloured by fair-share factor");
   plot_tree->add_option("SNAPSHOT", plot_snapshot, "a snapshot file, or - for standard input")
       ->required();
   plot_tree->add_option("-o,--output", plot_out, "SVG file to write (default: standard output)")

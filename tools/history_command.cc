@@ -2,7 +2,6 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "history_command.h"
 
-
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -79,16 +78,17 @@ std::optional<uint32_t> job_record_id(const JobRef& r, const std::string& text, 
   if (fairway_load_job(&msg, r.id, SHOW_ALL) != SLURM_SUCCESS || !msg) {
     const int err = errno;
     say("history: --job " + text + ": " +
-        (err == ESLURM_INVALID_JOB_ID ? std::string("no such job")
-                                      : std::string("cannot ask slurmctld: ") + slurm_strerror(err)));
+        (err == ESLURM_INVALID_JOB_ID
+             ? std::string("no such job")
+             : std::string("cannot ask slurmctld: ") + slurm_strerror(err)));
     return std::nullopt;
   }
   std::optional<uint32_t> id;
   for (uint32_t i = 0; i < msg->record_count && !id; ++i) {
     const slurm_job_info_t& j = msg->job_array[i];
-    if (r.kind == JobRef::Kind::kArrayTask ? j.array_task_id != NO_VAL &&
-                                                 j.array_job_id == r.id && j.array_task_id == r.index
-                                           : j.het_job_id == r.id && j.het_job_offset == r.index)
+    if (r.kind == JobRef::Kind::kArrayTask
+            ? j.array_task_id != NO_VAL && j.array_job_id == r.id && j.array_task_id == r.index
+            : j.het_job_id == r.id && j.het_job_offset == r.index)
       id = j.job_id;
   }
   slurm_free_job_info_msg(msg);
@@ -160,8 +160,8 @@ std::optional<std::vector<fairway::HistorySeries>> load_history(const HistoryArg
     return std::nullopt;
   }
   if (data.skipped_bytes)
-    say("history: " + std::to_string(data.skipped_bytes) +
-        " bytes of " + quote(dir) + " are not whole periods (a write cut short) and were skipped");
+    say("history: " + std::to_string(data.skipped_bytes) + " bytes of " + quote(dir) +
+        " are not whole periods (a write cut short) and were skipped");
   std::vector<fairway::HistorySeries> series = fairway::history_series(data, a.account, a.user);
   if (series.empty()) {
     say("history: " + quote(dir) + " has no " +

@@ -1,8 +1,6 @@
 // The live cluster as a snapshot (see live.h).
 #include "live.h"
 
-#include "plugin_options.h"
-
 #include <pwd.h>
 #include <unistd.h>
 
@@ -14,10 +12,11 @@
 #include <map>
 #include <vector>
 
+#include "cli_io.h"
 #include "conf_values.h"
 #include "fair_share.h"
-#include "cli_io.h"
 #include "live_fair_share.h"
+#include "plugin_options.h"
 #include "priority_flags.h"
 #include "slurm_values.h"
 
@@ -44,8 +43,8 @@ std::vector<std::string> split(const char* text) {
   size_t start = 0;
   for (;;) {
     const size_t comma = s.find(',', start);
-    std::string part = s.substr(start, comma == std::string::npos ? std::string::npos
-                                                                  : comma - start);
+    std::string part =
+        s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (!part.empty()) out.push_back(part);
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -137,9 +136,8 @@ bool read_associations(fairway::Snapshot& snap, std::vector<fairway::QosInfo>* q
       recs.push_back(std::move(r));
       // Its usage of each TRES (fairway_fairshare_tres), in slurmctld's order of TRES.
       std::vector<long double> tres(policy.tracked_tres.size(), 0);
-      for (uint32_t t = 0; a->usage && a->usage->usage_tres_raw && t < tres.size() &&
-                           t < a->usage->tres_cnt;
-           ++t)
+      for (uint32_t t = 0;
+           a->usage && a->usage->usage_tres_raw && t < tres.size() && t < a->usage->tres_cnt; ++t)
         tres[t] = a->usage->usage_tres_raw[t];
       policy.tres_totals.push_back(std::move(tres));
     }
@@ -233,18 +231,42 @@ bool read_jobs(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
       o.het_job_id = j.het_job_id != NO_VAL ? j.het_job_id : 0;
       o.het_job_offset = j.het_job_offset != NO_VAL ? j.het_job_offset : 0;
       switch (j.job_state & JOB_STATE_BASE) {  // squeue's words
-        case JOB_RUNNING: o.state = "running"; break;
-        case JOB_SUSPENDED: o.state = "suspended"; break;
-        case JOB_COMPLETE: o.state = "completed"; break;
-        case JOB_CANCELLED: o.state = "cancelled"; break;
-        case JOB_FAILED: o.state = "failed"; break;
-        case JOB_TIMEOUT: o.state = "timed out"; break;
-        case JOB_NODE_FAIL: o.state = "ended by a node failure"; break;
-        case JOB_PREEMPTED: o.state = "preempted"; break;
-        case JOB_BOOT_FAIL: o.state = "ended by a boot failure"; break;
-        case JOB_DEADLINE: o.state = "past its deadline"; break;
-        case JOB_OOM: o.state = "ended out of memory"; break;
-        default: o.state = "not pending"; break;
+        case JOB_RUNNING:
+          o.state = "running";
+          break;
+        case JOB_SUSPENDED:
+          o.state = "suspended";
+          break;
+        case JOB_COMPLETE:
+          o.state = "completed";
+          break;
+        case JOB_CANCELLED:
+          o.state = "cancelled";
+          break;
+        case JOB_FAILED:
+          o.state = "failed";
+          break;
+        case JOB_TIMEOUT:
+          o.state = "timed out";
+          break;
+        case JOB_NODE_FAIL:
+          o.state = "ended by a node failure";
+          break;
+        case JOB_PREEMPTED:
+          o.state = "preempted";
+          break;
+        case JOB_BOOT_FAIL:
+          o.state = "ended by a boot failure";
+          break;
+        case JOB_DEADLINE:
+          o.state = "past its deadline";
+          break;
+        case JOB_OOM:
+          o.state = "ended out of memory";
+          break;
+        default:
+          o.state = "not pending";
+          break;
       }
       q.other_jobs.push_back(std::move(o));
       continue;
@@ -274,8 +296,8 @@ bool read_jobs(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
     p.min_cpus = j.num_cpus;
     p.max_cpus = j.max_cpus;
     p.min_nodes = j.num_nodes;
-    p.time_limit = j.time_limit == INFINITE || j.time_limit == NO_VAL ? fairway::kInfinite
-                                                                        : j.time_limit;
+    p.time_limit =
+        j.time_limit == INFINITE || j.time_limit == NO_VAL ? fairway::kInfinite : j.time_limit;
     p.nice = static_cast<int64_t>(j.nice) - NICE_OFFSET;
     p.priority = j.priority;
     p.held = j.priority == 0;
@@ -314,7 +336,8 @@ bool read_jobs(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
         row.site = static_cast<int64_t>(r.site) - NICE_OFFSET;
         row.nice = static_cast<int64_t>(r.nice) - NICE_OFFSET;
         for (uint32_t i = 0; i < r.tres_cnt && r.tres && r.tres_names; ++i)
-          if (r.tres[i] != 0) row.tres.emplace_back(fairway::ascii_lower(r.tres_names[i]), r.tres[i]);
+          if (r.tres[i] != 0)
+            row.tres.emplace_back(fairway::ascii_lower(r.tres_names[i]), r.tres[i]);
       }
       job.admin_priority = job.admin_priority || row.admin;
       // The priority the scheduler uses: the job's own with one partition, else the row's.
@@ -337,8 +360,10 @@ size_t hidden_associations(const std::vector<fairway::AssocRecord>& recs) {
   for (const auto& r : recs) ids[r.id] = true;
   size_t orphans = 0, roots = 0;
   for (const auto& r : recs) {
-    if (!r.parent_id) ++roots;
-    else if (!ids.count(r.parent_id)) ++orphans;
+    if (!r.parent_id)
+      ++roots;
+    else if (!ids.count(r.parent_id))
+      ++orphans;
   }
   return orphans ? orphans : (roots ? 0 : recs.size());
 }
@@ -362,8 +387,8 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
     snap.algorithm = fairway::Algorithm::kFairTree;
   else
     snap.algorithm = fairway::algorithm_from_flags(flags);
-  snap.dampening_factor = req.dampening ? *req.dampening
-                                        : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
+  snap.dampening_factor =
+      req.dampening ? *req.dampening : (conf->fs_dampening_factor ? conf->fs_dampening_factor : 1);
   fairway::Queue q;
   fairway::PrioritySettings& s = q.settings;
   s.weight[fairway::Factor::kAge] = conf->priority_weight_age;
@@ -388,8 +413,8 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
   // PrivateData hides other users' jobs from all but root and SlurmUser (and operators,
   // whom the command cannot tell apart here).
   const uid_t uid = getuid();
-  const bool jobs_private = (conf->private_data & PRIVATE_DATA_JOBS) && uid != 0 &&
-                            uid != conf->slurm_user_id;
+  const bool jobs_private =
+      (conf->private_data & PRIVATE_DATA_JOBS) && uid != 0 && uid != conf->slurm_user_id;
   snap.slurm_release = conf->version && *conf->version
                            ? conf->version
                            : std::to_string(SLURM_VERSION_MAJOR(SLURM_VERSION_NUMBER)) + "." +
@@ -414,8 +439,9 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
     seen->hidden_associations = hidden;
     if (hidden) return snap;
   } else if (hidden) {
-    why = "slurmctld shows you only your own associations, not the whole tree "
-          "(PrivateData=usage): this needs the whole tree; ask an administrator";
+    why =
+        "slurmctld shows you only your own associations, not the whole tree "
+        "(PrivateData=usage): this needs the whole tree; ask an administrator";
     return std::nullopt;
   }
   try {
@@ -434,15 +460,16 @@ std::optional<std::string> live_history_dir(std::string& why) {
     return std::nullopt;
   }
   std::vector<std::string> problems;
-  const fairway::PluginOptions o =
-      fairway::parse_priority_parameters(conf->priority_params ? conf->priority_params : "", problems);
+  const fairway::PluginOptions o = fairway::parse_priority_parameters(
+      conf->priority_params ? conf->priority_params : "", problems);
   std::string base = o.metrics_dir;
   if (base.empty() && conf->state_save_location) base = conf->state_save_location;
   const uint32_t days = o.history_days;
   fairway_free_ctl_conf(conf);
   if (!days) {
-    why = "slurmctld keeps no history: PriorityParameters has no fairway_history_days (or "
-          "name a history with --dir)";
+    why =
+        "slurmctld keeps no history: PriorityParameters has no fairway_history_days (or "
+        "name a history with --dir)";
     return std::nullopt;
   }
   return base + "/fairway_history";

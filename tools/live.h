@@ -16,7 +16,7 @@ namespace fairway_cli {
 // What to read: the association tree only (version 1) or the queue too (version 2).
 struct LiveRequest {
   bool queue = true;
-  std::string algorithm;             // "" = slurmctld's
+  std::string algorithm;              // "" = slurmctld's
   std::optional<uint16_t> dampening;  // nullopt = slurmctld's
 };
 

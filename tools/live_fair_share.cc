@@ -127,9 +127,9 @@ void apply_live_policy(fairway::Snapshot& snap, const LivePolicyInput& in) {
       asked.push_back(count_of(job.tres_req, name).value_or(0));
       available.push_back(count_of(pt->second, name).value_or(0));
     }
-    const int k = fairway::job_fairshare_tres(asked, available,
-                                              count_of(job.tres_req, "cpu").value_or(0),
-                                              count_of(pt->second, "cpu").value_or(0));
+    const int k =
+        fairway::job_fairshare_tres(asked, available, count_of(job.tres_req, "cpu").value_or(0),
+                                    count_of(pt->second, "cpu").value_or(0));
     if (k >= 0) job.fairshare_tres = listed[static_cast<size_t>(k)];
   }
 }

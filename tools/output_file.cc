@@ -21,10 +21,10 @@ constexpr int kMaxLinks = 40;
 
 // What PATH names once its symbolic links are followed.
 struct Target {
-  std::string path;      // where to write: the final target (or PATH, opened through its links)
-  bool exists = false;   // st is valid
+  std::string path;     // where to write: the final target (or PATH, opened through its links)
+  bool exists = false;  // st is valid
   struct stat st {};
-  int error = 0;         // why PATH cannot be resolved (ELOOP, EACCES, ...), 0 if it can
+  int error = 0;  // why PATH cannot be resolved (ELOOP, EACCES, ...), 0 if it can
 };
 
 std::string directory_of(const std::string& path) {
@@ -118,8 +118,7 @@ std::string problem(const std::string& path, const Target& t) {
     if (written_through(t))
       return access(t.path.c_str(), W_OK) == 0 ? "" : reason("write", path, errno);
     if (!S_ISREG(t.st.st_mode))
-      return "cannot write " + quote(path) +
-             ": not a regular file, character device or FIFO";
+      return "cannot write " + quote(path) + ": not a regular file, character device or FIFO";
   }
   const std::string dir = directory_of(t.path);
   struct stat st {};

@@ -35,7 +35,7 @@ std::string when_and_where(const fairway::Snapshot& snap, const std::string& fil
   if (snap.queue) {
     if (!snap.queue->cluster_name.empty()) cluster = "cluster " + snap.queue->cluster_name;
     when = "taken " + fairway::local_time_text(snap.queue->taken_at, format);
-  } else if (struct stat st {}; file != "-" && stat(file.c_str(), &st) == 0) {
+  } else if (struct stat st{}; file != "-" && stat(file.c_str(), &st) == 0) {
     when = "file written " + fairway::local_time_text(st.st_mtime, format);
   } else {
     when = "drawn " + fairway::local_time_text(std::time(nullptr), format);
@@ -60,8 +60,7 @@ int cmd_plot_tree(const std::string& snapshot, const std::string& out) {
     const bool held = snap->usage_basis != fairway::UsageBasis::kHistorical;
     const std::string title =
         std::string(held ? "Entitled and held shares" : "Entitled and delivered shares") +
-        (held ? std::string(" (fairway_usage=") + fairway::usage_basis_name(snap->usage_basis) +
-                    ")"
+        (held ? std::string(" (fairway_usage=") + fairway::usage_basis_name(snap->usage_basis) + ")"
               : std::string()) +
         (snapshot == "-" ? std::string() : " of " + base);
     svg = fairway::plot_tree_svg(tree, result, snap->algorithm, title,

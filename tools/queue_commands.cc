@@ -9,11 +9,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "cli_io.h"
 #include "compare.h"
@@ -34,7 +33,6 @@ extern "C" {
 
 namespace fairway_cli {
 namespace {
-
 
 // The snapshot in FILE, or the live cluster's (version 2) when FILE is empty; nullopt after
 // saying why, with rc set. With `seen`, the live cluster's is returned even where slurmctld hid
@@ -60,7 +58,8 @@ std::optional<fairway::Snapshot> load_snapshot(const std::string& file, int& rc,
 // Whether the snapshot holds the queue (version 2); says why not.
 bool has_queue(const fairway::Snapshot& snap, const std::string& file) {
   if (snap.queue) return true;
-  say(quote(file) + " is a version 1 snapshot: it holds no jobs (take one with 'fairway "
+  say(quote(file) +
+      " is a version 1 snapshot: it holds no jobs (take one with 'fairway "
       "snapshot')");
   return false;
 }
@@ -129,12 +128,12 @@ fairway::FairShareInput fair_share_input(const fairway::Snapshot& s,
 std::string private_tree_words(const fairway::Snapshot& snap, const LiveVisibility& seen) {
   std::string mine;
   for (const auto& r : snap.associations)
-    if (!r.user.empty())
-      mine += (mine.empty() ? "" : ", ") + r.user + " in " + r.account;
+    if (!r.user.empty()) mine += (mine.empty() ? "" : ", ") + r.user + " in " + r.account;
   return "\nThe association tree is private (PrivateData=usage): slurmctld shows you only your own "
-         "association" + std::string(snap.associations.size() == 1 ? "" : "s") +
-         (mine.empty() ? "" : " (" + mine + ")") +
-         ", not the accounts above " + (snap.associations.size() == 1 ? "it" : "them") +
+         "association" +
+         std::string(snap.associations.size() == 1 ? "" : "s") +
+         (mine.empty() ? "" : " (" + mine + ")") + ", not the accounts above " +
+         (snap.associations.size() == 1 ? "it" : "them") +
          " or the other users. So the fair-share path, and the usage that would change the "
          "factor, cannot be worked out here; the fair-share factor above is slurmctld's own, "
          "as sprio shows it.\n";
@@ -152,9 +151,9 @@ std::string with_json_key(const std::string& text, const char* key, bool value) 
 std::string fmt_association_seen(const std::string& what, const fairway::AssocRecord& r) {
   char usage[64];
   std::snprintf(usage, sizeof usage, "%.0Lf", r.usage_raw);
-  return what + ": Fairshare " + (r.shares_parent ? std::string("parent")
-                                                  : std::to_string(r.shares_raw)) +
-         ", raw usage " + usage + " (charged to it directly).\n";
+  return what + ": Fairshare " +
+         (r.shares_parent ? std::string("parent") : std::to_string(r.shares_raw)) + ", raw usage " +
+         usage + " (charged to it directly).\n";
 }
 
 int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a,
@@ -164,14 +163,13 @@ int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a,
     if (a.user.empty() ? (r.user.empty() && r.account == a.account)
                        : (r.user == a.user && (a.account.empty() || r.account == a.account)))
       found.push_back(&r);
-  const std::string what = a.user.empty() ? "account " + shown(a.account)
-                                          : "user " + shown(a.user) +
-                                                (a.account.empty() ? "" : " in account " +
-                                                                              shown(a.account));
+  const std::string what =
+      a.user.empty()
+          ? "account " + shown(a.account)
+          : "user " + shown(a.user) + (a.account.empty() ? "" : " in account " + shown(a.account));
   if (found.empty()) {
-    say(seen.hidden_associations
-            ? "slurmctld shows you no association of " + what +
-                  " (PrivateData=usage: you see only your own)"
+    say(seen.hidden_associations ? "slurmctld shows you no association of " + what +
+                                       " (PrivateData=usage: you see only your own)"
         : a.snapshot.empty() ? "slurmctld has no association of " + what
                              : "no association of " + what + " in the snapshot");
     return kExitRuntime;
@@ -179,15 +177,15 @@ int explain_association(const fairway::Snapshot& snap, const ExplainArgs& a,
   if (found.size() > 1) {
     std::string accounts;
     for (const auto* r : found) accounts += (accounts.empty() ? "" : ", ") + r->account;
-    say(what + " has associations in several accounts (" + accounts +
-        "): name one with --account");
+    say(what + " has associations in several accounts (" + accounts + "): name one with --account");
     return kExitInput;
   }
   if (seen.hidden_associations) {
     // What slurmctld shows the user of the association: its shares and raw usage.
     const fairway::AssocRecord& r = *found[0];
     if (a.json || a.parsable) {
-      say(what + ": the association tree is private (PrivateData=usage): its fair-share path "
+      say(what +
+          ": the association tree is private (PrivateData=usage): its fair-share path "
           "cannot be worked out (sshare shows you your own rows)");
       return kExitRuntime;
     }
@@ -271,9 +269,9 @@ int cmd_compare(const CompareArgs& a) {
   try {
     const auto c = fairway::compare_jobs(q, fair_share_input(*snap, seen), *ja, *jb);
     const bool hidden = seen.hidden_associations != 0;
-    put(a.json ? with_json_key(fairway::format_compare_json(c), "association_tree_private",
-                               hidden) +
-                     "\n"
+    put(a.json
+            ? with_json_key(fairway::format_compare_json(c), "association_tree_private", hidden) +
+                  "\n"
         : a.parsable ? fairway::format_compare_parsable(c)
                      : fairway::format_compare(c) +
                            (hidden ? private_tree_words(*snap, seen) : std::string()));
@@ -329,7 +327,8 @@ std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
     const size_t eq = w.find('=');
     const auto v = eq == std::string::npos ? std::nullopt : plain_number(w.substr(eq + 1));
     if (eq == std::string::npos || eq == 0 || !v) {
-      say("--weight " + shown(w) + ": expected NAME=VALUE (age, assoc, fairshare, jobsize, "
+      say("--weight " + shown(w) +
+          ": expected NAME=VALUE (age, assoc, fairshare, jobsize, "
           "partition, qos or a TRES name such as CPU or GRES/gpu; VALUE a number, 0 or more)");
       return std::nullopt;
     }
@@ -342,7 +341,8 @@ std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
     const auto v = plain_number(value);
     sh.parent = value == "parent";
     if (!ok || (!sh.parent && (!v || *v != std::floor(*v) || *v < 1 || *v >= 2147483647))) {
-      say("--shares " + shown(t) + ": expected ACCOUNT[:USER]=N (N a whole number from 1, or "
+      say("--shares " + shown(t) +
+          ": expected ACCOUNT[:USER]=N (N a whole number from 1, or "
           "'parent')");
       return std::nullopt;
     }
@@ -355,7 +355,8 @@ std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
     const bool ok = split_assignment(t, u.account, u.user, value);
     const auto v = plain_number(value);
     if (!ok || !v) {
-      say("--usage " + shown(t) + ": expected ACCOUNT[:USER]=N (N the raw usage, as sshare's "
+      say("--usage " + shown(t) +
+          ": expected ACCOUNT[:USER]=N (N the raw usage, as sshare's "
           "RawUsage, 0 or more)");
       return std::nullopt;
     }
@@ -365,7 +366,8 @@ std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
   if (!a.max_age.empty()) {
     c.max_age = parse_max_age(a.max_age);
     if (!c.max_age) {
-      say("--max-age " + shown(a.max_age) + ": expected a time as slurm.conf's PriorityMaxAge "
+      say("--max-age " + shown(a.max_age) +
+          ": expected a time as slurm.conf's PriorityMaxAge "
           "takes it (minutes, or [DAYS-]HOURS:MINUTES[:SECONDS])");
       return std::nullopt;
     }

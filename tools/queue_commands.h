@@ -36,9 +36,9 @@ struct WeightsArgs {
 int cmd_weights(const WeightsArgs& a);
 
 struct WhatIfArgs {
-  std::string snapshot;  // "" = live
+  std::string snapshot;                             // "" = live
   std::vector<std::string> weights, shares, usage;  // NAME=V, ACCOUNT[:USER]=N as typed
-  std::string max_age, algorithm, flags;             // "" = unchanged
+  std::string max_age, algorithm, flags;            // "" = unchanged
   size_t top = 10;
   bool json = false, parsable = false;
 };

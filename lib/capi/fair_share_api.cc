@@ -56,7 +56,7 @@ bool known_algorithm(fairway_algorithm_t algo, fairway::Algorithm* out) {
 extern "C" {
 
 fairway_error_t fairway_fair_share_new(const fairway_assoc_t* assocs, size_t count,
-                                      fairway_fair_share_t** out) {
+                                       fairway_fair_share_t** out) {
   return fairway::guard([&] {
     if (!out) fairway::invalid("fairway_fair_share_new: NULL out");
     *out = nullptr;
@@ -76,7 +76,7 @@ void fairway_fair_share_destroy(fairway_fair_share_t** fs) {
 }
 
 fairway_error_t fairway_fair_share_copy(const fairway_fair_share_t* fs,
-                                       fairway_fair_share_t** out) {
+                                        fairway_fair_share_t** out) {
   return fairway::guard([&] {
     if (!out) fairway::invalid("fairway_fair_share_copy: NULL out");
     *out = nullptr;
@@ -97,7 +97,7 @@ int fairway_job_fairshare_tres(const uint64_t* asked, const uint64_t* available,
 size_t fairway_fair_share_count(const fairway_fair_share_t* fs) { return fs ? fs->tree.size() : 0; }
 
 fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t index,
-                                            long double usage_raw) {
+                                             long double usage_raw) {
   return fairway::guard([&] {
     if (!fs) fairway::invalid("fairway_fair_share_set_usage: NULL tree");
     if (index >= fs->tree.size())
@@ -108,8 +108,8 @@ fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t in
 }
 
 fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis,
-                                       const fairway_running_job_t* jobs, size_t count,
-                                       size_t* unknown) {
+                                        const fairway_running_job_t* jobs, size_t count,
+                                        size_t* unknown) {
   return fairway::guard([&] {
     if (!fs) fairway::invalid("fairway_fair_share_hold: NULL tree");
     const fairway::UsageBasis b = fairway::to_usage_basis(basis);
@@ -122,7 +122,7 @@ fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis
 }
 
 fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_algorithm_t algo,
-                                          double dampening) {
+                                           double dampening) {
   int raw_algo;  // the bytes, not a typed load of the enum (see to_algorithm)
   static_assert(sizeof raw_algo == sizeof algo);
   std::memcpy(&raw_algo, &algo, sizeof raw_algo);
@@ -136,7 +136,7 @@ fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_alg
 }
 
 fairway_error_t fairway_fair_share_result(const fairway_fair_share_t* fs, size_t index,
-                                         fairway_assoc_result_t* out) {
+                                          fairway_assoc_result_t* out) {
   return fairway::guard([&] {
     if (!fs || !out) fairway::invalid("fairway_fair_share_result: NULL argument");
     if (index >= fs->tree.size())

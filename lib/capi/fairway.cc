@@ -198,9 +198,9 @@ fairway_error_t fairway_job_weigh(const fairway_weights_t* w, const fairway_clus
     slots[i].qos_priority = parts[i].qos_priority;
     slots[i].qos_norm_priority = parts[i].qos_norm_priority;
   }
-  const fairway::JobPriority r = fairway::weigh_job(
-      fairway::to_core(*w), fairway::to_core(*c), fairway::to_core(*job), now, tres_out, slots,
-      nparts);
+  const fairway::JobPriority r =
+      fairway::weigh_job(fairway::to_core(*w), fairway::to_core(*c), fairway::to_core(*job), now,
+                         tres_out, slots, nparts);
   for (size_t i = 0; i < nparts; i++) {
     parts[i].priority = slots[i].priority;
     parts[i].clamped = slots[i].clamped;
@@ -219,8 +219,8 @@ fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cl
     fairway::set_last_error("fairway_job_factors: NULL argument");
     return FAIRWAY_EINVAL;
   }
-  *out = fairway::to_c(
-      fairway::job_factors(fairway::to_core(*w), fairway::to_core(*c), fairway::to_core(*job), now));
+  *out = fairway::to_c(fairway::job_factors(fairway::to_core(*w), fairway::to_core(*c),
+                                            fairway::to_core(*job), now));
   return FAIRWAY_OK;
 }
 

@@ -105,7 +105,7 @@ typedef struct fairway_fair_share fairway_fair_share_t;
  *         FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
  */
 fairway_error_t fairway_fair_share_new(const fairway_assoc_t* assocs, size_t count,
-                                      fairway_fair_share_t** out);
+                                       fairway_fair_share_t** out);
 
 /* Free *fs and set it to NULL; a NULL fs or *fs is a no-op.  Errors: none. */
 void fairway_fair_share_destroy(fairway_fair_share_t** fs);
@@ -118,8 +118,7 @@ size_t fairway_fair_share_count(const fairway_fair_share_t* fs);
  * compared on the same tree (fairway_fairshare_tres).
  * Errors: FAIRWAY_EINVAL (NULL fs or out), FAIRWAY_ENOMEM.
  */
-fairway_error_t fairway_fair_share_copy(const fairway_fair_share_t* fs,
-                                       fairway_fair_share_t** out);
+fairway_error_t fairway_fair_share_copy(const fairway_fair_share_t* fs, fairway_fair_share_t** out);
 
 /*
  * Replace the total raw usage of association `index` between two computations.
@@ -127,7 +126,7 @@ fairway_error_t fairway_fair_share_copy(const fairway_fair_share_t* fs,
  *         FAIRWAY_ETREE (negative or NaN usage).
  */
 fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t index,
-                                            long double usage_raw);
+                                             long double usage_raw);
 
 /* What fair-share compares with shares (PriorityParameters fairway_usage). */
 #define FAIRWAY_USAGE_HISTORICAL 0u /* decayed usage charged over time (multifactor's) */
@@ -151,8 +150,8 @@ typedef struct fairway_running_job {
  *         FAIRWAY_ENOMEM.
  */
 fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis,
-                                       const fairway_running_job_t* jobs, size_t count,
-                                       size_t* unknown);
+                                        const fairway_running_job_t* jobs, size_t count,
+                                        size_t* unknown);
 
 /*
  * PriorityParameters fairway_fairshare_tres: which of the listed TRES a job is judged by
@@ -171,14 +170,14 @@ int fairway_job_fairshare_tres(const uint64_t* asked, const uint64_t* available,
  * Errors: FAIRWAY_EINVAL (NULL fs, bad algo, dampening < 1), FAIRWAY_EINTERNAL.
  */
 fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_algorithm_t algo,
-                                          double dampening);
+                                           double dampening);
 
 /*
  * The result for association `index` of the last fairway_fair_share_compute().
  * Errors: FAIRWAY_EINVAL (NULL argument, index out of range).
  */
 fairway_error_t fairway_fair_share_result(const fairway_fair_share_t* fs, size_t index,
-                                         fairway_assoc_result_t* out);
+                                          fairway_assoc_result_t* out);
 
 /*
  * Classic fair-share factor 2^(-(usage_efctv/shares_norm)/dampening), 0 when

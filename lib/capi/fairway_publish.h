@@ -28,8 +28,8 @@ extern "C" {
 #define FAIRWAY_MAX_WEIGH_THREADS 64
 
 typedef struct fairway_options {
-  char metrics_dir[4096]; /* fairway_metrics_dir; "": off */
-  uint32_t history_days;  /* fairway_history_days; 0: off */
+  char metrics_dir[4096];      /* fairway_metrics_dir; "": off */
+  uint32_t history_days;       /* fairway_history_days; 0: off */
   uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: off */
   double starvation_quantile;  /* fairway_starvation_quantile (default 0.75) */
   char shadow_file[4096];      /* fairway_shadow; "": off */
@@ -41,8 +41,8 @@ typedef struct fairway_options {
    * in the order given (NUL-terminated names as written); count 0: off. */
   char fairshare_tres[FAIRWAY_MAX_FAIRSHARE_TRES][64];
   uint32_t fairshare_tres_count;
-  uint32_t weigh_threads;      /* fairway_weigh_threads, 1 to FAIRWAY_MAX_WEIGH_THREADS;
-                                * 0: not given */
+  uint32_t weigh_threads; /* fairway_weigh_threads, 1 to FAIRWAY_MAX_WEIGH_THREADS;
+                           * 0: not given */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */
@@ -60,35 +60,35 @@ fairway_error_t fairway_options_parse(const char* text, fairway_options_t* out,
 
 /* One pending job in one of its partitions (the plugin notes one per partition). */
 typedef struct fairway_pending_row {
-  uint32_t partition;     /* index into fairway_publication_t.partitions */
-  uint32_t qos;           /* index into .qos; UINT32_MAX: none */
-  uint32_t priority;      /* the job's priority in that partition */
-  int first;              /* the job's first row (counts it once for its QOS and association) */
-  int64_t submit_time;    /* Unix time */
-  uint32_t assoc_id;      /* the job's association (0: none) */
+  uint32_t partition;  /* index into fairway_publication_t.partitions */
+  uint32_t qos;        /* index into .qos; UINT32_MAX: none */
+  uint32_t priority;   /* the job's priority in that partition */
+  int first;           /* the job's first row (counts it once for its QOS and association) */
+  int64_t submit_time; /* Unix time */
+  uint32_t assoc_id;   /* the job's association (0: none) */
   uint32_t job_id;
-  int64_t eligible_time;  /* when it became eligible; 0: not yet */
-  uint32_t job;           /* index into fairway_publication_t.jobs; UINT32_MAX: none */
+  int64_t eligible_time;   /* when it became eligible; 0: not yet */
+  uint32_t job;            /* index into fairway_publication_t.jobs; UINT32_MAX: none */
   int waits_for_resources; /* its state reason is Resources (slurmctld's WAIT_RESOURCES) */
 } fairway_pending_row_t;
 
 /* What the per-period snapshot's queue holds of a pending job beyond its rows (noted
  * with them when fairway_publication_t.jobs is wanted). */
 typedef struct fairway_pending_job {
-  uint32_t array_job_id;  /* 0: not an array task */
-  uint32_t priority;      /* the job's priority (squeue's) */
-  int64_t accrue_time;    /* 0: not accruing age */
+  uint32_t array_job_id; /* 0: not an array task */
+  uint32_t priority;     /* the job's priority (squeue's) */
+  int64_t accrue_time;   /* 0: not accruing age */
   uint32_t min_cpus, max_cpus, min_nodes;
-  uint32_t time_limit;    /* minutes; NO_VAL or INFINITE: none */
-  int admin;              /* priority set by an administrator (no factors) */
+  uint32_t time_limit;     /* minutes; NO_VAL or INFINITE: none */
+  int admin;               /* priority set by an administrator (no factors) */
   uint32_t fairshare_tres; /* fairway_fairshare_tres: 1 + the index in
                             * fairway_publication_t.fairshare_tres of the TRES that judged
                             * it; 0: billing */
   /* Its weighted factors as sprio shows them (the partition factor is each partition's). */
   double age, assoc, fairshare, job_size, qos;
-  uint32_t site, nice;    /* biased by FAIRWAY_NICE_OFFSET */
-  size_t tres_at;         /* its weighted TRES factors: fairway_publication_t.tres_values
-                           * [tres_at .. tres_at + tres_count); SIZE_MAX: none */
+  uint32_t site, nice; /* biased by FAIRWAY_NICE_OFFSET */
+  size_t tres_at;      /* its weighted TRES factors: fairway_publication_t.tres_values
+                        * [tres_at .. tres_at + tres_count); SIZE_MAX: none */
 } fairway_pending_job_t;
 
 /* A partition's settings that the queue's factors depend on. */
@@ -113,10 +113,10 @@ typedef struct fairway_started_job {
   const char* partition; /* where it runs */
   int64_t submit_time, start_time;
   uint32_t priority;
-  int has_factors;       /* its weighted factors (sprio's) below are known */
+  int has_factors; /* its weighted factors (sprio's) below are known */
   double age, assoc, fairshare, job_size, partition_factor, qos;
-  double site;           /* what the priority added: NOT biased (prio_factors' is) */
-  uint32_t nice;         /* biased by FAIRWAY_NICE_OFFSET */
+  double site;   /* what the priority added: NOT biased (prio_factors' is) */
+  uint32_t nice; /* biased by FAIRWAY_NICE_OFFSET */
 } fairway_started_job_t;
 
 typedef struct fairway_publication {
@@ -126,7 +126,7 @@ typedef struct fairway_publication {
   const char* slurm_release; /* "24.11.5" */
   int lineage_order;         /* sshare's row order of Slurm 23.11 and later */
   fairway_algorithm_t algo;
-  double dampening;          /* FairShareDampeningFactor */
+  double dampening; /* FairShareDampeningFactor */
   /* The associations as assoc_mgr lists them (that order decides Fair Tree's ties). */
   const fairway_assoc_t* assocs;
   size_t assoc_count;
@@ -154,11 +154,11 @@ typedef struct fairway_publication {
   const fairway_weights_t* weights;
   uint32_t decay_half_life, calc_period; /* seconds */
   uint32_t cluster_cpus, cluster_nodes;
-  const char* const* tres_names;         /* weights->tres_count names */
+  const char* const* tres_names; /* weights->tres_count names */
   const double* tres_values;
   size_t tres_value_count;
-  const char* shadow_file;  /* fairway_shadow (with directory and jobs); NULL: none */
-  int decay_exact;          /* fairway_decay=exact: usage decays by 2^(-t/half-life) */
+  const char* shadow_file; /* fairway_shadow (with directory and jobs); NULL: none */
+  int decay_exact;         /* fairway_decay=exact: usage decays by 2^(-t/half-life) */
   /* fairway_usage: FAIRWAY_USAGE_*.  Other than HISTORICAL, fair-share is computed from
    * what the running jobs hold (fairway_fair_share_hold), the assocs' usage_raw stays the
    * historical usage (sshare's RawUsage), and the snapshot keeps both. */

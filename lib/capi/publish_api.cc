@@ -8,8 +8,8 @@
 #include <cstring>
 #include <map>
 #include <optional>
-#include <unordered_set>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -19,18 +19,18 @@
 #include "capi_types.h"
 #include "fair_share.h"
 #include "fairshare_tres.h"
+#include "fairway.h"
+#include "fairway_publish.h"
 #include "history.h"
 #include "job_starts.h"
 #include "job_starts_file.h"
-#include "starvation.h"
-#include "fairway.h"
-#include "fairway_publish.h"
 #include "metrics_format.h"
 #include "pending_stats.h"
 #include "plugin_options.h"
 #include "published_queue.h"
 #include "shadow_policy.h"
 #include "snapshot.h"
+#include "starvation.h"
 #include "whatif_json.h"
 
 struct fairway_publisher {
@@ -72,22 +72,22 @@ void report_episodes(fairway_publisher* pub, const fairway::AssocTree& t,
     const int top = static_cast<int>(std::lround((1 - quantile) * 100));
     const std::string line =
         "fair-share starvation: " + who(t, s.index) + " has waited " + duration(s.waited) +
-        " (job " + std::to_string(s.job_id) + ", " + std::to_string(s.pending) +
-        " eligible job" + (s.pending == 1 ? "" : "s") + " pending) with fair-share factor " +
-        factor_text(s.factor) + ", among the highest " + std::to_string(top) +
+        " (job " + std::to_string(s.job_id) + ", " + std::to_string(s.pending) + " eligible job" +
+        (s.pending == 1 ? "" : "s") + " pending) with fair-share factor " + factor_text(s.factor) +
+        ", among the highest " + std::to_string(top) +
         "% of the users with jobs pending (at least " + factor_text(r.threshold) +
         "): entitled but not served; a limit, a higher PriorityTier or a weight that drowns "
-        "fair-share holds it back ('fairway explain " + std::to_string(s.job_id) +
-        "' tells which)";
+        "fair-share holds it back ('fairway explain " +
+        std::to_string(s.job_id) + "' tells which)";
     say(line.c_str(), arg);
   }
   for (const auto& [id, since] : pub->starved) {
     if (now_starved.count(id) || !say) continue;
     const uint32_t i = t.find(id);
-    const std::string line = "fair-share starvation of " +
-                             (i == fairway::kNoIndex ? "association " + std::to_string(id)
-                                                     : who(t, i)) +
-                             " ended after " + duration(now - since);
+    const std::string line =
+        "fair-share starvation of " +
+        (i == fairway::kNoIndex ? "association " + std::to_string(id) : who(t, i)) +
+        " ended after " + duration(now - since);
     say(line.c_str(), arg);
   }
   pub->starved = std::move(now_starved);
@@ -208,8 +208,8 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     std::vector<long double> held_direct;
     std::optional<fairway::AssocTree> held_tree;
     if (held) {
-      held_direct = fairway::held_direct(tree, basis,
-                                         fairway::to_running_jobs(p->running, p->running_count));
+      held_direct =
+          fairway::held_direct(tree, basis, fairway::to_running_jobs(p->running, p->running_count));
       held_tree.emplace(tree);
       fairway::hold_usage(*held_tree, held_direct);
     }
@@ -225,8 +225,8 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     in.result = &result;
     in.algorithm = algo;
     in.dampening_factor = p->dampening;
-    in.sibling_order = p->lineage_order ? fairway::SiblingOrder::kLineage
-                                        : fairway::SiblingOrder::kUsersThenName;
+    in.sibling_order =
+        p->lineage_order ? fairway::SiblingOrder::kLineage : fairway::SiblingOrder::kUsersThenName;
     in.version = fairway_version();
     in.slurm_release = p->slurm_release ? p->slurm_release : "";
     in.decay_exact = p->decay_exact != 0;
@@ -263,20 +263,26 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       j.start_time = s.start_time;
       j.priority = s.priority;
       j.has_factors = s.has_factors != 0;
-      j.factors = {s.age, s.assoc, s.fairshare, s.job_size, s.partition_factor, s.qos, s.site,
+      j.factors = {s.age,
+                   s.assoc,
+                   s.fairshare,
+                   s.job_size,
+                   s.partition_factor,
+                   s.qos,
+                   s.site,
                    static_cast<double>(static_cast<int64_t>(s.nice) - FAIRWAY_NICE_OFFSET)};
       starts.push_back(fairway::explain_start(j, pub->last, pending_now));
     }
     fairway::StarvationSettings ss;
     ss.minutes = p->starvation_minutes;
-    ss.quantile = p->starvation_quantile > 0 && p->starvation_quantile <= 1 ? p->starvation_quantile
-                                                                           : 0.75;
+    ss.quantile =
+        p->starvation_quantile > 0 && p->starvation_quantile <= 1 ? p->starvation_quantile : 0.75;
     if (ss.minutes) {
       // A job first in line that waits only for resources is served next: not starved.
       std::vector<fairway::LineRow> line(p->row_count);
       for (size_t i = 0; i < p->row_count; i++) {
         const fairway_pending_row_t& r = p->rows[i];
-        line[i] = {r.partition, r.job_id,        r.priority,
+        line[i] = {r.partition,   r.job_id,        r.priority,
                    r.submit_time, r.eligible_time, r.waits_for_resources != 0};
       }
       const std::vector<uint32_t> next =
@@ -312,8 +318,7 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
         snap.queue = fairway::published_queue(*p, tree, in.partitions, in.qos, nullptr);
         if (p->shadow_file && *p->shadow_file) {
           shadow = weigh_shadow(pub, p->shadow_file, *snap.queue,
-                                fairway::snapshot_fair_share_input(snap), say,
-                                arg);
+                                fairway::snapshot_fair_share_input(snap), say, arg);
           in.shadow_on = true;
           in.shadow = shadow ? &*shadow : nullptr;
         }
@@ -359,8 +364,7 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     if (!out) fairway::invalid("fairway_options_parse: NULL out");
     std::memset(out, 0, sizeof *out);
     std::vector<std::string> problems;
-    const fairway::PluginOptions o =
-        fairway::parse_priority_parameters(text ? text : "", problems);
+    const fairway::PluginOptions o = fairway::parse_priority_parameters(text ? text : "", problems);
     static_assert(fairway::kMaxOptionPath < sizeof out->metrics_dir);
     std::memcpy(out->metrics_dir, o.metrics_dir.data(), o.metrics_dir.size());
     out->history_days = o.history_days;

@@ -117,10 +117,10 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
       row.fairshare = j.fairshare;
       row.job_size = j.job_size;
       // As sprio shows a partition's row: that partition's factor, weighted.
-      row.partition_factor = ((w.flags & FAIRWAY_FLAG_NO_NORMAL_PART)
-                                  ? static_cast<double>(pi.priority_job_factor)
-                                  : pi.norm_priority) *
-                             static_cast<double>(w.partition);
+      row.partition_factor =
+          ((w.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ? static_cast<double>(pi.priority_job_factor)
+                                                   : pi.norm_priority) *
+          static_cast<double>(w.partition);
       row.qos = j.qos;
       row.site = unbiased(j.site);
       row.nice = unbiased(j.nice);

@@ -320,9 +320,8 @@ std::vector<uint32_t> hierarchical_order(const AssocTree& t, SiblingOrder order)
       for (uint32_t c : ch) keys.push_back(lineage_step(t, c));
       kids.resize(ch.size());
       for (uint32_t k = 0; k < kids.size(); ++k) kids[k] = k;
-      std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) {
-        return c_string_less(keys[a], keys[b]);
-      });
+      std::stable_sort(kids.begin(), kids.end(),
+                       [&](uint32_t a, uint32_t b) { return c_string_less(keys[a], keys[b]); });
       for (uint32_t& k : kids) k = ch[k];
     } else {
       kids.assign(ch.begin(), ch.end());
@@ -338,8 +337,7 @@ std::vector<uint32_t> hierarchical_order(const AssocTree& t, SiblingOrder order)
 }
 
 void sort_hierarchical(std::vector<AssocRecord>& records, SiblingOrder sibling_order) {
-  const std::vector<uint32_t> order =
-      hierarchical_order(AssocTree::build(records), sibling_order);
+  const std::vector<uint32_t> order = hierarchical_order(AssocTree::build(records), sibling_order);
   std::vector<AssocRecord> sorted;
   sorted.reserve(records.size());
   for (uint32_t v : order) sorted.push_back(std::move(records[v]));

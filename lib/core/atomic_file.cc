@@ -24,7 +24,8 @@ namespace {
 
 void write_file_atomically(const std::string& path, std::string_view data, const AtomicWrite& how) {
   const std::string tmp = path + ".new";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, how.mode);
+  const int fd =
+      ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, how.mode);
   if (fd < 0) io_error("cannot create", tmp, errno);
   auto fail = [&](const char* what) {
     const int e = errno;

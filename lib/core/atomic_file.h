@@ -7,10 +7,11 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
-#include <sys/types.h>
 
 namespace fairway {
 

@@ -52,8 +52,8 @@ long double usage_norm(long double usage_raw, long double root_usage_raw) {
   return (un > 1.0L) ? 1.0L : un;
 }
 
-long double classic_usage_efctv(long double un, long double parent_usage_efctv,
-                                uint32_t shares_raw, uint32_t level_shares) {
+long double classic_usage_efctv(long double un, long double parent_usage_efctv, uint32_t shares_raw,
+                                uint32_t level_shares) {
   if (level_shares == 0) return parent_usage_efctv;
   return un + (parent_usage_efctv - un) * (shares_raw / static_cast<long double>(level_shares));
 }

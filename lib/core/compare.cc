@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "error.h"
-#include "slurm_values.h"
 #include "fairshare_tres.h"
+#include "slurm_values.h"
 
 namespace fairway {
 namespace {
@@ -45,8 +45,8 @@ FairShareSide side(const FairShareState& s, uint32_t i, bool fair_tree) {
   out.siblings = sib.size();
   out.rank = 1;
   for (uint32_t x : sib)
-    if (x != i && (fair_tree ? sorts_before(s, x, i)
-                             : s.result.usage_efctv[x] < s.result.usage_efctv[i]))
+    if (x != i &&
+        (fair_tree ? sorts_before(s, x, i) : s.result.usage_efctv[x] < s.result.usage_efctv[i]))
       ++out.rank;
   return out;
 }
@@ -101,8 +101,7 @@ FairShareDecision fair_share_decision(const FairShareInput& fs, uint32_t assoc_a
   return d;
 }
 
-Comparison compare_jobs(const Queue& q, const FairShareInput& fs, uint32_t job_a,
-                        uint32_t job_b) {
+Comparison compare_jobs(const Queue& q, const FairShareInput& fs, uint32_t job_a, uint32_t job_b) {
   if (job_a == job_b) invalid("compare needs two different jobs");
   Comparison c;
   c.a = q.job(job_a);
@@ -136,8 +135,8 @@ Comparison compare_jobs(const Queue& q, const FairShareInput& fs, uint32_t job_a
   // Each job's factor comes from the tree of the TRES that judged it (fairway_fairshare_tres):
   // on one tree the paths part somewhere; on two, each factor is its own tree's.
   if (c.a->fairshare_tres == c.b->fairshare_tres) {
-    c.fair_share = fair_share_decision(judged_fair_share_input(fs, *c.a), c.a->assoc_id,
-                                       c.b->assoc_id);
+    c.fair_share =
+        fair_share_decision(judged_fair_share_input(fs, *c.a), c.a->assoc_id, c.b->assoc_id);
   } else {
     const FairShareDecision da =
         fair_share_decision(judged_fair_share_input(fs, *c.a), c.a->assoc_id, c.a->assoc_id);

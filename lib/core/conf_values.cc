@@ -21,8 +21,10 @@ std::optional<double> plain_number(std::string_view text) {
   if (text.empty() || text.size() > 40) return std::nullopt;
   size_t dots = 0;
   for (char c : text) {
-    if (c == '.') ++dots;
-    else if (c < '0' || c > '9') return std::nullopt;
+    if (c == '.')
+      ++dots;
+    else if (c < '0' || c > '9')
+      return std::nullopt;
   }
   if (dots > 1 || text == ".") return std::nullopt;
   return std::strtod(std::string(text).c_str(), nullptr);
@@ -43,9 +45,8 @@ std::optional<uint32_t> parse_max_age(std::string_view text) {
   size_t start = 0;
   while (true) {
     const size_t colon = rest.find(':', start);
-    const auto v = plain_number(
-        rest.substr(start, colon == std::string_view::npos ? std::string_view::npos
-                                                           : colon - start));
+    const auto v = plain_number(rest.substr(
+        start, colon == std::string_view::npos ? std::string_view::npos : colon - start));
     if (!v || *v != std::floor(*v) || *v > 1e9) return std::nullopt;
     f.push_back(static_cast<uint64_t>(*v));
     if (colon == std::string_view::npos) break;
@@ -54,8 +55,8 @@ std::optional<uint32_t> parse_max_age(std::string_view text) {
   uint64_t seconds = 0;
   if (has_days) {
     if (f.size() > 3) return std::nullopt;
-    seconds = days * 86400 + f[0] * 3600 + (f.size() > 1 ? f[1] * 60 : 0) +
-              (f.size() > 2 ? f[2] : 0);
+    seconds =
+        days * 86400 + f[0] * 3600 + (f.size() > 1 ? f[1] * 60 : 0) + (f.size() > 2 ? f[2] : 0);
   } else if (f.size() == 1) {
     seconds = f[0] * 60;
   } else if (f.size() == 2) {

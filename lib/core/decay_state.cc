@@ -51,7 +51,7 @@ struct Fd {
 DecayState parse_decay_state(std::string_view bytes, time_t now) {
   if (bytes.size() != kSize)
     throw Error(Errc::kParse, "decay state has " + std::to_string(bytes.size()) +
-                                    " bytes, expected " + std::to_string(kSize));
+                                  " bytes, expected " + std::to_string(kSize));
   DecayState s;
   const int64_t ran = get_be64(bytes, 0), reset = get_be64(bytes, 8);
   // now + one day, saturating (a caller-supplied now near INT64_MAX must not overflow).
@@ -59,10 +59,10 @@ DecayState parse_decay_state(std::string_view bytes, time_t now) {
   const int64_t limit = now64 > INT64_MAX - 86400 ? INT64_MAX : now64 + 86400;
   if (ran < 0 || ran > limit)
     throw Error(Errc::kParse, "decay state: last period time " + std::to_string(ran) +
-                                    " is not a plausible time");
+                                  " is not a plausible time");
   if (reset < 0 || reset > limit)
     throw Error(Errc::kParse, "decay state: last reset time " + std::to_string(reset) +
-                                    " is not a plausible time");
+                                  " is not a plausible time");
   s.last_ran = static_cast<time_t>(ran);
   s.last_reset = static_cast<time_t>(reset);
   return s;
@@ -103,7 +103,8 @@ std::optional<DecayState> read_decay_state(const std::string& path, time_t now) 
 
 void write_decay_state(const std::string& path, const DecayState& s) {
   // The previous state is kept as .old, as multifactor does.
-  write_file_atomically(path, encode_decay_state(s), {.mode = 0600, .durable = true, .keep_old = true});
+  write_file_atomically(path, encode_decay_state(s),
+                        {.mode = 0600, .durable = true, .keep_old = true});
 }
 
 }  // namespace fairway

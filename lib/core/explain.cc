@@ -73,7 +73,6 @@ std::vector<bool> in_subtree(const std::vector<AssocRecord>& records, uint32_t r
   return in;
 }
 
-
 std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t assoc_id) {
   std::vector<FairShareLevel> path;
   if (fs.associations.empty()) return path;
@@ -95,16 +94,15 @@ std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t a
     // set): nothing to show.
     if (fair_tree && p == kNoIndex) l.shares_norm = kNoVal;
     const double factor = measured_factor(c, t.id(i));
-    l.fs_factor = t.is_user(i) ? factor
+    l.fs_factor = t.is_user(i)                                ? factor
                   : (i == t.root() || users_of(t, i).empty()) ? static_cast<double>(kNoVal)
-                                                               : factor;
+                                                              : factor;
     if (p != kNoIndex) {
       const auto sib = t.fs_children(p);
       l.siblings = sib.size();
       l.rank = 1;
       for (uint32_t s : sib)
-        if (fair_tree ? c.result.level_fs[s] > l.level_fs
-                      : c.result.usage_efctv[s] < l.usage_efctv)
+        if (fair_tree ? c.result.level_fs[s] > l.level_fs : c.result.usage_efctv[s] < l.usage_efctv)
           ++l.rank;
     } else {
       l.siblings = 1;
@@ -118,8 +116,8 @@ std::vector<FairShareLevel> fair_share_path(const FairShareInput& fs, uint32_t a
 
 std::vector<double> fs_factors_after_decay(const FairShareInput& fs, uint32_t subtree_id,
                                            double seconds, double half_life) {
-  const long double d = half_life > 0 ? std::pow(0.5L, static_cast<long double>(seconds / half_life))
-                                      : 1.0L;
+  const long double d =
+      half_life > 0 ? std::pow(0.5L, static_cast<long double>(seconds / half_life)) : 1.0L;
   const Computed c = compute(fs, [&](std::vector<AssocRecord>& r) {
     const auto in = in_subtree(r, subtree_id);
     for (size_t i = 0; i < r.size(); ++i)
@@ -203,8 +201,8 @@ Explanation explain_job(const Queue& q, const FairShareInput& all, uint32_t job_
       const auto mine = index_of(job.assoc_id), theirs = index_of(ahead.job->assoc_id);
       const double w = q.settings.weight[Factor::kFairshare], hl = q.settings.decay_half_life;
       // One association, one tree: both get the same factor whatever the usage.
-      p.same_association = ahead.job->assoc_id == job.assoc_id &&
-                           ahead.job->fairshare_tres == job.fairshare_tres;
+      p.same_association =
+          ahead.job->assoc_id == job.assoc_id && ahead.job->fairshare_tres == job.fairshare_tres;
       if (p.same_association) break;
       if (!mine || !account_id || !w || !(hl > 0) || row.admin || ahead.row->admin) break;
       // The job ahead may be judged on another TRES's tree: the account's usage of every

@@ -47,8 +47,8 @@ struct FairShareLevel {
   // Fair Tree: shares_norm / usage_efctv among siblings (kNoVal: the root, a Fairshare=parent
   // account; infinity: a Fairshare=parent user); kNoVal under classic and depth-oblivious.
   long double level_fs = 0;
-  size_t rank = 0;           // Fair Tree: 1 = highest Level FS among its siblings
-  size_t siblings = 0;       // how many share its parent (itself included)
+  size_t rank = 0;      // Fair Tree: 1 = highest Level FS among its siblings
+  size_t siblings = 0;  // how many share its parent (itself included)
   // A user's factor; an account's is the highest factor among the users directly under it
   // (what usage_halving_fs_factor halves); kNoVal for the root and for an account without
   // users of its own.
@@ -60,8 +60,8 @@ struct QueuePlace {
   std::string partition;
   uint32_t tier = 0;
   uint32_t priority = 0;
-  size_t position = 0;  // 1: first to be considered
-  size_t of = 0;        // weighed pending jobs in that partition
+  size_t position = 0;            // 1: first to be considered
+  size_t of = 0;                  // weighed pending jobs in that partition
   std::optional<uint32_t> ahead;  // the job directly ahead
   Separation separation;          // what puts it ahead
   double age_passes = -1;         // seconds_until_age_passes (-1: never)
@@ -78,8 +78,8 @@ struct Explanation {
   // The listed TRES whose usage gave the job its fair-share factor (fairway_fairshare_tres):
   // then `path`, `halving_usage` and the fair-share recovery are that TRES's; empty: billing.
   std::string fairshare_tres;
-  std::vector<QueuePlace> places;        // in the job's partition order
-  std::vector<FairShareLevel> path;      // root first; empty without the association
+  std::vector<QueuePlace> places;    // in the job's partition order
+  std::vector<FairShareLevel> path;  // root first; empty without the association
   // Usage that halves the fs factor (raw units); 0: any usage at all does (the association
   // ties with siblings, and the least usage puts it behind them).
   std::optional<long double> halving_usage;

@@ -83,8 +83,8 @@ long double usage_norm(long double usage_raw, long double root_usage_raw);
 // Classic effective usage (multifactor's _set_usage_efctv): un + (UE(f) - un) * S_raw /
 // level_shares, UE(f) when level_shares is 0.  The period's computation and the plugin's
 // on-demand priority_p_set_assoc_usage both use it.
-long double classic_usage_efctv(long double un, long double parent_usage_efctv,
-                                uint32_t shares_raw, uint32_t level_shares);
+long double classic_usage_efctv(long double un, long double parent_usage_efctv, uint32_t shares_raw,
+                                uint32_t level_shares);
 
 // priority_p_calc_fs_factor(): 2^(-(usage_efctv/shares_norm)/dampening) computed with Slurm's
 // types (long double quotient, converted to double for pow()); 0 when shares_norm <= 0 or

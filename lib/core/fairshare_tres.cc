@@ -43,14 +43,12 @@ int job_fairshare_tres(std::span<const uint64_t> asked, std::span<const uint64_t
   for (size_t k = 0; k < n; k++) {
     if (!asked[k] || !available[k]) continue;
     // Strictly larger than the best so far: the first listed wins a tie.
-    if (best >= 0 && share_at_least(asked[best], available[best], asked[k], available[k]))
-      continue;
+    if (best >= 0 && share_at_least(asked[best], available[best], asked[k], available[k])) continue;
     best = static_cast<int>(k);
   }
   if (best < 0) return -1;
   // A partition without CPUs counted: any share of the TRES is at least the CPUs' (0).
-  if (available_cpus &&
-      !share_at_least(asked[best], available[best], asked_cpus, available_cpus))
+  if (available_cpus && !share_at_least(asked[best], available[best], asked_cpus, available_cpus))
     return -1;
   return best;
 }

@@ -27,10 +27,10 @@ namespace fairway {
 
 struct HistoryRecord {
   uint32_t id = 0;
-  double usage_raw = 0;   // decayed usage, billing-TRES-seconds
-  float delivered = 0;    // its share of the root's usage
-  float entitled = 0;     // the share of the cluster its shares entitle it to
-  float fs_factor = 0;    // its fair-share factor (what its jobs get)
+  double usage_raw = 0;  // decayed usage, billing-TRES-seconds
+  float delivered = 0;   // its share of the root's usage
+  float entitled = 0;    // the share of the cluster its shares entitle it to
+  float fs_factor = 0;   // its fair-share factor (what its jobs get)
 };
 
 struct HistoryPeriod {

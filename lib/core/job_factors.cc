@@ -16,8 +16,8 @@ double age_factor(const PrioritySettings& w, const JobInput& job, time_t now) {
   uint32_t diff = 0;
   // (Unsigned arithmetic: the same low 32 bits, defined for any two times.)
   if (now > job.accrue_time)
-    diff = static_cast<uint32_t>(static_cast<uint64_t>(now) -
-                                 static_cast<uint64_t>(job.accrue_time));
+    diff =
+        static_cast<uint32_t>(static_cast<uint64_t>(now) - static_cast<uint64_t>(job.accrue_time));
   if (diff < w.max_age) return static_cast<double>(diff) / static_cast<double>(w.max_age);
   return 1.0;
 }

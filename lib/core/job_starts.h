@@ -19,8 +19,7 @@ namespace fairway {
 
 // The weighted factors of a job as sprio shows them.
 struct StartFactors {
-  double age = 0, assoc = 0, fairshare = 0, jobsize = 0, partition = 0, qos = 0, site = 0,
-         nice = 0;
+  double age = 0, assoc = 0, fairshare = 0, jobsize = 0, partition = 0, qos = 0, site = 0, nice = 0;
 };
 
 // A job that started since the last period, as the plugin copied it.
@@ -38,7 +37,7 @@ struct StartedJob {
 struct PeriodOrder {
   int64_t time = 0;  // 0: no period yet
   std::vector<std::string> partitions;
-  std::vector<std::vector<uint32_t>> jobs;  // per partition, in order
+  std::vector<std::vector<uint32_t>> jobs;    // per partition, in order
   std::vector<std::vector<int64_t>> submits;  // the same jobs' submit times
 };
 
@@ -54,11 +53,11 @@ PeriodOrder period_order(std::span<const OrderRow> rows, const std::vector<std::
 
 struct StartRecord {
   StartedJob job;
-  int64_t order_time = 0;  // the period whose order is used; 0: the job was in none
+  int64_t order_time = 0;       // the period whose order is used; 0: the job was in none
   std::string order_partition;  // the partition of that order: where it started, else the first
-  uint32_t place = 0;      // 1-based place in its partition then (0: not there)
-  uint32_t of = 0;         // jobs pending in that partition then
-  uint32_t passed = 0;     // of the jobs ahead of it then, those still pending now
+  uint32_t place = 0;           // 1-based place in its partition then (0: not there)
+  uint32_t of = 0;              // jobs pending in that partition then
+  uint32_t passed = 0;          // of the jobs ahead of it then, those still pending now
   std::vector<uint32_t> passed_jobs;  // the first kMaxPassedListed of them, in order
   uint32_t earlier_waiting = 0;       // jobs submitted before it, in that order, still pending
 };

@@ -42,7 +42,9 @@ PendingStats pending_stats(std::span<const PendingRow> rows, size_t partition_co
       oldest_qos[r.qos] = std::min(oldest_qos[r.qos], r.submit_time);
     }
   }
-  auto wait = [now](int64_t oldest) { return oldest == INT64_MAX ? 0 : std::max<int64_t>(0, now - oldest); };
+  auto wait = [now](int64_t oldest) {
+    return oldest == INT64_MAX ? 0 : std::max<int64_t>(0, now - oldest);
+  };
   for (size_t i = 0; i < partition_count; i++) {
     figures(by_part[i], out.partitions[i]);
     out.partitions[i].oldest_wait = wait(oldest_part[i]);

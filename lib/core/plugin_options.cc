@@ -62,20 +62,22 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
     if (continues_list || name == "fairway_fairshare_tres") {
       if (!continues_list) {
         if (tres_seen)
-          problems.push_back("PriorityParameters: fairway_fairshare_tres is given more than "
-                             "once; the last one is used");
+          problems.push_back(
+              "PriorityParameters: fairway_fairshare_tres is given more than "
+              "once; the last one is used");
         tres_seen = in_tres_list = true;
         o.fairshare_tres.clear();
       }
       const std::string_view tres = continues_list ? item : value;
       if (const auto why = fairshare_tres_name_problem(tres)) {
-        problems.push_back("PriorityParameters: fairway_fairshare_tres: " + shown(tres) +
-                           " is " + *why + ", ignored");
+        problems.push_back("PriorityParameters: fairway_fairshare_tres: " + shown(tres) + " is " +
+                           *why + ", ignored");
         continue;
       }
       bool dup = false;
       for (const std::string& t : o.fairshare_tres)
-        if (t.size() == tres.size() && std::equal(t.begin(), t.end(), tres.begin(), [](char a, char b) {
+        if (t.size() == tres.size() &&
+            std::equal(t.begin(), t.end(), tres.begin(), [](char a, char b) {
               return std::tolower(static_cast<unsigned char>(a)) ==
                      std::tolower(static_cast<unsigned char>(b));
             }))
@@ -189,30 +191,31 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
     const bool metrics = name == "fairway_metrics_dir";
     const std::string opt(name);
     if (eq == std::string_view::npos || value.empty()) {
-      problems.push_back("PriorityParameters: " + opt + " needs " +
-                         (metrics ? "a directory (fairway_metrics_dir=/path)"
-                                  : "a file (fairway_shadow=/path)") +
-                         ", ignored");
+      problems.push_back(
+          "PriorityParameters: " + opt + " needs " +
+          (metrics ? "a directory (fairway_metrics_dir=/path)" : "a file (fairway_shadow=/path)") +
+          ", ignored");
       continue;
     }
     if (value.front() != '/' || value.size() > kMaxOptionPath ||
         value.find('\0') != std::string_view::npos) {
-      problems.push_back("PriorityParameters: " + opt + "=" + shown(value) +
-                         " is not an absolute path" +
-                         (value.size() > kMaxOptionPath ? " of at most 4000 bytes" : "") +
-                         ", ignored");
+      problems.push_back(
+          "PriorityParameters: " + opt + "=" + shown(value) + " is not an absolute path" +
+          (value.size() > kMaxOptionPath ? " of at most 4000 bytes" : "") + ", ignored");
       continue;
     }
     if (!metrics) {
       if (!o.shadow_file.empty())
-        problems.push_back("PriorityParameters: fairway_shadow is given more than once; the "
-                           "last one is used");
+        problems.push_back(
+            "PriorityParameters: fairway_shadow is given more than once; the "
+            "last one is used");
       o.shadow_file = std::string(value);
       continue;
     }
     if (metrics_seen)
-      problems.push_back("PriorityParameters: fairway_metrics_dir is given more than once; the "
-                         "last one is used");
+      problems.push_back(
+          "PriorityParameters: fairway_metrics_dir is given more than once; the "
+          "last one is used");
     metrics_seen = true;
     o.metrics_dir = std::string(value);
     while (o.metrics_dir.size() > 1 && o.metrics_dir.back() == '/') o.metrics_dir.pop_back();
@@ -223,8 +226,9 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
     o.shadow_file.clear();
   }
   if (o.rerank_interval && o.usage_basis == UsageBasis::kHistorical) {
-    problems.push_back("PriorityParameters: fairway_rerank_interval needs fairway_usage=allocated "
-                       "or committed (historical usage changes only at periods), ignored");
+    problems.push_back(
+        "PriorityParameters: fairway_rerank_interval needs fairway_usage=allocated "
+        "or committed (historical usage changes only at periods), ignored");
     o.rerank_interval = 0;
   }
   return o;

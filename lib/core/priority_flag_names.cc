@@ -13,20 +13,25 @@ struct FlagName {
   const char* name;
 };
 constexpr FlagName kFlagNames[] = {
-    {kAccrueAlways, "ACCRUE_ALWAYS"},    {kSmallRelativeToTime, "SMALL_RELATIVE_TO_TIME"},
-    {kCalculateRunning, "CALCULATE_RUNNING"}, {kDepthOblivious, "DEPTH_OBLIVIOUS"},
-    {kNoFairTree, "NO_FAIR_TREE"},       {kIncrOnly, "INCR_ONLY"},
-    {kMaxTres, "MAX_TRES"},              {kNoNormalAssoc, "NO_NORMAL_ASSOC"},
-    {kNoNormalPart, "NO_NORMAL_PART"},   {kNoNormalQos, "NO_NORMAL_QOS"},
+    {kAccrueAlways, "ACCRUE_ALWAYS"},
+    {kSmallRelativeToTime, "SMALL_RELATIVE_TO_TIME"},
+    {kCalculateRunning, "CALCULATE_RUNNING"},
+    {kDepthOblivious, "DEPTH_OBLIVIOUS"},
+    {kNoFairTree, "NO_FAIR_TREE"},
+    {kIncrOnly, "INCR_ONLY"},
+    {kMaxTres, "MAX_TRES"},
+    {kNoNormalAssoc, "NO_NORMAL_ASSOC"},
+    {kNoNormalPart, "NO_NORMAL_PART"},
+    {kNoNormalQos, "NO_NORMAL_QOS"},
     {kNoNormalTres, "NO_NORMAL_TRES"},
 };
 
 }  // namespace
 
-const uint32_t kPriorityFlagBits[11] = {
-    kAccrueAlways, kSmallRelativeToTime, kCalculateRunning, kDepthOblivious,
-    kNoFairTree,   kIncrOnly,            kMaxTres,          kNoNormalAssoc,
-    kNoNormalPart, kNoNormalQos,         kNoNormalTres};
+const uint32_t kPriorityFlagBits[11] = {kAccrueAlways,   kSmallRelativeToTime, kCalculateRunning,
+                                        kDepthOblivious, kNoFairTree,          kIncrOnly,
+                                        kMaxTres,        kNoNormalAssoc,       kNoNormalPart,
+                                        kNoNormalQos,    kNoNormalTres};
 
 const char* priority_flag_name(uint32_t bit) {
   for (const auto& f : kFlagNames)

@@ -11,34 +11,51 @@ namespace fairway {
 
 const char* factor_name(Factor f) {
   switch (f) {
-    case Factor::kAge: return "age";
-    case Factor::kAssoc: return "assoc";
-    case Factor::kFairshare: return "fairshare";
-    case Factor::kJobSize: return "jobsize";
-    case Factor::kPartition: return "partition";
-    case Factor::kQos: return "qos";
-    case Factor::kTres: return "tres";
-    case Factor::kSite: return "site";
-    case Factor::kNice: return "nice";
+    case Factor::kAge:
+      return "age";
+    case Factor::kAssoc:
+      return "assoc";
+    case Factor::kFairshare:
+      return "fairshare";
+    case Factor::kJobSize:
+      return "jobsize";
+    case Factor::kPartition:
+      return "partition";
+    case Factor::kQos:
+      return "qos";
+    case Factor::kTres:
+      return "tres";
+    case Factor::kSite:
+      return "site";
+    case Factor::kNice:
+      return "nice";
   }
   return "?";
 }
 
 double FactorRow::part(Factor f) const {
   switch (f) {
-    case Factor::kAge: return age;
-    case Factor::kAssoc: return assoc;
-    case Factor::kFairshare: return fairshare;
-    case Factor::kJobSize: return job_size;
-    case Factor::kPartition: return partition_factor;
-    case Factor::kQos: return qos;
+    case Factor::kAge:
+      return age;
+    case Factor::kAssoc:
+      return assoc;
+    case Factor::kFairshare:
+      return fairshare;
+    case Factor::kJobSize:
+      return job_size;
+    case Factor::kPartition:
+      return partition_factor;
+    case Factor::kQos:
+      return qos;
     case Factor::kTres: {
       double sum = 0;
       for (const auto& t : tres) sum += t.second;
       return sum;
     }
-    case Factor::kSite: return static_cast<double>(site);
-    case Factor::kNice: return nice ? -static_cast<double>(nice) : 0.0;  // never -0
+    case Factor::kSite:
+      return static_cast<double>(site);
+    case Factor::kNice:
+      return nice ? -static_cast<double>(nice) : 0.0;  // never -0
   }
   return 0;
 }
@@ -103,7 +120,7 @@ Separation separation(const QueueEntry& ahead, const QueueEntry& behind) {
     return s;
   }
   s.by = ahead.job->submit_time != behind.job->submit_time ? Separation::By::kSubmitTime
-                                                          : Separation::By::kJobId;
+                                                           : Separation::By::kJobId;
   return s;
 }
 

@@ -37,8 +37,8 @@ struct FactorRow {
   uint32_t priority = 0;  // the job's priority in that partition, as the scheduler uses it
   bool admin = false;     // administrator-set priority: no factors (sprio's direct_prio)
   double age = 0, assoc = 0, fairshare = 0, job_size = 0, partition_factor = 0, qos = 0;
-  int64_t site = 0;  // PrioritySiteFactor (added)
-  int64_t nice = 0;  // nice (subtracted)
+  int64_t site = 0;                                  // PrioritySiteFactor (added)
+  int64_t nice = 0;                                  // nice (subtracted)
   std::vector<std::pair<std::string, double>> tres;  // weighted TRES factors by TRES name
   // A factor's contribution to the priority (nice is negative when positive).
   double part(Factor f) const;

@@ -21,10 +21,12 @@ struct WeightKey {
   const char* key;
   const char* name;
 };
-constexpr WeightKey kWeightKeys[] = {
-    {"priorityweightage", "age"},           {"priorityweightassoc", "assoc"},
-    {"priorityweightfairshare", "fairshare"}, {"priorityweightjobsize", "jobsize"},
-    {"priorityweightpartition", "partition"}, {"priorityweightqos", "qos"}};
+constexpr WeightKey kWeightKeys[] = {{"priorityweightage", "age"},
+                                     {"priorityweightassoc", "assoc"},
+                                     {"priorityweightfairshare", "fairshare"},
+                                     {"priorityweightjobsize", "jobsize"},
+                                     {"priorityweightpartition", "partition"},
+                                     {"priorityweightqos", "qos"}};
 
 }  // namespace
 
@@ -52,12 +54,10 @@ WhatIfChange parse_shadow_policy(std::string_view text, const PrioritySettings& 
       const std::string_view pair = line.substr(i, j - i);
       i = j;
       const size_t eq = pair.find('=');
-      if (eq == std::string_view::npos || eq == 0)
-        invalid(at + shown(pair) + " is not KEY=VALUE");
+      if (eq == std::string_view::npos || eq == 0) invalid(at + shown(pair) + " is not KEY=VALUE");
       const std::string key = ascii_lower(pair.substr(0, eq));
       const std::string_view value = pair.substr(eq + 1);
-      if (!seen.insert(key).second)
-        invalid(at + shown(pair.substr(0, eq)) + " is given twice");
+      if (!seen.insert(key).second) invalid(at + shown(pair.substr(0, eq)) + " is given twice");
       bool done = false;
       for (const WeightKey& w : kWeightKeys) {
         if (key != w.key) continue;
@@ -77,8 +77,8 @@ WhatIfChange parse_shadow_policy(std::string_view text, const PrioritySettings& 
           const std::string_view item =
               value.substr(start, comma == std::string_view::npos ? comma : comma - start);
           const size_t teq = item.find('=');
-          const auto v = teq == std::string_view::npos ? std::nullopt
-                                                       : plain_number(item.substr(teq + 1));
+          const auto v =
+              teq == std::string_view::npos ? std::nullopt : plain_number(item.substr(teq + 1));
           if (teq == std::string_view::npos || teq == 0 || !v)
             invalid(at + "PriorityWeightTRES: " + shown(item) +
                     " is not TRES=WEIGHT (a TRES name such as CPU or GRES/gpu, a number)");
@@ -103,8 +103,7 @@ WhatIfChange parse_shadow_policy(std::string_view text, const PrioritySettings& 
       if (key == "priorityflags") {
         std::string unknown;
         c.flags = parse_priority_flags(value, unknown);
-        if (!c.flags)
-          invalid(at + "PriorityFlags: unknown flag " + shown(unknown));
+        if (!c.flags) invalid(at + "PriorityFlags: unknown flag " + shown(unknown));
         continue;
       }
       invalid(at + shown(pair.substr(0, eq)) +

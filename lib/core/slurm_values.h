@@ -9,12 +9,12 @@
 
 namespace fairway {
 
-inline constexpr uint32_t kNoVal = 0xFFFFFFFE;      // NO_VAL: a 32-bit "unset"
-inline constexpr uint32_t kInfinite = 0xFFFFFFFF;   // INFINITE
+inline constexpr uint32_t kNoVal = 0xFFFFFFFE;       // NO_VAL: a 32-bit "unset"
+inline constexpr uint32_t kInfinite = 0xFFFFFFFF;    // INFINITE
 inline constexpr uint32_t kNiceOffset = 0x80000000;  // NICE_OFFSET: nice and site factor bias
 inline constexpr uint64_t kNoConsume64 = 0xFFFFFFFFFFFFFFFDULL;  // NO_CONSUME_VAL64
-inline constexpr uint64_t kNoVal64 = 0xFFFFFFFFFFFFFFFEULL;     // NO_VAL64
-inline constexpr uint64_t kInfinite64 = 0xFFFFFFFFFFFFFFFFULL;  // INFINITE64
+inline constexpr uint64_t kNoVal64 = 0xFFFFFFFFFFFFFFFEULL;      // NO_VAL64
+inline constexpr uint64_t kInfinite64 = 0xFFFFFFFFFFFFFFFFULL;   // INFINITE64
 
 // Whether a value is one of Slurm's "unset" markers (NO_VAL, INFINITE, NO_VAL64, INFINITE64)
 // held in a floating field, which sshare prints empty: never a number to show.

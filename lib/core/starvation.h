@@ -22,7 +22,7 @@ namespace fairway {
 struct PendingJobNote {
   uint32_t assoc_id = 0;
   uint32_t job_id = 0;
-  int64_t eligible = 0;  // when it became eligible (accrue or begin time); 0: not yet
+  int64_t eligible = 0;             // when it became eligible (accrue or begin time); 0: not yet
   bool next_for_resources = false;  // first in line in a partition, waiting only for resources
 };
 
@@ -49,11 +49,11 @@ struct StarvationSettings {
 };
 
 struct Starved {
-  uint32_t index = 0;   // the association, in the tree
-  uint32_t job_id = 0;  // its oldest eligible pending job
-  int64_t waited = 0;   // seconds since that job became eligible
-  uint32_t pending = 0; // its eligible pending jobs
-  double factor = 0;    // its fair-share factor
+  uint32_t index = 0;    // the association, in the tree
+  uint32_t job_id = 0;   // its oldest eligible pending job
+  int64_t waited = 0;    // seconds since that job became eligible
+  uint32_t pending = 0;  // its eligible pending jobs
+  double factor = 0;     // its fair-share factor
 };
 
 struct StarvationReport {

@@ -163,11 +163,11 @@ void write_usage_file(const std::string& path, const UsageSnapshot& s) {
 }
 
 std::string format_journal_line(const JournalEntry& e) {
-  return std::string(e.ended ? "e " : "c ") + std::to_string(static_cast<int64_t>(e.epoch)) + " " + std::to_string(e.job_id) +
-         " " + std::to_string(e.assoc_id) + " " + hex(e.real) + " " + hex(e.run) + " " +
-         std::to_string(e.qos_id) + " " + hex(e.qos_usage) + " " + hex(e.qos_wall) + " " +
-         std::to_string(e.part_qos_id) + " " + hex(e.part_qos_usage) + " " + hex(e.part_qos_wall) +
-         "\n";
+  return std::string(e.ended ? "e " : "c ") + std::to_string(static_cast<int64_t>(e.epoch)) + " " +
+         std::to_string(e.job_id) + " " + std::to_string(e.assoc_id) + " " + hex(e.real) + " " +
+         hex(e.run) + " " + std::to_string(e.qos_id) + " " + hex(e.qos_usage) + " " +
+         hex(e.qos_wall) + " " + std::to_string(e.part_qos_id) + " " + hex(e.part_qos_usage) + " " +
+         hex(e.part_qos_wall) + "\n";
 }
 
 std::vector<JournalEntry> parse_journal(std::string_view text) {
@@ -181,11 +181,11 @@ std::vector<JournalEntry> parse_journal(std::string_view text) {
     line_no++;
     const auto f = fields(line);
     JournalEntry e;
-    if (f.size() != 12 || (f[0] != "e" && f[0] != "c") || !to_time(f[1], &e.epoch) || !to_u32(f[2], &e.job_id) ||
-        !to_u32(f[3], &e.assoc_id) || !to_float(f[4], &e.real) || !to_float(f[5], &e.run) ||
-        !to_u32(f[6], &e.qos_id) || !to_float(f[7], &e.qos_usage) || !to_float(f[8], &e.qos_wall) ||
-        !to_u32(f[9], &e.part_qos_id) || !to_float(f[10], &e.part_qos_usage) ||
-        !to_float(f[11], &e.part_qos_wall))
+    if (f.size() != 12 || (f[0] != "e" && f[0] != "c") || !to_time(f[1], &e.epoch) ||
+        !to_u32(f[2], &e.job_id) || !to_u32(f[3], &e.assoc_id) || !to_float(f[4], &e.real) ||
+        !to_float(f[5], &e.run) || !to_u32(f[6], &e.qos_id) || !to_float(f[7], &e.qos_usage) ||
+        !to_float(f[8], &e.qos_wall) || !to_u32(f[9], &e.part_qos_id) ||
+        !to_float(f[10], &e.part_qos_usage) || !to_float(f[11], &e.part_qos_wall))
       parse_error("journal", line_no, "malformed entry");
     e.ended = f[0] == "e";
     out.push_back(e);

@@ -45,7 +45,7 @@ void write_usage_file(const std::string& path, const UsageSnapshot& s);
 // What one job end charged (see priority_p_job_end).
 struct JournalEntry {
   bool ended = true;  // false ("c"): the job goes on and may be charged again
-  time_t epoch = 0;  // the period before the job ended
+  time_t epoch = 0;   // the period before the job ended
   uint32_t job_id = 0;
   uint32_t assoc_id = 0;  // charged with (real, run) up to the root
   double real = 0, run = 0;

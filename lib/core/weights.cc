@@ -49,9 +49,15 @@ std::vector<PartitionDecisions> queue_decisions(const Queue& q) {
     for (size_t i = 0; i + 1 < queue.size(); ++i) {
       const Separation s = separation(queue[i], queue[i + 1]);
       switch (s.by) {
-        case Separation::By::kTier: ++d.by_tier; break;
-        case Separation::By::kSubmitTime: ++d.by_submit_time; break;
-        case Separation::By::kJobId: ++d.by_job_id; break;
+        case Separation::By::kTier:
+          ++d.by_tier;
+          break;
+        case Separation::By::kSubmitTime:
+          ++d.by_submit_time;
+          break;
+        case Separation::By::kJobId:
+          ++d.by_job_id;
+          break;
         case Separation::By::kPriority:
           if (s.admin) {
             ++d.by_admin;

@@ -106,7 +106,8 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
         for (const auto& t : r.tres) known = known || ascii_lower(t.first) == ascii_lower(name);
     }
     if (!known)
-      invalid("unknown weight " + name + ": neither age, assoc, fairshare, jobsize, partition, "
+      invalid("unknown weight " + name +
+              ": neither age, assoc, fairshare, jobsize, partition, "
               "qos nor a TRES of the snapshot (its PriorityWeightTRES or a job's request)");
     tres_changes.emplace_back(name, value);
     bool found = false;
@@ -166,8 +167,8 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       recs[at].usage_raw = c.usage;
     }
   }
-  const bool fs_changed = !change.shares.empty() || !change.usage.empty() ||
-                          fs2.algorithm != fs.algorithm;
+  const bool fs_changed =
+      !change.shares.empty() || !change.usage.empty() || fs2.algorithm != fs.algorithm;
   const auto f_before = factors_by_id(fs);
   const auto f_after = fs_changed ? factors_by_id(fs2) : f_before;
   // fairway_fairshare_tres: a job judged by a listed TRES takes its factor from that TRES's
@@ -262,7 +263,8 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
             found = true;
           }
         if (!found && value > 0 && before == 0)
-          invalid("the snapshot holds no " + name + " factors to weigh (its PriorityWeightTRES "
+          invalid("the snapshot holds no " + name +
+                  " factors to weigh (its PriorityWeightTRES "
                   "was 0 when it was taken): take a snapshot with a nonzero weight");
       }
       bool same = true;

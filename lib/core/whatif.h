@@ -10,10 +10,10 @@
 // PriorityMaxAge changes; otherwise it is the sprio factor divided by the weight it was taken
 // with. A factor whose weight and inputs stay keeps its sprio value. A factor whose weight
 // was 0 when the snapshot was taken is known from the snapshot for age, fair-share, partition
-// and QOS only; for the association, job-size and TRES factors such a change is refused. The parts are added in multifactor's
-// order (job_factors.h), the site factor added and nice subtracted, and the sum truncated;
-// with PriorityFlags=INCR_ONLY a priority does not go down.
-// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+// and QOS only; for the association, job-size and TRES factors such a change is refused. The parts
+// are added in multifactor's order (job_factors.h), the site factor added and nice subtracted, and
+// the sum truncated; with PriorityFlags=INCR_ONLY a priority does not go down. Copyright (C) 2026
+// The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
 #include <cstddef>
@@ -42,7 +42,7 @@ struct WhatIfChange {
     long double usage = 0;      // raw usage (as sshare's RawUsage)
   };
   std::vector<Usage> usage;
-  std::optional<uint32_t> max_age;      // PriorityMaxAge, seconds
+  std::optional<uint32_t> max_age;     // PriorityMaxAge, seconds
   std::optional<Algorithm> algorithm;  // the fair-share algorithm
   // PriorityFlags, the whole new set (slurm_values.h bits). Of the flags that change a
   // number, NO_NORMAL_PART and NO_NORMAL_QOS are recomputed from the snapshot's partitions
@@ -50,8 +50,7 @@ struct WhatIfChange {
   // given); changing any other is refused, as the snapshot does not hold what it needs.
   std::optional<uint32_t> flags;
   bool empty() const {
-    return weights.empty() && shares.empty() && usage.empty() && !max_age && !algorithm &&
-           !flags;
+    return weights.empty() && shares.empty() && usage.empty() && !max_age && !algorithm && !flags;
   }
 };
 
@@ -65,13 +64,13 @@ struct JobMove {
 struct PartitionMoves {
   std::string partition;
   size_t jobs = 0;
-  size_t moved = 0;        // jobs whose place changes
-  double spearman = 1;     // rank correlation of the two orders (1: the same order)
+  size_t moved = 0;                   // jobs whose place changes
+  double spearman = 1;                // rank correlation of the two orders (1: the same order)
   std::vector<JobMove> jobs_by_move;  // every job, the largest change of place first
 };
 
 struct AssocChange {
-  std::string account, user;  // user empty for an account
+  std::string account, user;     // user empty for an account
   double before = 0, after = 0;  // fair-share factor (an account: the highest of its users')
 };
 

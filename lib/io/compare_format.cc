@@ -52,12 +52,14 @@ std::string place_words(const Comparison& c, const PairPlace& p) {
     out += fmt::format(" ({} and {} of {})", ordinal(p.a_first ? p.position_a : p.position_b),
                        ordinal(p.a_first ? p.position_b : p.position_a), p.of);
   switch (p.separation.by) {
-    case Separation::By::kTier: return out + ": its partition has the higher PriorityTier.\n";
+    case Separation::By::kTier:
+      return out + ": its partition has the higher PriorityTier.\n";
     case Separation::By::kSubmitTime:
       return out + ": the same priority, and it was submitted earlier.\n";
     case Separation::By::kJobId:
       return out + ": the same priority and submit time, and it has the lower job id.\n";
-    case Separation::By::kPriority: break;
+    case Separation::By::kPriority:
+      break;
   }
   const FactorRow& ra = *p.row_a;
   const FactorRow& rb = *p.row_b;
@@ -85,16 +87,18 @@ std::string fair_share_words(const Comparison& c) {
     return tres.empty() ? std::string("its billable usage") : "its usage of " + tres;
   };
   if (d.tres_a != d.tres_b)
-    return out + fmt::format("job {} is judged by {}, job {} by {} (fairway_fairshare_tres), so "
-                             "their factors come from different trees and no one association "
-                             "decides between them: job {}'s factor is {:.6f}, job {}'s {:.6f}.\n",
-                             c.a->id, judged(d.tres_a), c.b->id, judged(d.tres_b), c.a->id,
-                             d.fs_factor_a, c.b->id, d.fs_factor_b);
+    return out + fmt::format(
+                     "job {} is judged by {}, job {} by {} (fairway_fairshare_tres), so "
+                     "their factors come from different trees and no one association "
+                     "decides between them: job {}'s factor is {:.6f}, job {}'s {:.6f}.\n",
+                     c.a->id, judged(d.tres_a), c.b->id, judged(d.tres_b), c.a->id, d.fs_factor_a,
+                     c.b->id, d.fs_factor_b);
   if (!d.tres_a.empty()) out += "both jobs are judged by their usage of " + d.tres_a + "; ";
   if (d.same_association)
-    return out + fmt::format("both jobs belong to the same association (user {}, account {}): "
-                             "fair-share does not separate them.\n",
-                             c.a->user, c.a->account);
+    return out + fmt::format(
+                     "both jobs belong to the same association (user {}, account {}): "
+                     "fair-share does not separate them.\n",
+                     c.a->user, c.a->account);
   if (!d.a || !d.b) return out + "an association of the two jobs is not in the tree.\n";
   const FairShareSide& a = *d.a;
   const FairShareSide& b = *d.b;
@@ -108,9 +112,10 @@ std::string fair_share_words(const Comparison& c) {
         decimal_words(b.shares_norm), d.fs_factor_b);
     if (d.fs_factor_a == d.fs_factor_b) return out + "  The two factors are equal.\n";
     const bool a_up = d.fs_factor_a > d.fs_factor_b;
-    return out + fmt::format("  Job {}'s association has used less of its share, so its factor "
-                             "is the higher.\n",
-                             a_up ? c.a->id : c.b->id);
+    return out + fmt::format(
+                     "  Job {}'s association has used less of its share, so its factor "
+                     "is the higher.\n",
+                     a_up ? c.a->id : c.b->id);
   }
   const FairShareSide& up = d.a_ranks_first ? a : b;
   const FairShareSide& down = d.a_ranks_first ? b : a;
@@ -125,8 +130,8 @@ std::string fair_share_words(const Comparison& c) {
   out += d.tied ? " (their Level FS is equal: the one listed first goes first, and tied users "
                   "share a rank)"
                 : "";
-  out += fmt::format(": job {}'s factor is {:.6f}, job {}'s {:.6f}.\n", c.a->id, d.fs_factor_a, c.b->id,
-                     d.fs_factor_b);
+  out += fmt::format(": job {}'s factor is {:.6f}, job {}'s {:.6f}.\n", c.a->id, d.fs_factor_a,
+                     c.b->id, d.fs_factor_b);
   return out;
 }
 
@@ -163,8 +168,7 @@ std::string format_compare_parsable(const Comparison& c) {
     for (Factor f : kFactors)
       out += fmt::format("{}|{}|{}|{}|{}\n", p.partition, factor_name(f), p.row_a->part(f),
                          p.row_b->part(f), p.row_a->part(f) - p.row_b->part(f));
-    out += fmt::format("{}|priority|{}|{}|{}\n", p.partition, p.row_a->priority,
-                       p.row_b->priority,
+    out += fmt::format("{}|priority|{}|{}|{}\n", p.partition, p.row_a->priority, p.row_b->priority,
                        static_cast<int64_t>(p.row_a->priority) - p.row_b->priority);
     out += fmt::format("{}|place|{}|{}|{}\n", p.partition, p.position_a, p.position_b,
                        static_cast<int64_t>(p.position_a) - static_cast<int64_t>(p.position_b));
@@ -191,19 +195,19 @@ std::string format_compare_json(const Comparison& c) {
       fa[factor_name(f)] = p.row_a->part(f);
       fb[factor_name(f)] = p.row_b->part(f);
     }
-    places.push_back({{"partition", p.partition},
-                      {"first", p.a_first ? c.a->id : c.b->id},
-                      {"position_a", p.position_a},
-                      {"position_b", p.position_b},
-                      {"of", p.of},
-                      {"priority_a", p.row_a->priority},
-                      {"priority_b", p.row_b->priority},
-                      {"factors_a", fa},
-                      {"factors_b", fb},
-                      {"separated_by", separated_by(p.separation)},
-                      {"difference", p.separation.by == Separation::By::kPriority
-                                         ? json(p.separation.difference)
-                                         : json(nullptr)}});
+    places.push_back(
+        {{"partition", p.partition},
+         {"first", p.a_first ? c.a->id : c.b->id},
+         {"position_a", p.position_a},
+         {"position_b", p.position_b},
+         {"of", p.of},
+         {"priority_a", p.row_a->priority},
+         {"priority_b", p.row_b->priority},
+         {"factors_a", fa},
+         {"factors_b", fb},
+         {"separated_by", separated_by(p.separation)},
+         {"difference", p.separation.by == Separation::By::kPriority ? json(p.separation.difference)
+                                                                     : json(nullptr)}});
   }
   const FairShareDecision& d = c.fair_share;
   json fs = {{"algorithm", algorithm_name(d.algorithm)},

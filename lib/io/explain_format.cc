@@ -1,10 +1,10 @@
 // `fairway explain` in words (see explain_format.h).
 #include "explain_format.h"
 
-#include "words.h"
-
 #include <cmath>
 #include <cstdio>
+
+#include "words.h"
 
 #ifndef FMT_HEADER_ONLY
 #define FMT_HEADER_ONLY
@@ -17,7 +17,6 @@ namespace fairway {
 namespace {
 
 using nlohmann::json;
-
 
 std::string name_of(const FairShareLevel& l) { return l.user.empty() ? l.account : l.user; }
 
@@ -54,15 +53,16 @@ std::string summary(const PendingJob& j, const Explanation& e) {
   if (e.places.empty()) return out;
   if (e.places.size() == 1) {
     const QueuePlace& p = e.places.front();
-    out += fmt::format("It is {} of {} pending job{} in partition {}.", ordinal(p.position),
-                       p.of, p.of == 1 ? "" : "s", p.partition);
+    out += fmt::format("It is {} of {} pending job{} in partition {}.", ordinal(p.position), p.of,
+                       p.of == 1 ? "" : "s", p.partition);
   } else {
     std::string where;
     for (size_t i = 0; i < e.places.size(); ++i)
       where += fmt::format("{}{} of {} in {}",
-                           i == 0 ? "" : i + 1 == e.places.size() ? " and " : ", ",
-                           ordinal(e.places[i].position), e.places[i].of,
-                           e.places[i].partition);
+                           i == 0                     ? ""
+                           : i + 1 == e.places.size() ? " and "
+                                                      : ", ",
+                           ordinal(e.places[i].position), e.places[i].of, e.places[i].partition);
     out += "It is " + where + ".";
   }
   size_t best = 0;
@@ -73,8 +73,8 @@ std::string summary(const PendingJob& j, const Explanation& e) {
   if (!other.empty())
     out += fmt::format(" It waits for {}{}, whatever its priority.", other, squeue);
   else if (best == 1)
-    out += fmt::format(" No job is ahead of it: it is next, and waits for free resources{}.",
-                       squeue);
+    out +=
+        fmt::format(" No job is ahead of it: it is next, and waits for free resources{}.", squeue);
   else
     out += fmt::format(" {} job{} {} ahead of it in the scheduler's order{}.", best - 1,
                        best == 2 ? "" : "s", best == 2 ? "is" : "are", squeue);
@@ -89,8 +89,10 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
   std::string out = fmt::format("Job {} (user {}, account {}{}) is pending", j.id, j.user,
                                 j.account, j.qos.empty() ? "" : ", QOS " + j.qos);
   if (j.held) {
-    return out + " and held (priority 0): it will not start until it is released "
-                 "(scontrol release " + std::to_string(j.id) + ").\n";
+    return out +
+           " and held (priority 0): it will not start until it is released "
+           "(scontrol release " +
+           std::to_string(j.id) + ").\n";
   }
   out += fmt::format(" with priority {}.\n", j.priority);
   out += summary(j, e);
@@ -176,8 +178,7 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
       out += fmt::format(
           "  - fair-share: if account {} ran nothing more (its usage halving every {}) and the "
           "rest of the cluster's usage stayed as it is, it would pass job {} in about {}.\n",
-          j.account, duration_words(s.decay_half_life), a->id,
-          duration_words(p.fair_share_passes));
+          j.account, duration_words(s.decay_half_life), a->id, duration_words(p.fair_share_passes));
     else if (s.weight[Factor::kFairshare] && !s.decay_half_life)
       out += fmt::format(
           "  - fair-share: usage does not decay (PriorityDecayHalfLife=0): account {}'s "
@@ -205,18 +206,17 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
       for (size_t i = 0; i < e.path.size(); ++i) {
         const FairShareLevel& l = e.path[i];
         const std::string name = std::string(i * 2, ' ') + name_of(l);
-        out += fmt::format("  {:<24}{:>12}{:>16}{:>16}  {}\n", name,
-                           decimal_words(l.shares_norm), decimal_words(l.usage_efctv),
-                           ft && i ? decimal_words(l.level_fs) : "",
+        out += fmt::format("  {:<24}{:>12}{:>16}{:>16}  {}\n", name, decimal_words(l.shares_norm),
+                           decimal_words(l.usage_efctv), ft && i ? decimal_words(l.level_fs) : "",
                            i ? fmt::format("{} of {}", l.rank, l.siblings) : "");
       }
     } else {
       // Below the root, each level's rank among its siblings (--verbose: the numbers).
       for (size_t i = 1; i < e.path.size(); ++i) {
         const FairShareLevel& l = e.path[i];
-        out += fmt::format("  {}{} {}: {} of {} among its siblings\n", std::string((i - 1) * 2, ' '),
-                           l.user.empty() ? "account" : "user", name_of(l), ordinal(l.rank),
-                           l.siblings);
+        out += fmt::format("  {}{} {}: {} of {} among its siblings\n",
+                           std::string((i - 1) * 2, ' '), l.user.empty() ? "account" : "user",
+                           name_of(l), ordinal(l.rank), l.siblings);
       }
     }
     const bool held = fs.usage_basis != UsageBasis::kHistorical;
@@ -227,13 +227,15 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
                      : fmt::format("; the job asks mostly for {}: fairway_fairshare_tres", tres);
     const std::string basis =
         fs.usage_basis == UsageBasis::kAllocated
-            ? fmt::format(" (from the {} running jobs hold now, not historical usage: "
-                          "fairway_usage=allocated{})",
-                          what, judged)
+            ? fmt::format(
+                  " (from the {} running jobs hold now, not historical usage: "
+                  "fairway_usage=allocated{})",
+                  what, judged)
         : fs.usage_basis == UsageBasis::kCommitted
-            ? fmt::format(" (from the {} running jobs hold times the time left to their limits, "
-                          "not historical usage: fairway_usage=committed{})",
-                          what, judged)
+            ? fmt::format(
+                  " (from the {} running jobs hold times the time left to their limits, "
+                  "not historical usage: fairway_usage=committed{})",
+                  what, judged)
         : !tres.empty()
             ? fmt::format(
                   " (from its usage of {}, the resource the job asks mostly for, not of "
@@ -250,8 +252,8 @@ std::string format_explain(const Queue& q, const FairShareInput& fs, const Expla
           me.account);
       return out;
     }
-    out += fmt::format("{} fair-share factor is {}{}{}.\n", j.id || !account ? "Its" : "The account's",
-                       decimal_words(me.fs_factor),
+    out += fmt::format("{} fair-share factor is {}{}{}.\n",
+                       j.id || !account ? "Its" : "The account's", decimal_words(me.fs_factor),
                        account ? ", the highest among its users'" : "", basis);
     const std::string who = name_of(me);
     if (e.halving_usage && *e.halving_usage == 0) {
@@ -299,8 +301,9 @@ std::string format_explain_parsable(const Queue& q, const Explanation& e) {
       out += fmt::format("{}|{}|{}|{:.4f}\n", factor_name(f), r.partition, r.part(f),
                          total > 0 ? r.part(f) / total : 0.0);
   }
-  out += "Partition|Tier|Priority|Position|Of|Ahead|SeparatedBy|Difference|AgePasses|"
-         "FairSharePasses\n";
+  out +=
+      "Partition|Tier|Priority|Position|Of|Ahead|SeparatedBy|Difference|AgePasses|"
+      "FairSharePasses\n";
   for (const QueuePlace& p : e.places)
     out += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}\n", p.partition, p.tier, p.priority,
                        p.position, p.of, p.ahead ? std::to_string(*p.ahead) : "",
@@ -311,9 +314,9 @@ std::string format_explain_parsable(const Queue& q, const Explanation& e) {
   out += "Level|Account|User|NormShares|EffectvUsage|LevelFS|Rank|Siblings|FairShare\n";
   for (size_t i = 0; i < e.path.size(); ++i) {
     const auto& l = e.path[i];
-    out += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}\n", i, l.account, l.user,
-                       field(l.shares_norm), field(l.usage_efctv), field(l.level_fs), l.rank,
-                       l.siblings, field(l.fs_factor));
+    out += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}\n", i, l.account, l.user, field(l.shares_norm),
+                       field(l.usage_efctv), field(l.level_fs), l.rank, l.siblings,
+                       field(l.fs_factor));
   }
   return out;
 }
@@ -334,14 +337,19 @@ std::string format_explain_json(const Queue& q, const FairShareInput& fs, const 
   for (const FactorRow& r : j.rows) {
     json factors = json::object();
     for (Factor f : kFactors) factors[factor_name(f)] = r.part(f);
-    rows.push_back({{"partition", r.partition}, {"priority", r.priority}, {"admin", r.admin},
+    rows.push_back({{"partition", r.partition},
+                    {"priority", r.priority},
+                    {"admin", r.admin},
                     {"factors", factors}});
   }
   out["rows"] = rows;
   json places = json::array();
   for (const QueuePlace& p : e.places) {
-    json x = {{"partition", p.partition}, {"tier", p.tier}, {"priority", p.priority},
-              {"position", p.position}, {"of", p.of}};
+    json x = {{"partition", p.partition},
+              {"tier", p.tier},
+              {"priority", p.priority},
+              {"position", p.position},
+              {"of", p.of}};
     if (p.ahead) {
       x["ahead"] = *p.ahead;
       x["separated_by"] = separated_by(p.separation);

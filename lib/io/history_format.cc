@@ -98,8 +98,8 @@ std::string format_history_parsable(const std::vector<HistorySeries>& series) {
     for (size_t i = 0; i < s.times.size(); i++) {
       const HistoryRecord& r = s.records[i];
       out += fmt::format("{}|{}|{}|{:.0f}|{:.6f}|{:.6f}|{}|{}\n", s.account, s.user,
-                         local_time_text(s.times[i]), r.usage_raw, r.delivered, r.entitled, ratio(r),
-                         factor(r.fs_factor));
+                         local_time_text(s.times[i]), r.usage_raw, r.delivered, r.entitled,
+                         ratio(r), factor(r.fs_factor));
     }
   return out;
 }
@@ -119,10 +119,11 @@ std::string format_history_json(const std::vector<HistorySeries>& series) {
       p["raw_usage"] = r.usage_raw;
       p["delivered"] = r.delivered;
       p["entitled"] = r.entitled;
-      p["ratio"] = r.entitled > 0 ? nlohmann::ordered_json(static_cast<double>(r.delivered) / r.entitled)
-                                  : nlohmann::ordered_json();
-      p["fairshare"] = std::isnan(r.fs_factor) ? nlohmann::ordered_json()
-                                               : nlohmann::ordered_json(r.fs_factor);
+      p["ratio"] = r.entitled > 0
+                       ? nlohmann::ordered_json(static_cast<double>(r.delivered) / r.entitled)
+                       : nlohmann::ordered_json();
+      p["fairshare"] =
+          std::isnan(r.fs_factor) ? nlohmann::ordered_json() : nlohmann::ordered_json(r.fs_factor);
       j["periods"].push_back(std::move(p));
     }
     out.push_back(std::move(j));

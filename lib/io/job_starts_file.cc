@@ -48,9 +48,14 @@ std::string start_record_json(const StartRecord& r) {
   j["priority"] = r.job.priority;
   if (r.job.has_factors) {
     const StartFactors& f = r.job.factors;
-    j["factors"] = {{"age", f.age},         {"assoc", f.assoc}, {"fairshare", f.fairshare},
-                    {"jobsize", f.jobsize}, {"partition", f.partition}, {"qos", f.qos},
-                    {"site", f.site},       {"nice", f.nice}};
+    j["factors"] = {{"age", f.age},
+                    {"assoc", f.assoc},
+                    {"fairshare", f.fairshare},
+                    {"jobsize", f.jobsize},
+                    {"partition", f.partition},
+                    {"qos", f.qos},
+                    {"site", f.site},
+                    {"nice", f.nice}};
   } else {
     j["factors"] = nullptr;
   }

@@ -21,8 +21,9 @@ std::string format_start(const StartRecord& r) {
       j.job_id, j.user, j.account, local_time_text(j.start_time), j.partition,
       duration_words(static_cast<double>(j.start_time - j.submit_time)));
   if (!r.order_time) {
-    out += "It was in no order Fairway computed before it started (it started before the next "
-           "period weighed it).\n";
+    out +=
+        "It was in no order Fairway computed before it started (it started before the next "
+        "period weighed it).\n";
   } else {
     out += fmt::format(
         "In the last order before it started (the period of {}) it was {} of {} pending jobs "
@@ -32,11 +33,12 @@ std::string format_start(const StartRecord& r) {
       const StartFactors& f = j.factors;
       std::string parts;
       const std::pair<const char*, double> terms[] = {
-          {"age", f.age},       {"association", f.assoc}, {"fair-share", f.fairshare},
+          {"age", f.age},          {"association", f.assoc},   {"fair-share", f.fairshare},
           {"job size", f.jobsize}, {"partition", f.partition}, {"QOS", f.qos},
           {"site", f.site}};
       for (const auto& [name, v] : terms)
-        if (v != 0) parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ", name, number_words(v));
+        if (v != 0)
+          parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ", name, number_words(v));
       if (f.nice != 0) parts += fmt::format(" - nice {}", number_words(f.nice));
       if (!parts.empty()) out += ": " + parts;
     }

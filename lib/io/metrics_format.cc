@@ -78,11 +78,14 @@ void pending_families(std::string& out, std::string_view what, std::string_view 
   const std::string oldest = fmt::format("fairway_{}_oldest_pending_seconds", what);
   std::vector<std::string> labels;
   for (const std::string& n : names) labels.push_back(label(key, n));
-  family(out, jobs, "gauge", fmt::format("Pending jobs Fairway weighed in the period, per {}.", what == "qos" ? "QOS" : what));
+  family(out, jobs, "gauge",
+         fmt::format("Pending jobs Fairway weighed in the period, per {}.",
+                     what == "qos" ? "QOS" : what));
   for (size_t i = 0; i < names.size() && i < figures.size(); i++)
     sample(out, jobs, labels[i], static_cast<double>(figures[i].jobs));
   family(out, prio, "summary",
-         fmt::format("Priorities of the pending jobs per {} (quantiles by nearest rank).", what == "qos" ? "QOS" : what));
+         fmt::format("Priorities of the pending jobs per {} (quantiles by nearest rank).",
+                     what == "qos" ? "QOS" : what));
   for (size_t i = 0; i < names.size() && i < figures.size(); i++) {
     const PendingFigures& f = figures[i];
     for (size_t k = 0; k < kPriorityQuantiles.size(); k++)
@@ -92,7 +95,8 @@ void pending_families(std::string& out, std::string_view what, std::string_view 
     sample(out, prio + "_count", labels[i], static_cast<double>(f.jobs));
   }
   family(out, oldest, "gauge",
-         fmt::format("Seconds since the submission of the oldest pending job, per {}.", what == "qos" ? "QOS" : what));
+         fmt::format("Seconds since the submission of the oldest pending job, per {}.",
+                     what == "qos" ? "QOS" : what));
   for (size_t i = 0; i < names.size() && i < figures.size(); i++)
     sample(out, oldest, labels[i], static_cast<double>(figures[i].oldest_wait));
 }
@@ -131,8 +135,8 @@ std::string format_metrics(const MetricsInput& in) {
   for (const SshareRow& r : rows) {
     const uint32_t i = r.index;
     const std::string parent = i == t.root() ? std::string() : std::string(t.account(t.parent(i)));
-    labels.push_back(label("id", std::to_string(t.id(i))) + "," + label("account", r.account) + "," +
-                     label("user", r.user) + "," + label("parent", parent));
+    labels.push_back(label("id", std::to_string(t.id(i))) + "," + label("account", r.account) +
+                     "," + label("user", r.user) + "," + label("parent", parent));
   }
   struct Column {
     const char* name;
@@ -152,13 +156,16 @@ std::string format_metrics(const MetricsInput& in) {
       {"fairway_association_fairshare_factor", "Fair-share factor (sshare FairShare), 0 to 1.",
        &SshareRow::fairshare},
   };
-  family(out, "fairway_association_shares_raw", "gauge", "Raw shares (sshare RawShares); no sample for Fairshare=parent.");
+  family(out, "fairway_association_shares_raw", "gauge",
+         "Raw shares (sshare RawShares); no sample for Fairshare=parent.");
   for (size_t k = 0; k < rows.size(); k++)
-    if (rows[k].raw_shares) sample(out, "fairway_association_shares_raw", labels[k], *rows[k].raw_shares);
+    if (rows[k].raw_shares)
+      sample(out, "fairway_association_shares_raw", labels[k], *rows[k].raw_shares);
   family(out, "fairway_association_usage_raw", "gauge",
          "Raw usage, decayed billing-TRES-seconds (sshare RawUsage, unrounded).");
   for (size_t k = 0; k < rows.size(); k++)
-    sample(out, "fairway_association_usage_raw", labels[k], static_cast<double>(t.usage_raw(rows[k].index)));
+    sample(out, "fairway_association_usage_raw", labels[k],
+           static_cast<double>(t.usage_raw(rows[k].index)));
   for (const Column& c : columns) {
     family(out, c.name, "gauge", c.help);
     for (size_t k = 0; k < rows.size(); k++)
@@ -205,7 +212,8 @@ std::string format_metrics(const MetricsInput& in) {
                        "minutes or more while its fair-share factor is among the highest "
                        "(fairway_starvation_*), else 0; associations with eligible jobs pending.",
                        in.starvation_minutes));
-    for (uint32_t i : in.starvation->with_pending) sample(out, "fairway_association_starved", by_index[i], starved[i]);
+    for (uint32_t i : in.starvation->with_pending)
+      sample(out, "fairway_association_starved", by_index[i], starved[i]);
     family(out, "fairway_starvation_factor_threshold", "gauge",
            "The fair-share factor from which a waiting association counts as starved.");
     sample(out, "fairway_starvation_factor_threshold", "", in.starvation->threshold);
@@ -241,7 +249,8 @@ std::string format_metrics(const MetricsInput& in) {
 
   family(out, "fairway_associations", "gauge", "Associations in the tree.");
   sample(out, "fairway_associations", "", static_cast<double>(t.size()));
-  family(out, "fairway_period_end_timestamp_seconds", "gauge", "When the last period ended (Unix time).");
+  family(out, "fairway_period_end_timestamp_seconds", "gauge",
+         "When the last period ended (Unix time).");
   sample(out, "fairway_period_end_timestamp_seconds", "", static_cast<double>(in.period_end));
   family(out, "fairway_period_duration_seconds", "gauge", "Wall time of the last period.");
   sample(out, "fairway_period_duration_seconds", "", in.period_seconds);

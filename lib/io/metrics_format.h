@@ -49,9 +49,9 @@ struct MetricsInput {
   std::vector<std::string> partitions, qos;
   PendingStats pending;  // indexed like partitions and qos
   // The period.
-  int64_t period_end = 0;        // Unix time
-  double period_seconds = 0;     // wall time of the whole period
-  double job_lock_seconds = 0;   // slurmctld's job write lock held by the period
+  int64_t period_end = 0;       // Unix time
+  double period_seconds = 0;    // wall time of the whole period
+  double job_lock_seconds = 0;  // slurmctld's job write lock held by the period
   uint64_t jobs_weighed = 0;
   // Starvation alerts (fairway_starvation_minutes), or nullptr when off.
   const StarvationReport* starvation = nullptr;

@@ -24,15 +24,27 @@ std::string xml(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
       default:
         // Control bytes are not allowed in XML 1.0 text.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n') out += '?';
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n')
+          out += '?';
+        else
+          out += c;
     }
   }
   return out;
@@ -100,8 +112,9 @@ struct TreePlot {
     // a white notch at its end says it is cut.
     const double bar = delivered[i] * kPlotWidth, inner = std::max(w - 2, 0.0);
     if (bar > 0 && inner > 0) {
-      svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"5\" fill=\"#1f2d3d\"/>",
-                         x + 1, y + kRow - 9, std::min(bar, inner));
+      svg += fmt::format(
+          "<rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"5\" fill=\"#1f2d3d\"/>", x + 1,
+          y + kRow - 9, std::min(bar, inner));
       if (bar > w + 0.5 && inner >= 6)
         svg += fmt::format("<path d=\"M{:.2f} {:.1f} l-4 2.5 l4 2.5 z\" fill=\"#ffffff\"/>",
                            x + 1 + inner, y + kRow - 9);
@@ -219,14 +232,15 @@ double nice_top(double v) {
   return 4 * 10 * p;
 }
 
-
 }  // namespace
 
 std::string factor_colour(double f) {
   if (std::isnan(f)) return "#ececec";
   f = std::clamp(f, 0.0, 1.0);
   // red (215, 48, 39) -> yellow (254, 224, 139) -> green (26, 152, 80)
-  auto mix = [](double a, double b, double k) { return static_cast<int>(std::lround(a + (b - a) * k)); };
+  auto mix = [](double a, double b, double k) {
+    return static_cast<int>(std::lround(a + (b - a) * k));
+  };
   int r, g, b;
   if (f < 0.5) {
     const double k = f / 0.5;
@@ -240,7 +254,8 @@ std::string factor_colour(double f) {
 
 std::string plot_tree_svg(const AssocTree& t, const FairShareResult& r, Algorithm algorithm,
                           const std::string& title, const std::string& subtitle) {
-  if (r.fs_factor.size() != t.size()) throw std::invalid_argument("plot: result does not match the tree");
+  if (r.fs_factor.size() != t.size())
+    throw std::invalid_argument("plot: result does not match the tree");
   TreePlot p{t, r, std::vector<double>(t.size()), std::vector<double>(t.size()), {}, {}};
   const long double root = t.usage_raw(t.root());
   for (uint32_t i = 0; i < t.size(); i++) {
@@ -272,13 +287,16 @@ std::string plot_history_svg(const HistorySeries& s) {
   const double pw = W - left - right, ph = H - top - bottom;
   const int64_t t0 = s.times.front(), t1 = std::max(s.times.back(), t0 + 1);
   double ymax = 0;
-  for (const HistoryRecord& r : s.records) ymax = std::max({ymax, double(r.delivered), double(r.entitled)});
+  for (const HistoryRecord& r : s.records)
+    ymax = std::max({ymax, double(r.delivered), double(r.entitled)});
   ymax = nice_top(ymax * 1.05);
-  auto X = [&](int64_t t) { return left + pw * static_cast<double>(t - t0) / static_cast<double>(t1 - t0); };
+  auto X = [&](int64_t t) {
+    return left + pw * static_cast<double>(t - t0) / static_cast<double>(t1 - t0);
+  };
   auto Y = [&](double v) { return top + ph * (1 - v / ymax); };
   auto Yf = [&](double v) { return top + ph * (1 - v); };
-  const std::string who = s.user.empty() ? "account " + s.account
-                                         : "user " + s.user + " in account " + s.account;
+  const std::string who =
+      s.user.empty() ? "account " + s.account : "user " + s.user + " in account " + s.account;
   std::string svg = fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
@@ -291,7 +309,7 @@ std::string plot_history_svg(const HistorySeries& s) {
                      left, top, top + ph, left + pw);
   // Time labels as fine as the span needs; a label equal to the previous one is not repeated.
   const int64_t span = t1 - t0;
-  const char* tick_format = span < 4 * 3600   ? "%H:%M:%S"
+  const char* tick_format = span < 4 * 3600    ? "%H:%M:%S"
                             : span < 4 * 86400 ? "%m-%d %H:%M"
                                                : "%Y-%m-%d";
   std::string last_tick;
@@ -300,7 +318,8 @@ std::string plot_history_svg(const HistorySeries& s) {
     svg += fmt::format(
         "<path d=\"M{0} {1:.1f} H{2}\" stroke=\"#e0e0e0\"/><text x=\"{3}\" y=\"{4:.1f}\" "
         "font-size=\"11\" font-family=\"sans-serif\" text-anchor=\"end\">{5}</text>"
-        "<text x=\"{6}\" y=\"{4:.1f}\" font-size=\"11\" font-family=\"sans-serif\">{7:.2f}</text>\n",
+        "<text x=\"{6}\" y=\"{4:.1f}\" font-size=\"11\" "
+        "font-family=\"sans-serif\">{7:.2f}</text>\n",
         left, y, left + pw, left - 6, y + 4, tick_percent(v), left + pw + 6, k / 4.0);
     const int64_t t = t0 + (t1 - t0) * k / 4;
     const std::string tick = local_time_text(t, tick_format);
@@ -341,18 +360,20 @@ std::string plot_history_svg(const HistorySeries& s) {
   // An account has no factor of its own: the history holds its users' highest (none where no
   // user had a period), drawn as such.
   bool any_factor = false;
-  for (const HistoryRecord& r : s.records) any_factor = any_factor || std::isfinite(double(r.fs_factor));
+  for (const HistoryRecord& r : s.records)
+    any_factor = any_factor || std::isfinite(double(r.fs_factor));
   line([](const HistoryRecord& r) { return double(r.fs_factor); }, Yf, "#1a9850", "", 1.6);
-  const std::string factor_words =
-      !any_factor    ? "fair-share factor: none recorded (right)"
-      : s.user.empty() ? "highest fair-share factor of its users (right)"
-                       : "fair-share factor (right)";
+  const std::string factor_words = !any_factor ? "fair-share factor: none recorded (right)"
+                                   : s.user.empty()
+                                       ? "highest fair-share factor of its users (right)"
+                                       : "fair-share factor (right)";
   const double ly = H - 40;
   svg += fmt::format(
       "<path d=\"M{0} {1} h30\" stroke=\"#1f5fbf\" stroke-width=\"2.2\"/><text x=\"{2}\" y=\"{3}\" "
       "font-size=\"12\" font-family=\"sans-serif\">delivered share (of all usage, left)</text>"
       "<path d=\"M{4} {1} h30\" stroke=\"#000000\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
-      "<text x=\"{5}\" y=\"{3}\" font-size=\"12\" font-family=\"sans-serif\">entitled share (left)</text>"
+      "<text x=\"{5}\" y=\"{3}\" font-size=\"12\" font-family=\"sans-serif\">entitled share "
+      "(left)</text>"
       "<path d=\"M{6} {1} h30\" stroke=\"#1a9850\" stroke-width=\"1.6\"/><text x=\"{7}\" y=\"{3}\" "
       "font-size=\"12\" font-family=\"sans-serif\">{8}</text>\n",
       left, ly, left + 36, ly + 4, left + 300, left + 336, left + 500, left + 536, factor_words);

@@ -32,9 +32,8 @@ inline constexpr double kPlotWidth = 1200;
 inline constexpr double kMinBoxWidth = 3;
 
 // Throws std::invalid_argument when result does not match the tree.
-std::string plot_tree_svg(const AssocTree& tree, const FairShareResult& result,
-                          Algorithm algorithm, const std::string& title,
-                          const std::string& subtitle = "");
+std::string plot_tree_svg(const AssocTree& tree, const FairShareResult& result, Algorithm algorithm,
+                          const std::string& title, const std::string& subtitle = "");
 
 // Throws std::invalid_argument for a series without periods.
 std::string plot_history_svg(const HistorySeries& series);

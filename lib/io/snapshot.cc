@@ -133,9 +133,10 @@ void parse_held_usage(const json& doc, const json& assocs, Snapshot& s) {
     const auto it = assocs[i].find("held_usage");
     if (!held) {
       if (it != assocs[i].end())
-        error(fmt::format("{}: \"held_usage\" without a \"usage_basis\" of allocated or "
-                          "committed",
-                          where));
+        error(
+            fmt::format("{}: \"held_usage\" without a \"usage_basis\" of allocated or "
+                        "committed",
+                        where));
       continue;
     }
     if (it == assocs[i].end())
@@ -241,8 +242,8 @@ Snapshot parse_snapshot(std::string_view text) {
   const json& version = require(doc, "fairway_snapshot", "top level");
   if (!version.is_number_integer() || !version.is_number_unsigned() ||
       version.get<uint64_t>() < 1 || version.get<uint64_t>() > kSnapshotVersion)
-    error(fmt::format("unsupported version {} (this reader knows versions 1 to {})",
-                      version.dump(), kSnapshotVersion));
+    error(fmt::format("unsupported version {} (this reader knows versions 1 to {})", version.dump(),
+                      kSnapshotVersion));
   const bool v2 = version.get<uint64_t>() == 2;
   if (v2)
     reject_unknown_keys(doc,
@@ -303,8 +304,8 @@ void refuse_what_is_not_json(std::string_view text, size_t from, size_t& run,
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       if (++run > kMaxLeadingBlanks)
-        error(fmt::format("{}: {}: more than {} blanks in a row: no snapshot (a JSON object)",
-                          name, line_column(text, i), kMaxLeadingBlanks));
+        error(fmt::format("{}: {}: more than {} blanks in a row: no snapshot (a JSON object)", name,
+                          line_column(text, i), kMaxLeadingBlanks));
       continue;
     }
     run = 0;
@@ -376,8 +377,8 @@ Snapshot read_snapshot_fd(int fd, const std::string& name) {
       }
       refuse_what_is_not_json(std::string_view(b, size), scanned, blank_run, name);
     } else if (size > kMaxLeadingBlanks) {
-      error(fmt::format("{}: more than {} bytes of blanks and no snapshot (a JSON object)",
-                        name, kMaxLeadingBlanks));
+      error(fmt::format("{}: more than {} bytes of blanks and no snapshot (a JSON object)", name,
+                        kMaxLeadingBlanks));
     }
   }
   try {

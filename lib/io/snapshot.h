@@ -98,7 +98,7 @@ struct Snapshot {
   std::vector<std::vector<long double>> tres_usage;
 };
 
-inline constexpr int kSnapshotVersion = 2;  // the newest; version 1 is read too
+inline constexpr int kSnapshotVersion = 2;                    // the newest; version 1 is read too
 inline constexpr size_t kMaxSnapshotBytes = size_t{1} << 30;  // 1 GiB
 
 // Slurm's FairShareDampeningFactor is a uint16_t: an integer from 1 to 65535. One rule for the

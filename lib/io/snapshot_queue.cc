@@ -40,8 +40,9 @@ std::vector<std::pair<std::string, T>> get_map(const json& v, const std::string&
 PrioritySettings parse_settings(const json& p) {
   const std::string where = "\"priority\"";
   require_object(p, where);
-  reject_unknown_keys(p, {"weights", "tres_weights", "flags", "max_age", "favor_small",
-                          "decay_half_life", "calc_period", "decay"},
+  reject_unknown_keys(p,
+                      {"weights", "tres_weights", "flags", "max_age", "favor_small",
+                       "decay_half_life", "calc_period", "decay"},
                       where);
   PrioritySettings s;
   const std::string ww = where + ": \"weights\"";
@@ -53,8 +54,8 @@ PrioritySettings parse_settings(const json& p) {
   s.weight[Factor::kJobSize] = get_u32(w, "jobsize", ww);
   s.weight[Factor::kPartition] = get_u32(w, "partition", ww);
   s.weight[Factor::kQos] = get_u32(w, "qos", ww);
-  s.weight_tres = get_map<double>(require(p, "tres_weights", where), at(where, "tres_weights"),
-                                  get_double);
+  s.weight_tres =
+      get_map<double>(require(p, "tres_weights", where), at(where, "tres_weights"), get_double);
   const json& flags = require_array(require(p, "flags", where), at(where, "flags"));
   for (size_t i = 0; i < flags.size(); ++i) {
     const std::string what = fmt::format("{}: \"flags\"[{}]", where, i);
@@ -86,9 +87,8 @@ FactorRow parse_row(const json& r, const std::string& where) {
   row.admin = get_bool(require(r, "admin", where), at(where, "admin"));
   const std::string fw = where + ": \"factors\"";
   const json& f = require_object(require(r, "factors", where), fw);
-  reject_unknown_keys(f, {"age", "assoc", "fairshare", "jobsize", "partition", "qos", "site",
-                          "nice"},
-                      fw);
+  reject_unknown_keys(
+      f, {"age", "assoc", "fairshare", "jobsize", "partition", "qos", "site", "nice"}, fw);
   row.age = get_double(require(f, "age", fw), at(fw, "age"));
   row.assoc = get_double(require(f, "assoc", fw), at(fw, "assoc"));
   row.fairshare = get_double(require(f, "fairshare", fw), at(fw, "fairshare"));
@@ -108,12 +108,14 @@ PendingJob parse_job(const json& j, size_t index) {
   PendingJob job;
   job.id = static_cast<uint32_t>(get_uint(require(j, "id", where), 1, UINT32_MAX, at(where, "id")));
   where += fmt::format(" (job {})", job.id);
-  reject_unknown_keys(j, {"id", "array_job_id", "assoc_id", "user", "account", "qos",
-                          "partitions", "submit_time", "eligible_time", "accrue_time",
-                          "min_cpus", "max_cpus", "min_nodes", "time_limit", "nice", "held",
-                          "admin_priority", "priority", "tres_req", "fairshare_tres", "reason",
-                          "array_task_id", "array_tasks", "het_job_id", "het_job_offset", "rows"},
-                      where);
+  reject_unknown_keys(
+      j, {"id",       "array_job_id",   "assoc_id",    "user",          "account",
+          "qos",      "partitions",     "submit_time", "eligible_time", "accrue_time",
+          "min_cpus", "max_cpus",       "min_nodes",   "time_limit",    "nice",
+          "held",     "admin_priority", "priority",    "tres_req",      "fairshare_tres",
+          "reason",   "array_task_id",  "array_tasks", "het_job_id",    "het_job_offset",
+          "rows"},
+      where);
   job.array_job_id = get_u32(j, "array_job_id", where);
   // An array task's index, the tasks of a pending array not yet split, a heterogeneous job's
   // component (each absent when it does not apply, and in older snapshots).
@@ -142,18 +144,18 @@ PendingJob parse_job(const json& j, size_t index) {
   job.max_cpus = get_u32(j, "max_cpus", where);
   job.min_nodes = get_u32(j, "min_nodes", where);
   const json& limit = require(j, "time_limit", where);
-  job.time_limit = limit.is_null() ? kInfinite
-                                   : static_cast<uint32_t>(get_uint(limit, 0, kNoVal - 1,
-                                                                    at(where, "time_limit")));
-  job.nice = get_int(require(j, "nice", where), -(INT64_C(1) << 31), INT64_C(1) << 31,
-                     at(where, "nice"));
+  job.time_limit =
+      limit.is_null()
+          ? kInfinite
+          : static_cast<uint32_t>(get_uint(limit, 0, kNoVal - 1, at(where, "time_limit")));
+  job.nice =
+      get_int(require(j, "nice", where), -(INT64_C(1) << 31), INT64_C(1) << 31, at(where, "nice"));
   job.held = get_bool(require(j, "held", where), at(where, "held"));
   job.admin_priority = get_bool(require(j, "admin_priority", where), at(where, "admin_priority"));
   job.priority = get_u32(j, "priority", where);
-  job.tres_req = get_map<uint64_t>(require(j, "tres_req", where), at(where, "tres_req"),
-                                   [](const json& v, const std::string& what) {
-                                     return get_uint(v, 0, UINT64_MAX, what);
-                                   });
+  job.tres_req = get_map<uint64_t>(
+      require(j, "tres_req", where), at(where, "tres_req"),
+      [](const json& v, const std::string& what) { return get_uint(v, 0, UINT64_MAX, what); });
   // fairway_fairshare_tres: the listed TRES that judged the job (absent: billing); that the
   // list holds it is checked with the list (parse_queue_keys).
   if (const auto it = j.find("fairshare_tres"); it != j.end())
@@ -186,8 +188,8 @@ std::string job_ids_json(const PendingJob& j) {
   if (!j.array_tasks.empty())
     out += " \"array_tasks\": " + json_fields::quoted(j.array_tasks) + ",";
   if (j.het_job_id)
-    out += fmt::format(" \"het_job_id\": {}, \"het_job_offset\": {},", j.het_job_id,
-                       j.het_job_offset);
+    out +=
+        fmt::format(" \"het_job_id\": {}, \"het_job_offset\": {},", j.het_job_id, j.het_job_offset);
   return out;
 }
 
@@ -195,7 +197,8 @@ template <typename T>
 std::string map_json(const std::vector<std::pair<std::string, T>>& m) {
   std::string out = "{";
   for (size_t i = 0; i < m.size(); ++i)
-    out += fmt::format("{}{}: {}", i ? ", " : "", json_fields::quoted(m[i].first), json(m[i].second).dump());
+    out += fmt::format("{}{}: {}", i ? ", " : "", json_fields::quoted(m[i].first),
+                       json(m[i].second).dump());
   return out + "}";
 }
 
@@ -219,12 +222,13 @@ void parse_queue_keys(const json& doc, Snapshot& s) {
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string where = fmt::format("partitions[{}]", i);
     require_object(parts[i], where);
-    reject_unknown_keys(parts[i], {"name", "priority_job_factor", "priority_tier", "total_cpus",
-                                   "total_nodes"},
-                        where);
+    reject_unknown_keys(
+        parts[i], {"name", "priority_job_factor", "priority_tier", "total_cpus", "total_nodes"},
+        where);
     PartitionInfo p;
     p.name = get_name(require(parts[i], "name", where), at(where, "name"));
-    if (q.partition(p.name)) error(fmt::format("{}: partition {} twice", where, json_fields::quoted(p.name)));
+    if (q.partition(p.name))
+      error(fmt::format("{}: partition {} twice", where, json_fields::quoted(p.name)));
     p.priority_job_factor = get_u32(parts[i], "priority_job_factor", where);
     p.priority_tier = get_u32(parts[i], "priority_tier", where);
     p.total_cpus = get_u32(parts[i], "total_cpus", where);
@@ -254,12 +258,12 @@ void parse_queue_keys(const json& doc, Snapshot& s) {
     if (!ids.insert(job.id).second) error(fmt::format("jobs[{}]: job {} twice", i, job.id));
     for (const auto& p : job.partitions)
       if (!q.partition(p))
-        error(fmt::format("jobs[{}] (job {}): unknown partition {}", i, job.id, json_fields::quoted(p)));
+        error(fmt::format("jobs[{}] (job {}): unknown partition {}", i, job.id,
+                          json_fields::quoted(p)));
     if (!job.fairshare_tres.empty() &&
-        std::none_of(s.fairshare_tres.begin(), s.fairshare_tres.end(),
-                     [&](const std::string& t) {
-                       return ascii_lower(t) == ascii_lower(job.fairshare_tres);
-                     }))
+        std::none_of(s.fairshare_tres.begin(), s.fairshare_tres.end(), [&](const std::string& t) {
+          return ascii_lower(t) == ascii_lower(job.fairshare_tres);
+        }))
       error(
           fmt::format("jobs[{}] (job {}): \"fairshare_tres\" {} is not in the top level's "
                       "\"fairshare_tres\"",
@@ -277,18 +281,18 @@ std::string write_queue_keys(const Snapshot& s) {
     if (p.flags & bit)
       flags += fmt::format("{}\"{}\"", flags.empty() ? "" : ", ", priority_flag_name(bit));
   std::string out = fmt::format(
-      ",\n \"slurm_release\": {}, \"taken_at\": {},\n \"cluster\": {{{}\"cpus\": {}, \"nodes\": {}}},"
+      ",\n \"slurm_release\": {}, \"taken_at\": {},\n \"cluster\": {{{}\"cpus\": {}, \"nodes\": "
+      "{}}},"
       "\n \"priority\": {{\"weights\": {{\"age\": {}, \"assoc\": {}, \"fairshare\": {}, "
       "\"jobsize\": {}, \"partition\": {}, \"qos\": {}}}, \"tres_weights\": {}, \"flags\": [{}], "
       "\"max_age\": {}, \"favor_small\": {}, \"decay_half_life\": {}, \"calc_period\": {}{}}}",
       json_fields::quoted(s.slurm_release), static_cast<int64_t>(q.taken_at),
       q.cluster_name.empty() ? std::string()
                              : "\"name\": " + json_fields::quoted(q.cluster_name) + ", ",
-      q.cluster_cpus, q.cluster_nodes,
-      p.weight[Factor::kAge], p.weight[Factor::kAssoc], p.weight[Factor::kFairshare],
-      p.weight[Factor::kJobSize], p.weight[Factor::kPartition], p.weight[Factor::kQos],
-      map_json(p.weight_tres), flags, p.max_age, p.favor_small ? "true" : "false",
-      p.decay_half_life, p.calc_period,
+      q.cluster_cpus, q.cluster_nodes, p.weight[Factor::kAge], p.weight[Factor::kAssoc],
+      p.weight[Factor::kFairshare], p.weight[Factor::kJobSize], p.weight[Factor::kPartition],
+      p.weight[Factor::kQos], map_json(p.weight_tres), flags, p.max_age,
+      p.favor_small ? "true" : "false", p.decay_half_life, p.calc_period,
       // Written only when set, so that a snapshot of the default settings reads as before.
       p.decay_exact ? ", \"decay\": \"exact\"" : "");
   out += ",\n \"partitions\": [";
@@ -297,8 +301,8 @@ std::string write_queue_keys(const Snapshot& s) {
     out += fmt::format(
         "{}\n  {{\"name\": {}, \"priority_job_factor\": {}, \"priority_tier\": {}, "
         "\"total_cpus\": {}, \"total_nodes\": {}}}",
-        i ? "," : "", json_fields::quoted(x.name), x.priority_job_factor, x.priority_tier, x.total_cpus,
-        x.total_nodes);
+        i ? "," : "", json_fields::quoted(x.name), x.priority_job_factor, x.priority_tier,
+        x.total_cpus, x.total_nodes);
   }
   out += "],\n \"qos\": [";
   for (size_t i = 0; i < q.qos.size(); ++i)
@@ -337,8 +341,7 @@ std::string write_queue_keys(const Snapshot& s) {
         j.fairshare_tres.empty()
             ? std::string()
             : " \"fairshare_tres\": " + json_fields::quoted(j.fairshare_tres) + ",",
-        j.reason.empty() ? std::string()
-                         : " \"reason\": " + json_fields::quoted(j.reason) + ",",
+        j.reason.empty() ? std::string() : " \"reason\": " + json_fields::quoted(j.reason) + ",",
         job_ids_json(j), rows);
   }
   return out + "]";

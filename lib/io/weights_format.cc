@@ -26,12 +26,10 @@ std::string verdict_words(const PartitionDecisions& d, const FactorUse& u) {
       return fmt::format("saturated: every job at its weight ({}), it separates no one",
                          number_words(u.weight));
     case V::kConstant:
-      return fmt::format("the same for every job ({}): it separates no one",
-                         number_words(u.min));
+      return fmt::format("the same for every job ({}): it separates no one", number_words(u.min));
     case V::kDrowned:
       return fmt::format("drowned by {}: it varies by {}, {} by {} times as much",
-                         factor_words(u.by), number_words(u.max - u.min), factor_words(u.by),
-                         [&] {
+                         factor_words(u.by), number_words(u.max - u.min), factor_words(u.by), [&] {
                            for (const FactorUse& o : d.factors)
                              if (o.factor == u.by)
                                return number_words((o.max - o.min) / (u.max - u.min));
@@ -39,7 +37,8 @@ std::string verdict_words(const PartitionDecisions& d, const FactorUse& u) {
                          }());
     case V::kNeverDecides:
       return "varies, but is never the largest difference between two neighbours";
-    case V::kUnused: return "";
+    case V::kUnused:
+      return "";
   }
   return "";
 }
@@ -48,12 +47,18 @@ std::string verdict_words(const PartitionDecisions& d, const FactorUse& u) {
 
 const char* verdict_name(FactorUse::Verdict v) {
   switch (v) {
-    case V::kDecides: return "decides";
-    case V::kSaturated: return "saturated";
-    case V::kConstant: return "constant";
-    case V::kDrowned: return "drowned";
-    case V::kNeverDecides: return "never_decides";
-    case V::kUnused: return "unused";
+    case V::kDecides:
+      return "decides";
+    case V::kSaturated:
+      return "saturated";
+    case V::kConstant:
+      return "constant";
+    case V::kDrowned:
+      return "drowned";
+    case V::kNeverDecides:
+      return "never_decides";
+    case V::kUnused:
+      return "unused";
   }
   return "?";
 }
@@ -63,8 +68,8 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
   std::string out;
   for (const PartitionDecisions& d : all) {
     out += fmt::format("{}Partition {} (PriorityTier {}): {} pending job{}, {} neighbour pair{}.\n",
-                       out.empty() ? "" : "\n", d.partition, d.tier, d.jobs,
-                       d.jobs == 1 ? "" : "s", d.pairs, d.pairs == 1 ? "" : "s");
+                       out.empty() ? "" : "\n", d.partition, d.tier, d.jobs, d.jobs == 1 ? "" : "s",
+                       d.pairs, d.pairs == 1 ? "" : "s");
     if (d.pairs == 0) continue;
     out += fmt::format("  {:<28}{:>7}{:>8}{:>8}{:>11}{:>11}{:>11}\n", "decided by", "pairs",
                        "share", "gaps", "weight", "min", "max");
@@ -72,9 +77,8 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
       if (u.verdict == V::kUnused) continue;
       out += fmt::format("  {:<28}{:>7}{:>7.1f}%{:>7.1f}%{:>11}{:>11}{:>11}\n",
                          factor_words(u.factor), u.decides, 100 * share(u.decides, d.pairs),
-                         100 * gap_share(d, u),
-                         u.weight > 0 ? number_words(u.weight) : "-", number_words(u.min),
-                         number_words(u.max));
+                         100 * gap_share(d, u), u.weight > 0 ? number_words(u.weight) : "-",
+                         number_words(u.min), number_words(u.max));
     }
     const std::pair<const char*, size_t> others[] = {
         {"equal priority: submit time", d.by_submit_time},
@@ -82,8 +86,7 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
         {"administrator's priority", d.by_admin},
         {"PriorityTier", d.by_tier}};
     for (const auto& [what, n] : others)
-      if (n)
-        out += fmt::format("  {:<28}{:>7}{:>7.1f}%\n", what, n, 100 * share(n, d.pairs));
+      if (n) out += fmt::format("  {:<28}{:>7}{:>7.1f}%\n", what, n, 100 * share(n, d.pairs));
     for (const FactorUse& u : d.factors)
       if (const std::string note = verdict_words(d, u); !note.empty())
         out += fmt::format("  {}: {}.\n", factor_words(u.factor), note);
@@ -100,8 +103,9 @@ std::string format_weights(const std::vector<PartitionDecisions>& all) {
           factor_words(top->factor), 100 * gap_share(d, *top), d.pairs_between, d.pairs,
           d.pairs_between == 1 ? "has" : "have");
     else if (d.pairs_between == 0)
-      out += "  No two neighbours of different associations are separated by a factor: the "
-             "order between users is not the factors' doing.";
+      out +=
+          "  No two neighbours of different associations are separated by a factor: the "
+          "order between users is not the factors' doing.";
     for (const FactorUse& u : d.factors)
       if (u.verdict == V::kDrowned || u.verdict == V::kSaturated ||
           (u.verdict == V::kNeverDecides && u.weight > 0))
@@ -121,12 +125,10 @@ std::string format_weights_parsable(const std::vector<PartitionDecisions>& all) 
     for (const FactorUse& u : d.factors)
       if (u.verdict != V::kUnused)
         out += fmt::format("{}|{}|{}|{}|{}|{:.4f}|{}|{}|{}|{}|{}|{:.4f}\n", d.partition, d.jobs,
-                           d.pairs,
-                           factor_name(u.factor), u.decides, share(u.decides, d.pairs), u.weight,
-                           u.min, u.max, u.at_weight,
-                           u.verdict == V::kDrowned
-                               ? std::string("drowned:") + factor_name(u.by)
-                               : std::string(verdict_name(u.verdict)),
+                           d.pairs, factor_name(u.factor), u.decides, share(u.decides, d.pairs),
+                           u.weight, u.min, u.max, u.at_weight,
+                           u.verdict == V::kDrowned ? std::string("drowned:") + factor_name(u.by)
+                                                    : std::string(verdict_name(u.verdict)),
                            gap_share(d, u));
     const std::pair<const char*, size_t> others[] = {{"tier", d.by_tier},
                                                      {"submit_time", d.by_submit_time},
@@ -145,11 +147,15 @@ std::string format_weights_json(const std::vector<PartitionDecisions>& all) {
   for (const PartitionDecisions& d : all) {
     json factors = json::array();
     for (const FactorUse& u : d.factors) {
-      json f = {{"factor", factor_name(u.factor)}, {"weight", u.weight},
-                {"min", u.min},                    {"max", u.max},
-                {"at_weight", u.at_weight},        {"decides", u.decides},
+      json f = {{"factor", factor_name(u.factor)},
+                {"weight", u.weight},
+                {"min", u.min},
+                {"max", u.max},
+                {"at_weight", u.at_weight},
+                {"decides", u.decides},
                 {"decides_between_associations", u.decides_between},
-                {"gap", u.gap},                    {"gap_share", gap_share(d, u)},
+                {"gap", u.gap},
+                {"gap_share", gap_share(d, u)},
                 {"verdict", verdict_name(u.verdict)}};
       if (u.verdict == V::kDrowned) f["drowned_by"] = factor_name(u.by);
       factors.push_back(f);

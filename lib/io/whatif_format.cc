@@ -28,10 +28,10 @@ std::string format_whatif(const WhatIf& w, size_t top) {
   std::string out;
   if (w.partitions.empty()) out += "No pending job is weighed: no order to change.\n";
   for (const PartitionMoves& m : w.partitions) {
-    out += fmt::format("{}Partition {}: {} of {} pending job{} change place; rank correlation of "
-                       "the two orders {:.4f}.\n",
-                       out.empty() ? "" : "\n", m.partition, m.moved, m.jobs,
-                       m.jobs == 1 ? "" : "s", m.spearman);
+    out += fmt::format(
+        "{}Partition {}: {} of {} pending job{} change place; rank correlation of "
+        "the two orders {:.4f}.\n",
+        out.empty() ? "" : "\n", m.partition, m.moved, m.jobs, m.jobs == 1 ? "" : "s", m.spearman);
     if (!m.moved) continue;
     out += fmt::format("  {:>10}  {:<12}{:<16}{:>12}{:>12}{:>8}{:>8}{:>8}\n", "job", "user",
                        "account", "priority", "after", "place", "after", "moves");
@@ -45,15 +45,15 @@ std::string format_whatif(const WhatIf& w, size_t top) {
                          mv.place_before, mv.place_after,
                          d > 0 ? fmt::format("+{}", d) : fmt::format("{}", d));
     }
-    if (m.moved > shown) out += fmt::format("  ({} more move; -P lists every job)\n", m.moved - shown);
+    if (m.moved > shown)
+      out += fmt::format("  ({} more move; -P lists every job)\n", m.moved - shown);
   }
   if (w.associations.empty()) {
     out += "\nNo association's fair-share factor changes.\n";
   } else {
     out += fmt::format("\nFair-share factors that change ({} association{}):\n",
                        w.associations.size(), w.associations.size() == 1 ? "" : "s");
-    out += fmt::format("  {:<28}{:>12}{:>12}{:>12}\n", "account/user", "before", "after",
-                       "change");
+    out += fmt::format("  {:<28}{:>12}{:>12}{:>12}\n", "account/user", "before", "after", "change");
     size_t shown = 0;
     for (const AssocChange& a : w.associations) {
       if (shown++ == top) {
@@ -61,8 +61,8 @@ std::string format_whatif(const WhatIf& w, size_t top) {
         break;
       }
       out += fmt::format("  {:<28}{:>12.6f}{:>12.6f}{:>+12.6f}\n",
-                         a.user.empty() ? a.account : a.account + " / " + a.user, a.before,
-                         a.after, a.after - a.before);
+                         a.user.empty() ? a.account : a.account + " / " + a.user, a.before, a.after,
+                         a.after - a.before);
     }
   }
   return out;

@@ -41,7 +41,7 @@ json whatif_object(const WhatIf& w, size_t top) {
 }  // namespace
 
 std::string format_whatif_json(const WhatIf& w, size_t top) {
-   return whatif_object(w, top).dump(-1, ' ', false, json::error_handler_t::replace);
+  return whatif_object(w, top).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string format_shadow_json(const WhatIf& w, const std::string& policy_file, int64_t taken_at,

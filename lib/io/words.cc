@@ -1,10 +1,9 @@
 // The words Fairway's explanations share (see words.h).
 #include "words.h"
 
-#include <ctime>
-
 #include <cmath>
 #include <cstdint>
+#include <ctime>
 
 #ifndef FMT_HEADER_ONLY
 #define FMT_HEADER_ONLY
@@ -39,24 +38,36 @@ std::string decimal_words(long double v, int precision) {
 
 const char* algorithm_words(Algorithm a) {
   switch (a) {
-    case Algorithm::kFairTree: return "Fair Tree";
-    case Algorithm::kClassic: return "classic fair-share";
-    case Algorithm::kDepthOblivious: return "depth-oblivious fair-share";
+    case Algorithm::kFairTree:
+      return "Fair Tree";
+    case Algorithm::kClassic:
+      return "classic fair-share";
+    case Algorithm::kDepthOblivious:
+      return "depth-oblivious fair-share";
   }
   return "?";
 }
 
 std::string factor_words(Factor f) {
   switch (f) {
-    case Factor::kAge: return "age";
-    case Factor::kAssoc: return "association priority";
-    case Factor::kFairshare: return "fair-share";
-    case Factor::kJobSize: return "job size";
-    case Factor::kPartition: return "partition priority";
-    case Factor::kQos: return "QOS priority";
-    case Factor::kTres: return "TRES";
-    case Factor::kSite: return "site factor";
-    case Factor::kNice: return "nice";
+    case Factor::kAge:
+      return "age";
+    case Factor::kAssoc:
+      return "association priority";
+    case Factor::kFairshare:
+      return "fair-share";
+    case Factor::kJobSize:
+      return "job size";
+    case Factor::kPartition:
+      return "partition priority";
+    case Factor::kQos:
+      return "QOS priority";
+    case Factor::kTres:
+      return "TRES";
+    case Factor::kSite:
+      return "site factor";
+    case Factor::kNice:
+      return "nice";
   }
   return "?";
 }
@@ -69,14 +80,17 @@ double row_sum(const FactorRow& r) {
 
 std::string separated_by(const Separation& s) {
   switch (s.by) {
-    case Separation::By::kTier: return "tier";
-    case Separation::By::kSubmitTime: return "submit_time";
-    case Separation::By::kJobId: return "job_id";
-    case Separation::By::kPriority: return s.admin ? "admin" : factor_name(s.factor);
+    case Separation::By::kTier:
+      return "tier";
+    case Separation::By::kSubmitTime:
+      return "submit_time";
+    case Separation::By::kJobId:
+      return "job_id";
+    case Separation::By::kPriority:
+      return s.admin ? "admin" : factor_name(s.factor);
   }
   return "?";
 }
-
 
 std::string local_time_text(int64_t t, const char* format) {
   const time_t tt = static_cast<time_t>(t);

@@ -57,7 +57,8 @@ static inline const char *fairway_job_reason_string(uint32_t reason)
 
 /* One job's records (an array's tasks, a heterogeneous job's components): 26.05 takes a step
  * id where the job id was. */
-static inline int fairway_load_job(job_info_msg_t **resp, uint32_t job_id, uint16_t show_flags)
+static inline int fairway_load_job(job_info_msg_t **resp, uint32_t job_id,
+				   uint16_t show_flags)
 {
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 	slurm_step_id_t step_id;
@@ -96,16 +97,17 @@ static inline int fairway_load_job_prio(priority_factors_response_msg_t **resp)
 typedef struct {
 	uint32_t job_id;
 	const char *partition;
-	double direct_prio;	/* > 0: set by an administrator, no factors */
+	double direct_prio; /* > 0: set by an administrator, no factors */
 	int has_factors;
 	double age, assoc, fs, js, part, qos;
-	uint32_t site, nice;	/* biased by NICE_OFFSET */
+	uint32_t site, nice; /* biased by NICE_OFFSET */
 	uint32_t tres_cnt;
-	const double *tres;	/* weighted */
+	const double *tres; /* weighted */
 	char **tres_names;
 } fairway_prio_row_t;
 
-static inline void fairway_prio_row(const priority_factors_object_t *o, fairway_prio_row_t *r)
+static inline void fairway_prio_row(const priority_factors_object_t *o,
+				    fairway_prio_row_t *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->partition = o->partition;

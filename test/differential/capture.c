@@ -85,8 +85,9 @@ static void _append_sprio(result_t *r, list_t *l)
  * assoc_mgr's QOS read lock held from 24.11 on. */
 void capture_sprio(result_t *r, fake_sprio_f *factors)
 {
-	slurmctld_lock_t job_read_lock =
-		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
+					   .node = READ_LOCK,
+					   .part = READ_LOCK };
 	assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
 	uint32_t ids[] = { 100, 101, 103, 110 }, uid = 1002;
 	fake_sprio_req_t req;
@@ -106,7 +107,8 @@ void capture_sprio(result_t *r, fake_sprio_f *factors)
 			req.user_ids = list_create(NULL);
 			list_append(req.user_ids, &uid);
 		} else if (kind == 3) {
-			parts = xstrdup_printf("p%d,nosuch", fw_world.nparts - 1);
+			parts = xstrdup_printf("p%d,nosuch",
+					       fw_world.nparts - 1);
 			req.partitions = parts;
 		}
 		if (FW_SPRIO_CALLER_LOCKS) {
@@ -138,14 +140,14 @@ int capture_tres_kept_rows(void)
 		return 0;
 	it = list_iterator_create(job_list);
 	while ((j = list_next(it))) {
-		if (!j->part_ptr_list || !j->part_ptr ||
-		    !j->part_ptr->tres_cnt)
+		if (!j->part_ptr_list || !j->part_ptr || !j->part_ptr->tres_cnt)
 			continue;
 		pit = list_iterator_create(j->part_ptr_list);
 		while ((p = list_next(pit)))
 			for (int t = 0; t < slurmctld_tres_cnt; t++) {
 				uint64_t v = j->tres_req_cnt ?
-					j->tres_req_cnt[t] : 0;
+					j->tres_req_cnt[t] :
+					0;
 				if (j->tres_alloc_cnt &&
 				    (j->tres_alloc_cnt[t] != NO_CONSUME_VAL64))
 					v = j->tres_alloc_cnt[t];
@@ -174,8 +176,7 @@ static int _cmp_used(const void *x, const void *y)
 }
 
 /* An entry of a QOS's acct_limit_list or user_limit_list as a key. */
-static void _used_key(used_out_t *o, int q, bool user,
-		      slurmdb_used_limits_t *u)
+static void _used_key(used_out_t *o, int q, bool user, slurmdb_used_limits_t *u)
 {
 	memset(o, 0, sizeof(*o));
 	o->qos = q;
@@ -209,7 +210,8 @@ static void _capture_used(used_out_t **out, int *n)
 				_used_key(&(*out)[*n], q, k, u);
 				memcpy((*out)[*n].run_secs, secs,
 				       sizeof(uint64_t) *
-				       MIN(slurmctld_tres_cnt, MAX_TRES));
+					       MIN(slurmctld_tres_cnt,
+						   MAX_TRES));
 				(*n)++;
 			}
 			list_iterator_destroy(it);
@@ -366,14 +368,16 @@ static void _used_reset(void)
 				_used_key(&key, q, k, u);
 				was = g_before.nused ?
 					bsearch(&key, g_before.used,
-						g_before.nused,
-						sizeof(key), _cmp_used) : NULL;
+						g_before.nused, sizeof(key),
+						_cmp_used) :
+					NULL;
 				memset(secs, 0,
 				       sizeof(uint64_t) * slurmctld_tres_cnt);
 				if (was)
 					memcpy(secs, was->run_secs,
 					       sizeof(uint64_t) *
-					       MIN(slurmctld_tres_cnt, MAX_TRES));
+						       MIN(slurmctld_tres_cnt,
+							   MAX_TRES));
 			}
 			list_iterator_destroy(it);
 		}

@@ -44,9 +44,15 @@ static void _mismatch(const char *what, int idx, const char *field,
 }
 
 #define CMP(what, i, field, x, y) \
-	do { if (!_same((x), (y))) _mismatch(what, i, field, (x), (y)); } while (0)
+	do { \
+		if (!_same((x), (y))) \
+			_mismatch(what, i, field, (x), (y)); \
+	} while (0)
 #define CMPI(what, i, field, x, y) \
-	do { if ((x) != (y)) _mismatch(what, i, field, (x), (y)); } while (0)
+	do { \
+		if ((x) != (y)) \
+			_mismatch(what, i, field, (x), (y)); \
+	} while (0)
 
 static int _cmp_ld(const void *a, const void *b)
 {
@@ -73,8 +79,7 @@ static void _report_near_ties(const result_t *mf)
 			v[n++] = mf->a[i].level_fs;
 	qsort(v, n, sizeof(*v), _cmp_ld);
 	for (int i = 1; i < n; i++)
-		if ((v[i] != v[i - 1]) &&
-		    (v[i] - v[i - 1] <= 1e-12L * v[i]))
+		if ((v[i] != v[i - 1]) && (v[i] - v[i - 1] <= 1e-12L * v[i]))
 			near++;
 	if (near)
 		printf("NEAR-TIE %s: fs_factor differs, and %d pairs of level_fs values are equal up to rounding but not exactly (Slurm does not tie them): if the differing ranks are among these, Fairway's arithmetic is not bit-identical to Slurm's there (a mismatch all the same)\n",
@@ -84,9 +89,9 @@ static void _report_near_ties(const result_t *mf)
 
 /* Every field of two priority_factors objects (a job's, or a row of sprio's),
  * with their TRES factors. */
-static void _cmp_factors(const char *what, int i,
-			 const fw_prio_factors_t *a, const double *ta,
-			 const fw_prio_factors_t *b, const double *tb)
+static void _cmp_factors(const char *what, int i, const fw_prio_factors_t *a,
+			 const double *ta, const fw_prio_factors_t *b,
+			 const double *tb)
 {
 	CMP(what, i, "age", a->priority_age, b->priority_age);
 	CMP(what, i, "assoc", a->priority_assoc, b->priority_assoc);
@@ -148,7 +153,8 @@ static void _cmp_sprio_row(int i, const sprio_row_t *a, const sprio_row_t *b)
 	CMPI("sprio row", i, "job_id", a->job_id, b->job_id);
 	CMPI("sprio row", i, "user_id", a->user_id, b->user_id);
 	CMPI("sprio row", i, "direct_prio", a->direct_prio, b->direct_prio);
-	CMPI("sprio row", i, "partition", strcmp(a->partition, b->partition), 0);
+	CMPI("sprio row", i, "partition", strcmp(a->partition, b->partition),
+	     0);
 	CMPI("sprio row", i, "account", strcmp(a->account, b->account), 0);
 	CMPI("sprio row", i, "qos", strcmp(a->qos, b->qos), 0);
 	CMPI("sprio row", i, "has_factors", a->has_factors, b->has_factors);
@@ -166,11 +172,15 @@ static void _cmp_used(const char *what, const used_out_t *a, int na,
 
 	while ((i < na) || (k < nb)) {
 		const used_out_t *x = &zero, *y = &zero, *key;
-		int c = (i >= na) ? 1 : (k >= nb) ? -1 :
+		int c = (i >= na)	       ? 1 :
+			(k >= nb)	       ? -1 :
 			(a[i].qos != b[k].qos) ? a[i].qos - b[k].qos :
-			(a[i].user != b[k].user) ? a[i].user - b[k].user :
-			strcmp(a[i].acct, b[k].acct) ? strcmp(a[i].acct, b[k].acct) :
-			(a[i].uid > b[k].uid) - (a[i].uid < b[k].uid);
+			(a[i].user != b[k].user) ?
+						 a[i].user - b[k].user :
+			strcmp(a[i].acct, b[k].acct) ?
+						 strcmp(a[i].acct, b[k].acct) :
+						 (a[i].uid > b[k].uid) -
+				(a[i].uid < b[k].uid);
 
 		if (c <= 0)
 			x = &a[i++];
@@ -186,8 +196,8 @@ static void _cmp_used(const char *what, const used_out_t *a, int na,
 					 key->user ? "user" : "account",
 					 key->acct, key->user ? " uid " : "",
 					 key->user ? key->uid : 0, t);
-				_mismatch(what, key->qos, field,
-					  x->run_secs[t], y->run_secs[t]);
+				_mismatch(what, key->qos, field, x->run_secs[t],
+					  y->run_secs[t]);
 			}
 	}
 }

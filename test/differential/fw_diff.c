@@ -93,8 +93,8 @@ static void _earlier_usage(void)
 	while ((a = list_next(it)))
 		for (int t = 0; t < g_tres_count; t++) {
 			a->usage->grp_used_tres_run_secs[t] = fw_pick(1u << 30);
-			a->usage->usage_tres_raw[t] =
-				a->usage->usage_raw * (t + 1) / 4;
+			a->usage->usage_tres_raw[t] = a->usage->usage_raw *
+				(t + 1) / 4;
 		}
 	list_iterator_destroy(it);
 	if (!FW_QOS_RUN_SECS_PER_USER)
@@ -148,7 +148,7 @@ static void _run_mf(const scenario_t *s, time_t now, result_t *r)
 	capture_sprio(r, priority_g_get_priority_factors_list);
 	capture_submit_and_end(r, priority_g_set, priority_g_job_end,
 			       mf.set_assoc_usage, now);
-	if (fw_opts.thread_mode) {	/* stop multifactor's thread */
+	if (fw_opts.thread_mode) { /* stop multifactor's thread */
 		priority_g_fini();
 		world_remove_state_files();
 	}
@@ -218,10 +218,11 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 	/* TRES run seconds are released only when limits are enforced. */
 	if (fw_opts.thread_mode)
 		accounting_enforce = s->enforce_limits ?
-			ACCOUNTING_ENFORCE_LIMITS : 0;
+			ACCOUNTING_ENFORCE_LIMITS :
+			0;
 	else
-		accounting_enforce = fw_chance(50) ?
-			ACCOUNTING_ENFORCE_LIMITS : 0;
+		accounting_enforce = fw_chance(50) ? ACCOUNTING_ENFORCE_LIMITS :
+						     0;
 	_earlier_usage();
 	capture_initial();
 
@@ -283,11 +284,21 @@ static bool g_sites;
 static bool _option(int opt, char *arg)
 {
 	switch (opt) {
-	case 'n': g_count = strtoul(arg, NULL, 10); return true;
-	case 's': g_first = strtoul(arg, NULL, 10); return true;
-	case 'S': g_sites = true; return true;
-	case 'T': fw_opts.thread_mode = true; return true;
-	case 'W': fw_opts.switch_mode = true; return true;
+	case 'n':
+		g_count = strtoul(arg, NULL, 10);
+		return true;
+	case 's':
+		g_first = strtoul(arg, NULL, 10);
+		return true;
+	case 'S':
+		g_sites = true;
+		return true;
+	case 'T':
+		fw_opts.thread_mode = true;
+		return true;
+	case 'W':
+		fw_opts.switch_mode = true;
+		return true;
 	}
 	return false;
 }
@@ -300,10 +311,12 @@ int main(int argc, char **argv)
 		{ "sites", no_argument, NULL, 'S' },
 		{ "decay-thread", no_argument, NULL, 'T' },
 		{ "reconfig-switch", no_argument, NULL, 'W' },
-		{ NULL, 0, NULL, 0 } };
+		{ NULL, 0, NULL, 0 }
+	};
 
-	harness_options(argc, argv, "n:s:", longopts, _option,
-			"[-v] [-p plugin.so] [-n count] [-s first-seed] [--sites] [--decay-thread | --reconfig-switch]");
+	harness_options(
+		argc, argv, "n:s:", longopts, _option,
+		"[-v] [-p plugin.so] [-n count] [-s first-seed] [--sites] [--decay-thread | --reconfig-switch]");
 	for (int w = 0; g_sites && sc_site(&s, w); w++) {
 		if (fw_opts.thread_mode) {
 			fw_rng = (1000000 + w) * 0x9E3779B97F4A7C15ULL + 1;

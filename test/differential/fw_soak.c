@@ -45,10 +45,16 @@
 #include "harness.h"
 
 static const char *g_op_name[SOAK_OPS] = {
-	"sprio -j (5 jobs)", "sprio -u (1 user)", "sprio -p (1 partition)",
-	"sprio (all)", "submit (priority_p_set)",
-	"job end + start (priority_p_job_end)", "reconfigure",
-	"association added", "association removed", "purge finished jobs",
+	"sprio -j (5 jobs)",
+	"sprio -u (1 user)",
+	"sprio -p (1 partition)",
+	"sprio (all)",
+	"submit (priority_p_set)",
+	"job end + start (priority_p_job_end)",
+	"reconfigure",
+	"association added",
+	"association removed",
+	"purge finished jobs",
 	"calculation period"
 };
 
@@ -95,8 +101,8 @@ static int _next_op(const soak_worker_t *w)
 		uint32_t below;
 		int op;
 	} mix[] = {
-		{ 350, OP_Q_JOBS }, { 400, OP_Q_USER }, { 420, OP_Q_PART },
-		{ 425, OP_Q_ALL }, { 700, OP_SUBMIT }, { 985, OP_TURNOVER },
+		{ 350, OP_Q_JOBS },   { 400, OP_Q_USER }, { 420, OP_Q_PART },
+		{ 425, OP_Q_ALL },    { 700, OP_SUBMIT }, { 985, OP_TURNOVER },
 		{ 990, OP_RECONFIG },
 	};
 	size_t n = sizeof(mix) / sizeof(mix[0]), i = 0;
@@ -210,8 +216,7 @@ static size_t _check_end(size_t *checked, size_t *held, size_t *nassoc)
 		    (a->usage->fs_factor < 0) || (a->usage->fs_factor > 1)) {
 			bad++;
 			printf("FAIL: association %u: usage %Lg, fs_factor %g\n",
-			       a->id, a->usage->usage_raw,
-			       a->usage->fs_factor);
+			       a->id, a->usage->usage_raw, a->usage->fs_factor);
 		}
 	}
 	list_iterator_destroy(it);
@@ -254,26 +259,27 @@ static void _report_ops(soak_worker_t *w, lat_t *purge, lat_t *cyc)
 
 /* The scenario, its running jobs started, priority/fairway loaded as
  * slurmctld loads it: real locks, cluster known, the plugin's thread on. */
-static scenario_t *_soak_setup(int assocs, int pending, int running,
-			       time_t now)
+static scenario_t *_soak_setup(int assocs, int pending, int running, time_t now)
 {
 	static scenario_t s;
 
 	fw_rng = 11;
 	fw_opts.bench = true;
 	fw_opts.conf_extra = "PriorityCalcPeriod=1\n"
-		"AccountingStorageEnforce=associations,limits\n";
+			     "AccountingStorageEnforce=associations,limits\n";
 	fw_opts.remove_assoc_notify = soak_remove_assoc_notify;
 	sc_bench(&s, assocs, pending + running, running);
-	if (getenv("FW_SOAK_FLAGS"))	/* PriorityFlags, e.g. NO_FAIR_TREE */
-		snprintf(s.flags, sizeof(s.flags), "%s", getenv("FW_SOAK_FLAGS"));
+	if (getenv("FW_SOAK_FLAGS")) /* PriorityFlags, e.g. NO_FAIR_TREE */
+		snprintf(s.flags, sizeof(s.flags), "%s",
+			 getenv("FW_SOAK_FLAGS"));
 	fw_world.scenario = s.name;
 	world_setup(&s, 0, now, "fw_soak");
 	accounting_enforce = ACCOUNTING_ENFORCE_LIMITS;
 	world_write_state_file(now - 30, 0);
 
-	if (getenv("FW_SOAK_SKIP")) {	/* to tell which operation matters */
-		soak_state.no_reconfig = strstr(getenv("FW_SOAK_SKIP"), "reconfig");
+	if (getenv("FW_SOAK_SKIP")) { /* to tell which operation matters */
+		soak_state.no_reconfig = strstr(getenv("FW_SOAK_SKIP"),
+						"reconfig");
 		soak_state.no_assoc = strstr(getenv("FW_SOAK_SKIP"), "assoc");
 		soak_state.no_assoc_del = strstr(getenv("FW_SOAK_SKIP"), "del");
 	}
@@ -391,7 +397,8 @@ static int _run_cycles(int cycles)
 	accounting_enforce = ACCOUNTING_ENFORCE_LIMITS;
 
 	plugin_load_fairway(&fw);
-	for (int round = 0; round < 2; round++) {	/* load twice: init after fini */
+	for (int round = 0; round < 2;
+	     round++) { /* load twice: init after fini */
 		fw.init();
 		cluster_cpus = 64;
 		fw.reconfig(false);
@@ -420,7 +427,8 @@ static const char *g_soak, *g_cycles;
 static const struct option g_longopts[] = {
 	{ "soak", required_argument, NULL, 'K' },
 	{ "cycles", required_argument, NULL, 'C' },
-	{ NULL, 0, NULL, 0 } };
+	{ NULL, 0, NULL, 0 }
+};
 static const char g_usage[] =
 	"[-p plugin.so] --soak SECONDS[,ASSOCS,PENDING,RUNNING] | --cycles N";
 
@@ -438,7 +446,7 @@ static bool _option(int opt, char *arg)
 int main(int argc, char **argv)
 {
 	harness_options(argc, argv, "", g_longopts, _option, g_usage);
-	if (!g_soak == !g_cycles)	/* one of the two */
+	if (!g_soak == !g_cycles) /* one of the two */
 		harness_usage(argv[0], g_usage);
 	return g_soak ? _run_soak(g_soak) : _run_cycles(atoi(g_cycles));
 }

@@ -44,12 +44,12 @@
  * release shares), and what the harness needs besides them. */
 #include "fake_slurmctld.h"
 
-#define MAX_PARTS 3	/* partitions of a scenario, at most */
-#define MAX_QOS 3	/* QOS of every scenario */
+#define MAX_PARTS 3 /* partitions of a scenario, at most */
+#define MAX_QOS 3   /* QOS of every scenario */
 /* A job's priorities: one per partition, or per (partition, QOS) pair */
 #define MAX_PRIO (MAX_PARTS * MAX_QOS)
-#define MAX_TRES 8	/* TRES counts copied out of a plugin's results */
-#define FW_NOW 1700000000	/* the time every scenario's period ends */
+#define MAX_TRES 8	  /* TRES counts copied out of a plugin's results */
+#define FW_NOW 1700000000 /* the time every scenario's period ends */
 
 /* ---- random numbers: a small xorshift generator, one state per thread, so
  * that scenarios are reproducible from their seed on any machine ---- */
@@ -62,13 +62,19 @@ static inline uint32_t fw_rand(void)
 	fw_rng ^= fw_rng << 17;
 	return (uint32_t) (fw_rng >> 11);
 }
-static inline uint32_t fw_pick(uint32_t n) { return n ? fw_rand() % n : 0; }
-static inline bool fw_chance(int percent) { return (int) fw_pick(100) < percent; }
+static inline uint32_t fw_pick(uint32_t n)
+{
+	return n ? fw_rand() % n : 0;
+}
+static inline bool fw_chance(int percent)
+{
+	return (int) fw_pick(100) < percent;
+}
 
 /* ---- what the command line asked for (set before anything runs) ---- */
 typedef struct {
-	int verbose;		/* -v: Slurm's info messages, a line a scenario */
-	const char *plugin_path;	/* priority_fairway.so (-p, FAIRWAY_PLUGIN) */
+	int verbose; /* -v: Slurm's info messages, a line a scenario */
+	const char *plugin_path; /* priority_fairway.so (-p, FAIRWAY_PLUGIN) */
 	/* --decay-thread: each plugin runs the period in its own thread, with
 	 * the scenario's decay, reset period, limits and state file */
 	bool thread_mode;
@@ -90,27 +96,27 @@ extern fw_opts_t fw_opts;
 typedef struct {
 	uint32_t id, parent;
 	char acct[32], user[32];
-	uint32_t shares;	/* SLURMDB_FS_USE_PARENT for parent */
-	long double usage;	/* own usage; parents get the subtree's sum */
+	uint32_t shares;   /* SLURMDB_FS_USE_PARENT for parent */
+	long double usage; /* own usage; parents get the subtree's sum */
 } sc_assoc_t;
 
 typedef struct {
 	char name[160];
-	char flags[256];	/* PriorityFlags */
+	char flags[256]; /* PriorityFlags */
 	uint32_t w_age, w_assoc, w_fs, w_js, w_part, w_qos;
-	char w_tres[128];	/* PriorityWeightTRES */
+	char w_tres[128]; /* PriorityWeightTRES */
 	uint32_t max_age, damp;
 	bool favor_small;
 	int nassoc, cap;
-	sc_assoc_t *a;		/* parents before their children */
+	sc_assoc_t *a; /* parents before their children */
 	int njobs;
-	int nrunning;		/* bench: running jobs among njobs */
+	int nrunning; /* bench: running jobs among njobs */
 	/* --decay-thread: what the calculation threads find */
-	const char *decay_hl;		/* PriorityDecayHalfLife */
-	const char *reset_period;	/* PriorityUsageResetPeriod */
-	bool enforce_limits;		/* AccountingStorageEnforce=limits */
-	time_t since_last_ran;		/* since the last period */
-	time_t last_reset_ago;		/* since the last reset, 0: never */
+	const char *decay_hl;	  /* PriorityDecayHalfLife */
+	const char *reset_period; /* PriorityUsageResetPeriod */
+	bool enforce_limits;	  /* AccountingStorageEnforce=limits */
+	time_t since_last_ran;	  /* since the last period */
+	time_t last_reset_ago;	  /* since the last reset, 0: never */
 } scenario_t;
 
 /* Empty a scenario, keeping its association array. */
@@ -129,13 +135,13 @@ extern void sc_bench(scenario_t *s, int assocs, int jobs, int running);
 
 /* ---- world.c, jobs.c: the Slurm state of the scenario being run ---- */
 typedef struct {
-	const char *scenario;	/* its name, in messages */
-	char *state_dir;	/* StateSaveLocation, a fresh directory */
-	char *conf_path;	/* slurm.conf in it */
-	part_record_t parts[MAX_PARTS];	/* in part_list */
+	const char *scenario; /* its name, in messages */
+	char *state_dir;      /* StateSaveLocation, a fresh directory */
+	char *conf_path;      /* slurm.conf in it */
+	part_record_t parts[MAX_PARTS]; /* in part_list */
 	int nparts;
-	slurmdb_qos_rec_t *qos[MAX_QOS];	/* in assoc_mgr_qos_list */
-	int gpu_pos;		/* gres/gpu in every TRES array */
+	slurmdb_qos_rec_t *qos[MAX_QOS]; /* in assoc_mgr_qos_list */
+	int gpu_pos;			 /* gres/gpu in every TRES array */
 	/* run with priority_fairway_recalc (no running job), not _cycle */
 	bool use_recalc;
 	/* partitions changed (last_part_update) between the period and the
@@ -201,7 +207,7 @@ typedef struct {
 	uint32_t (*set)(uint32_t, job_record_t *);
 	void (*set_assoc_usage)(slurmdb_assoc_rec_t *);
 	fake_sprio_f *factors;
-	void (*thread_start)(void);	/* 24.05 on, NULL before */
+	void (*thread_start)(void); /* 24.05 on, NULL before */
 	int (*recalc)(time_t);
 	int (*cycle)(time_t);
 	void (*job_end)(job_record_t *);
@@ -214,9 +220,10 @@ extern const char *plugin_slurm_dir(void);
 extern const char *plugin_mf_dir(void);
 /* multifactor's exported period functions. */
 typedef struct {
-	void (*fair_tree_decay)(list_t *, time_t);	/* Fair Tree's whole period */
-	bool (*charge)(job_record_t *, time_t *);	/* decay_apply_new_usage */
-	int (*weigh)(job_record_t *, time_t *);	/* ..._weighted_factors */
+	void (*fair_tree_decay)(list_t *,
+				time_t);	  /* Fair Tree's whole period */
+	bool (*charge)(job_record_t *, time_t *); /* decay_apply_new_usage */
+	int (*weigh)(job_record_t *, time_t *);	  /* ..._weighted_factors */
 	void (*set_assoc_usage)(slurmdb_assoc_rec_t *);
 } mf_plugin_t;
 
@@ -259,8 +266,8 @@ extern void harness_usage(const char *argv0, const char *usage);
 typedef struct {
 	long double usage_raw;
 	double grp_used_wall;
-	long double tres_raw[MAX_TRES];		/* usage_tres_raw */
-	uint64_t run_secs[MAX_TRES];		/* grp_used_tres_run_secs */
+	long double tres_raw[MAX_TRES]; /* usage_tres_raw */
+	uint64_t run_secs[MAX_TRES];	/* grp_used_tres_run_secs */
 } usage_out_t;
 
 typedef struct {
@@ -274,8 +281,8 @@ typedef usage_out_t qos_out_t;
 /* 24.11 on: the run seconds reserved for one account or one user under a
  * QOS (an entry of its acct_limit_list or user_limit_list). */
 typedef struct {
-	int qos;		/* fw_world.qos[] */
-	bool user;		/* user_limit_list: uid, else acct */
+	int qos;   /* fw_world.qos[] */
+	bool user; /* user_limit_list: uid, else acct */
 	char acct[32];
 	uint32_t uid;
 	uint64_t run_secs[MAX_TRES];
@@ -286,7 +293,7 @@ typedef struct {
 	/* per partition (22.05) or per (partition, QOS) pair (24.11 on) */
 	int nprio;
 	uint32_t prio_array[MAX_PRIO];
-	char prio_names[64];	/* their partitions (24.11 on) */
+	char prio_names[64]; /* their partitions (24.11 on) */
 	bool has_factors;
 	fw_prio_factors_t f;
 	double tres[MAX_TRES];
@@ -296,8 +303,8 @@ typedef struct {
 typedef struct {
 	uint32_t job_id, user_id, direct_prio;
 	char partition[16];
-	char account[32], qos[16];	/* 24.11 on */
-	bool has_factors;	/* 24.11 on: none with direct_prio */
+	char account[32], qos[16]; /* 24.11 on */
+	bool has_factors;	   /* 24.11 on: none with direct_prio */
 	fw_prio_factors_t f;
 	double tres[MAX_TRES];
 } sprio_row_t;
@@ -308,10 +315,10 @@ typedef struct {
 	qos_out_t q[MAX_QOS];
 	sprio_row_t *rows;
 	int na, nj, nrows;
-	used_out_t *used;		/* sorted by QOS, list, account, user */
+	used_out_t *used; /* sorted by QOS, list, account, user */
 	int nused;
-	uint32_t *set_prio;		/* priority_p_set of each pending job */
-	assoc_out_t *a_end;		/* after priority_p_job_end (thread mode) */
+	uint32_t *set_prio; /* priority_p_set of each pending job */
+	assoc_out_t *a_end; /* after priority_p_job_end (thread mode) */
 	qos_out_t q_end[MAX_QOS];
 	used_out_t *used_end;
 	int nused_end;
@@ -328,11 +335,11 @@ extern void capture_sprio(result_t *r, fake_sprio_f *factors);
 /* priority_p_set of every pending job one second after the period, then in
  * --decay-thread scenarios priority_p_job_end of every running job and the
  * usage it charged; the jobs left as they were. */
-extern void capture_submit_and_end(result_t *r,
-				   uint32_t (*set)(uint32_t, job_record_t *),
-				   void (*job_end)(job_record_t *),
-				   void (*set_assoc_usage)(slurmdb_assoc_rec_t *),
-				   time_t now);
+extern void
+capture_submit_and_end(result_t *r, uint32_t (*set)(uint32_t, job_record_t *),
+		       void (*job_end)(job_record_t *),
+		       void (*set_assoc_usage)(slurmdb_assoc_rec_t *),
+		       time_t now);
 extern void result_free(result_t *r);
 /* Usage as before the first plugin ran: capture_initial() keeps it,
  * state_reset() restores it and forgets every computed value, so that the
@@ -353,13 +360,23 @@ extern int compare_results(const result_t *mf, const result_t *fw);
 
 /* ---- the soak (fw_soak.c; soak_ops.c: slurmctld's operations) ---- */
 #define SOAK_WORKERS 4
-#define SOAK_LAG 100		/* submitted jobs waiting before one starts */
-#define SOAK_MAX_ADDED 32	/* associations added and not yet removed */
+#define SOAK_LAG 100	  /* submitted jobs waiting before one starts */
+#define SOAK_MAX_ADDED 32 /* associations added and not yet removed */
 
 /* The operations the soak times, in the order of its report. */
 enum {
-	OP_Q_JOBS, OP_Q_USER, OP_Q_PART, OP_Q_ALL, OP_SUBMIT, OP_TURNOVER,
-	OP_RECONFIG, OP_ASSOC_ADD, OP_ASSOC_DEL, OP_PURGE, OP_PERIOD, SOAK_OPS
+	OP_Q_JOBS,
+	OP_Q_USER,
+	OP_Q_PART,
+	OP_Q_ALL,
+	OP_SUBMIT,
+	OP_TURNOVER,
+	OP_RECONFIG,
+	OP_ASSOC_ADD,
+	OP_ASSOC_DEL,
+	OP_PURGE,
+	OP_PERIOD,
+	SOAK_OPS
 };
 
 typedef struct {
@@ -372,20 +389,21 @@ typedef struct {
 typedef struct {
 	fw_plugin_t fw;
 	scenario_t *s;
-	int *users, nusers;	/* the scenario's user associations */
+	int *users, nusers; /* the scenario's user associations */
 	job_record_t **running;
 	size_t nrun, caprun;
-	job_record_t **queue;	/* ring of submitted pending jobs */
+	job_record_t **queue; /* ring of submitted pending jobs */
 	size_t qhead, qlen, qcap;
-	uint32_t next_job_id;	/* atomic */
+	uint32_t next_job_id; /* atomic */
 	added_assoc_t added[SOAK_MAX_ADDED];
 	int nadded;
-	uint32_t next_assoc_id;	/* only the association thread */
+	uint32_t next_assoc_id; /* only the association thread */
 	double deadline;	/* read-only while the threads run */
 	int stop;		/* atomic */
 	long cycle_errors;	/* atomic */
 	long held_by_removal;	/* jobs that lost their association */
-	bool no_reconfig, no_assoc, no_assoc_del; /* FW_SOAK_SKIP=reconfig,assoc,del */
+	bool no_reconfig, no_assoc,
+		no_assoc_del; /* FW_SOAK_SKIP=reconfig,assoc,del */
 } soak_state_t;
 extern soak_state_t soak_state;
 
@@ -406,8 +424,8 @@ extern time_t fw_frozen_now;
 /* The job write lock's hold times, measured by lock_slurmctld and
  * unlock_slurmctld. */
 typedef struct {
-	double sum_ns;		/* without rwlocks: one thread, summed */
-	uint64_t max_ns;	/* with rwlocks: the longest (atomic) */
+	double sum_ns;	 /* without rwlocks: one thread, summed */
+	uint64_t max_ns; /* with rwlocks: the longest (atomic) */
 } fw_locks_t;
 extern fw_locks_t fw_locks;
 /* Time the job write lock from now on (world_setup does). */
@@ -415,9 +433,9 @@ extern void measure_install_lock_hooks(void);
 /* Real read/write locks (soak) or none. */
 extern void measure_use_rwlocks(bool on);
 extern double ns_between(struct timespec a, struct timespec b);
-extern double now_ms(void);	/* CLOCK_MONOTONIC */
+extern double now_ms(void); /* CLOCK_MONOTONIC */
 extern int cmp_double(const void *a, const void *b);
-extern double median(double *v, int n);	/* sorts v */
+extern double median(double *v, int n); /* sorts v */
 /* Bytes allocated with malloc: in the arenas and in mmap'ed chunks. */
 extern size_t heap_bytes(void);
 

@@ -40,14 +40,14 @@ job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa, time_t now)
 		if (!FW_PLUGIN_SORTS_JOB_PARTITIONS)
 			list_sort(j->part_ptr_list, priority_sort_part_tier);
 	}
-	j->priority = fw_chance(8) ? 0 : 1;	/* 0: held */
-	if (fw_chance(5)) {			/* set by an admin */
+	j->priority = fw_chance(8) ? 0 : 1; /* 0: held */
+	if (fw_chance(5)) {		    /* set by an admin */
 		j->priority = 1 + fw_pick(100000);
 		j->direct_set_prio = 1;
 	}
 	if (!j->priority) {
 		j->state_reason = WAIT_HELD;
-		j->comment = xstrdup("held");	/* the soak's marker */
+		j->comment = xstrdup("held"); /* the soak's marker */
 	}
 	j->site_factor = NICE_OFFSET;
 	j->time_limit = fw_chance(30) ? NO_VAL : 1 + fw_pick(2880);
@@ -63,7 +63,8 @@ job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa, time_t now)
 		for (int q = 0; q < n; q++)
 			list_append(qos, fw_world.qos[(first + q) % MAX_QOS]);
 		fake_ctld_job_set_qos_list(j, qos);
-		j->qos_ptr = fw_chance(50) ? list_peek(qos) :
+		j->qos_ptr = fw_chance(50) ?
+			list_peek(qos) :
 			fw_world.qos[(first + fw_pick(n)) % MAX_QOS];
 	}
 	j->details = xmalloc(sizeof(*j->details));
@@ -74,24 +75,26 @@ job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa, time_t now)
 		(fw_chance(20) ? (int) fw_pick(2000) - 500 : 0);
 	j->details->submit_time = now - fw_pick(100000);
 	j->details->begin_time = j->details->submit_time;
-	j->details->accrue_time = fw_chance(10) ? 0 :
+	j->details->accrue_time = fw_chance(10) ?
+		0 :
 		now - fw_pick(200000) + (fw_chance(5) ? 5000 : 0);
 	j->tres_req_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
 	j->tres_req_cnt[TRES_ARRAY_CPU] = j->details->min_cpus;
 	j->tres_req_cnt[TRES_ARRAY_MEM] = 100 * (1 + fw_pick(100));
 	j->tres_req_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
 	if (!fw_opts.bench) {
-		if (fw_chance(35))	/* --gpus */
+		if (fw_chance(35)) /* --gpus */
 			j->tres_req_cnt[fw_world.gpu_pos] = 1 + fw_pick(8);
-		if (fw_chance(10)) {	/* requeued: its last allocation */
+		if (fw_chance(10)) { /* requeued: its last allocation */
 			j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt,
 						    sizeof(uint64_t));
 			j->tres_alloc_cnt[TRES_ARRAY_CPU] =
 				j->details->min_cpus;
 			j->tres_alloc_cnt[TRES_ARRAY_MEM] = NO_CONSUME_VAL64;
 			j->tres_alloc_cnt[fw_world.gpu_pos] = fw_chance(50) ?
-				NO_CONSUME_VAL64 : j->tres_req_cnt[fw_world.gpu_pos];
-		} else if (fw_chance(5)) {	/* never had its request set */
+				NO_CONSUME_VAL64 :
+				j->tres_req_cnt[fw_world.gpu_pos];
+		} else if (fw_chance(5)) { /* never had its request set */
 			xfree(j->tres_req_cnt);
 		}
 	}
@@ -103,13 +106,15 @@ void job_start(job_record_t *j, time_t start)
 	j->job_state = JOB_RUNNING;
 	j->start_time = start;
 	j->total_cpus = j->details->min_cpus;
-	j->end_time_exp = start + ((j->time_limit == NO_VAL) ? 100000 :
-				   (time_t) j->time_limit * 60);
+	j->end_time_exp = start +
+		((j->time_limit == NO_VAL) ? 100000 :
+					     (time_t) j->time_limit * 60);
 	xfree(j->tres_alloc_cnt);
 	j->tres_alloc_cnt = xcalloc(slurmctld_tres_cnt, sizeof(uint64_t));
 	j->tres_alloc_cnt[TRES_ARRAY_CPU] = j->total_cpus;
 	j->tres_alloc_cnt[TRES_ARRAY_MEM] = j->tres_req_cnt ?
-		j->tres_req_cnt[TRES_ARRAY_MEM] : 100;
+		j->tres_req_cnt[TRES_ARRAY_MEM] :
+		100;
 	j->tres_alloc_cnt[TRES_ARRAY_NODE] = j->details->min_nodes;
 	j->tres_alloc_cnt[TRES_ARRAY_BILLING] = j->total_cpus;
 	/* A no_consume GRES is allocated as NO_CONSUME_VAL64.  Not in
@@ -118,9 +123,11 @@ void job_start(job_record_t *j, time_t start)
 	 * clears, so for such a TRES it releases the previous job's seconds,
 	 * or whatever the stack held (doc/differences.md); Fairway releases
 	 * none.  The other modes compare the charging of such jobs. */
-	if (!fw_opts.bench && j->tres_req_cnt && j->tres_req_cnt[fw_world.gpu_pos])
-		j->tres_alloc_cnt[fw_world.gpu_pos] =
-			(!fw_opts.thread_mode && fw_chance(20)) ? NO_CONSUME_VAL64 :
+	if (!fw_opts.bench && j->tres_req_cnt &&
+	    j->tres_req_cnt[fw_world.gpu_pos])
+		j->tres_alloc_cnt[fw_world.gpu_pos] = (!fw_opts.thread_mode &&
+						       fw_chance(20)) ?
+			NO_CONSUME_VAL64 :
 			j->tres_req_cnt[fw_world.gpu_pos];
 }
 
@@ -131,9 +138,9 @@ void job_start(job_record_t *j, time_t start)
 typedef struct {
 	job_record_t *job;
 	uint32_t priority;
-	fw_prio_factors_t *f;		/* NULL: no factors */
+	fw_prio_factors_t *f; /* NULL: no factors */
 	uint32_t prio[MAX_PRIO];
-	int nprio;			/* 0: no array */
+	int nprio; /* 0: no array */
 } earlier_t;
 
 static earlier_t *g_earlier;
@@ -243,7 +250,7 @@ static void _job_ended(job_record_t *j, time_t now)
 	int kind = fw_pick(5);
 	time_t end = now - 1 - fw_pick(3000);
 
-	if ((kind == 3) && j->start_time)	/* it ran: cancelled after */
+	if ((kind == 3) && j->start_time) /* it ran: cancelled after */
 		kind = 2;
 	if ((kind != 3) && !j->start_time)
 		job_start(j, end - 1 - fw_pick(40000));
@@ -285,12 +292,13 @@ void jobs_setup(scenario_t *s, time_t now)
 			users[nusers++] = i;
 	job_list = list_create(NULL);
 	for (int n = 0; n < s->njobs && nusers; n++) {
-		job_record_t *j = job_make(100 + n, &s->a[users[fw_pick(nusers)]],
-					    now);
+		job_record_t *j = job_make(100 + n,
+					   &s->a[users[fw_pick(nusers)]], now);
 
 		/* Running since some time after the last period: charged by
 		 * the period under test. */
-		if (fw_opts.bench ? (n < s->nrunning) : (!fw_world.use_recalc && fw_chance(25)))
+		if (fw_opts.bench ? (n < s->nrunning) :
+				    (!fw_world.use_recalc && fw_chance(25)))
 			job_start(j, now - 1 - fw_pick(40000));
 		/* Ended, in every mode but the bench's fixed shapes. */
 		if (!fw_opts.bench && fw_chance(10))

@@ -18,7 +18,7 @@
 
 #include "harness.h"
 
-#ifndef FW_SLURM_PLUGINDIR	/* from configure (SLURM_LIBDIR) */
+#ifndef FW_SLURM_PLUGINDIR /* from configure (SLURM_LIBDIR) */
 #error "FW_SLURM_PLUGINDIR: the directory of Slurm's plugins, from configure"
 #endif
 
@@ -38,7 +38,7 @@ static void *_mf_handle(void)
 {
 	char *path = xstrdup_printf("%s/priority_multifactor.so",
 				    plugin_mf_dir()[0] ? plugin_mf_dir() :
-				    plugin_slurm_dir());
+							 plugin_slurm_dir());
 	void *h = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
 
 	if (!h)
@@ -112,14 +112,16 @@ static int _mf_store_fs_factor(void *x, void *arg)
 	if (!assoc)
 		return 0;
 	fs = (assoc->shares_raw == SLURMDB_FS_USE_PARENT) ?
-		assoc->usage->fs_assoc_ptr : assoc;
+		assoc->usage->fs_assoc_ptr :
+		assoc;
 	if (fuzzy_equal(fs->usage->usage_efctv, NO_VAL) ||
 	    (fs->usage->shares_norm <= 0))
 		assoc->usage->fs_factor = 0.0;
 	else
 		assoc->usage->fs_factor = pow(
-			2.0, -((fs->usage->usage_efctv /
-				fs->usage->shares_norm) / damp_factor));
+			2.0,
+			-((fs->usage->usage_efctv / fs->usage->shares_norm) /
+			  damp_factor));
 	return 0;
 }
 
@@ -185,9 +187,10 @@ void plugin_start_in_slurmctld(fw_plugin_t *fw)
 	/* From 24.11 slurmctld calls init holding its config write lock,
 	 * before it has read the nodes (cluster_cpus 0), and starts the
 	 * plugin's thread once they are read, still holding it. */
-	slurmctld_lock_t config_write_lock = {
-		.conf = WRITE_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
-		.part = WRITE_LOCK };
+	slurmctld_lock_t config_write_lock = { .conf = WRITE_LOCK,
+					       .job = WRITE_LOCK,
+					       .node = WRITE_LOCK,
+					       .part = WRITE_LOCK };
 
 	cluster_cpus = 64;
 	if (FW_INIT_CALLER_LOCKS) {
@@ -233,7 +236,7 @@ void harness_options(int argc, char **argv, const char *shortopts,
 		     bool (*option)(int opt, char *arg), const char *usage)
 {
 	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 :
-		argv[0];
+						   argv[0];
 	char all[64];
 	int opt;
 
@@ -248,7 +251,8 @@ void harness_options(int argc, char **argv, const char *shortopts,
 			harness_usage(argv[0], usage);
 	}
 	if (!fw_opts.plugin_path || !fw_opts.plugin_path[0]) {
-		fprintf(stderr, "%s: no plugin: pass -p priority_fairway.so or set FAIRWAY_PLUGIN\n",
+		fprintf(stderr,
+			"%s: no plugin: pass -p priority_fairway.so or set FAIRWAY_PLUGIN\n",
 			prog);
 		exit(2);
 	}

@@ -14,7 +14,7 @@
 
 #include "harness.h"
 
-__thread uint64_t fw_rng;	/* per thread (soak) */
+__thread uint64_t fw_rng; /* per thread (soak) */
 
 /* Ids and user names of the tree being generated. */
 static uint32_t g_next_id;
@@ -97,12 +97,14 @@ static void _subtree(scenario_t *s, uint32_t parent, const char *pacct,
 }
 
 static const char *g_flag_names[] = {
-	"ACCRUE_ALWAYS", "SMALL_RELATIVE_TO_TIME", "CALCULATE_RUNNING",
-	"INCR_ONLY", "MAX_TRES", "NO_NORMAL_ASSOC", "NO_NORMAL_PART",
-	"NO_NORMAL_QOS", "NO_NORMAL_TRES",
+	"ACCRUE_ALWAYS",     "SMALL_RELATIVE_TO_TIME",
+	"CALCULATE_RUNNING", "INCR_ONLY",
+	"MAX_TRES",	     "NO_NORMAL_ASSOC",
+	"NO_NORMAL_PART",    "NO_NORMAL_QOS",
+	"NO_NORMAL_TRES",
 };
-static const uint32_t g_weights[] = { 0, 1, 1000, 1000, 10000, 30000,
-				      60000, 70000, 1000000, 10000000 };
+static const uint32_t g_weights[] = { 0,     1,	    1000,  1000,    10000,
+				      30000, 60000, 70000, 1000000, 10000000 };
 
 static uint32_t _weight(void)
 {
@@ -145,7 +147,7 @@ void sc_random(scenario_t *s, uint32_t seed)
 	s->favor_small = fw_chance(30);
 
 	sc_add(s, 1, 0, "root", NULL, 1, 0);
-	if (fw_chance(30))	/* a user directly under root */
+	if (fw_chance(30)) /* a user directly under root */
 		sc_add(s, g_next_id++, 1, "root", "root", 1,
 		       (long double) fw_pick(5000));
 	_subtree(s, 1, "root", 1 + fw_pick(6), 40 + fw_pick(400),
@@ -156,8 +158,9 @@ void sc_random(scenario_t *s, uint32_t seed)
 void sc_thread_params(scenario_t *s)
 {
 	static const char *hl[] = { "0", "60", "1-0", "7-0", "90-0" };
-	static const char *reset[] = { "NONE", "NOW", "DAILY", "WEEKLY",
-				       "MONTHLY", "QUARTERLY", "YEARLY" };
+	static const char *reset[] = { "NONE",	 "NOW",	    "DAILY",
+				       "WEEKLY", "MONTHLY", "QUARTERLY",
+				       "YEARLY" };
 	size_t len = strlen(s->name);
 
 	s->decay_hl = hl[fw_pick(5)];

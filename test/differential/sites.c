@@ -25,39 +25,44 @@ typedef struct {
  * a line per account and its users. */
 static const site_assoc_t g_a_to_f[] = {
 	{ 2, 1, "a", NULL, 40, 0 },
-	{ 21, 2, "b", NULL, 30, 0 }, { 211, 21, "b", "u1", 1, 1256.73L },
-	{ 22, 2, "c", NULL, 10, 0 }, { 221, 22, "c", "u2", 1, 199.49L },
-		{ 222, 22, "c", "u3", 1, 89.91L },
+	{ 21, 2, "b", NULL, 30, 0 },
+	{ 211, 21, "b", "u1", 1, 1256.73L },
+	{ 22, 2, "c", NULL, 10, 0 },
+	{ 221, 22, "c", "u2", 1, 199.49L },
+	{ 222, 22, "c", "u3", 1, 89.91L },
 	{ 3, 1, "d", NULL, 60, 0 },
-	{ 31, 3, "e", NULL, 25, 0 }, { 311, 31, "e", "u4", 1, 1104.63L },
-	{ 32, 3, "f", NULL, 35, 0 }, { 321, 32, "f", "u5", 1, 135.75L },
+	{ 31, 3, "e", NULL, 25, 0 },
+	{ 311, 31, "e", "u4", 1, 1104.63L },
+	{ 32, 3, "f", NULL, 35, 0 },
+	{ 321, 32, "f", "u5", 1, 135.75L },
 	{ 4, 1, "root", "root", 1, 4917.10L },
 };
 
 /* DKRZ: two levels of projects, CPU-seconds usage */
 static const site_assoc_t g_dkrz[] = {
 	{ 2, 1, "bm0146", NULL, 10, 0 },
-		{ 21, 2, "bm0146", "k202101", 1, 3.2e6L },
-		{ 22, 2, "bm0146", "k202102", 1, 0 },
+	{ 21, 2, "bm0146", "k202101", 1, 3.2e6L },
+	{ 22, 2, "bm0146", "k202102", 1, 0 },
 	{ 3, 1, "bb1153", NULL, 25, 0 },
-		{ 31, 3, "bb1153", "b381001", 1, 9.7e6L },
-		{ 32, 3, "bb1153", "b381002", 1, 1.1e6L },
-		{ 33, 3, "bb1153", "b381003", 1, 1.1e6L },
+	{ 31, 3, "bb1153", "b381001", 1, 9.7e6L },
+	{ 32, 3, "bb1153", "b381002", 1, 1.1e6L },
+	{ 33, 3, "bb1153", "b381003", 1, 1.1e6L },
 	{ 4, 1, "mh0033", NULL, 65, 0 },
-		{ 41, 4, "mh0033", "m300001", 1, 2.5e7L },
+	{ 41, 4, "mh0033", "m300001", 1, 2.5e7L },
 };
 
 /* Limoges: three levels, partition + fair-share only */
 static const site_assoc_t g_limoges[] = {
 	{ 2, 1, "xlim", NULL, 60, 0 },
 	{ 21, 2, "xlim-gc", NULL, 40, 0 },
-		{ 211, 21, "xlim-gc", "pierre", 1, 5000 },
-		{ 212, 21, "xlim-gc", "marie", 2, 200 },
-	{ 22, 2, "xlim-rf", NULL, 60, 0 }, { 221, 22, "xlim-rf", "jean", 1, 0 },
+	{ 211, 21, "xlim-gc", "pierre", 1, 5000 },
+	{ 212, 21, "xlim-gc", "marie", 2, 200 },
+	{ 22, 2, "xlim-rf", NULL, 60, 0 },
+	{ 221, 22, "xlim-rf", "jean", 1, 0 },
 	{ 3, 1, "ircer", NULL, 40, 0 },
 	{ 31, 3, "ircer-ms", NULL, 1, 0 },
-		{ 311, 31, "ircer-ms", "luc", 1, 12000 },
-		{ 312, 31, "ircer-ms", "anne", 1, 12000 },
+	{ 311, 31, "ircer-ms", "luc", 1, 12000 },
+	{ 312, 31, "ircer-ms", "anne", 1, 12000 },
 };
 
 static void _add_tree(scenario_t *s, const site_assoc_t *t, size_t n)

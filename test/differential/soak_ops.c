@@ -25,26 +25,30 @@ static slurmctld_lock_t g_job_write = { READ_LOCK, WRITE_LOCK, WRITE_LOCK,
 static void _push_running(job_record_t *j)
 {
 	if (soak_state.nrun == soak_state.caprun) {
-		soak_state.caprun = soak_state.caprun ? 2 * soak_state.caprun : 1024;
-		soak_state.running = xrealloc(soak_state.running,
-					  soak_state.caprun * sizeof(*soak_state.running));
+		soak_state.caprun = soak_state.caprun ? 2 * soak_state.caprun :
+							1024;
+		soak_state.running = xrealloc(
+			soak_state.running,
+			soak_state.caprun * sizeof(*soak_state.running));
 	}
 	soak_state.running[soak_state.nrun++] = j;
 }
 
 static void _queue_push(job_record_t *j)
 {
-	if (soak_state.qlen == soak_state.qcap) {	/* grow, keeping the order */
+	if (soak_state.qlen == soak_state.qcap) { /* grow, keeping the order */
 		size_t cap = soak_state.qcap ? 2 * soak_state.qcap : 1024;
 		job_record_t **q = xcalloc(cap, sizeof(*q));
 		for (size_t i = 0; i < soak_state.qlen; i++)
-			q[i] = soak_state.queue[(soak_state.qhead + i) % soak_state.qcap];
+			q[i] = soak_state.queue[(soak_state.qhead + i) %
+						soak_state.qcap];
 		xfree(soak_state.queue);
 		soak_state.queue = q;
 		soak_state.qcap = cap;
 		soak_state.qhead = 0;
 	}
-	soak_state.queue[(soak_state.qhead + soak_state.qlen++) % soak_state.qcap] = j;
+	soak_state.queue[(soak_state.qhead + soak_state.qlen++) %
+			 soak_state.qcap] = j;
 }
 
 static job_record_t *_queue_pop(void)
@@ -153,11 +157,13 @@ static void _op_submit(time_t now)
 
 	lock_slurmctld(g_job_write);
 	if (soak_state.nadded && fw_chance(10)) {
-		added_assoc_t *a = &soak_state.added[fw_pick(soak_state.nadded)];
+		added_assoc_t *a =
+			&soak_state.added[fw_pick(soak_state.nadded)];
 		sa = &a->sc;
 		rec = a->rec;
 	} else {
-		sa = &soak_state.s->a[soak_state.users[fw_pick(soak_state.nusers)]];
+		sa = &soak_state.s
+			      ->a[soak_state.users[fw_pick(soak_state.nusers)]];
 	}
 	id = __atomic_fetch_add(&soak_state.next_job_id, 1, __ATOMIC_RELAXED);
 	j = job_make(id, sa, now);
@@ -187,7 +193,7 @@ static void _op_turnover(time_t now)
 	}
 	if ((soak_state.qlen > SOAK_LAG) && (j = _queue_pop())) {
 		if (!IS_JOB_PENDING(j))
-			;	/* finished already */
+			; /* finished already */
 		else if (!j->priority || !j->assoc_ptr)
 			_finish(j, JOB_CANCELLED, now);
 		else {
@@ -222,11 +228,13 @@ void soak_purge(void)
 static void _query(int op, uint32_t *count)
 {
 	/* From 24.11 slurmctld calls the plugin holding these. */
-	slurmctld_lock_t job_read_lock =
-		{ .job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
+					   .node = READ_LOCK,
+					   .part = READ_LOCK };
 	assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
 	fake_sprio_req_t req = { 0 };
-	uint32_t hi = __atomic_load_n(&soak_state.next_job_id, __ATOMIC_RELAXED);
+	uint32_t hi = __atomic_load_n(&soak_state.next_job_id,
+				      __ATOMIC_RELAXED);
 	char *parts = NULL;
 	list_t *l;
 
@@ -277,7 +285,8 @@ static void _op_reconfig(void)
 	} else {
 		/* slurmctld serves reconfigure RPCs one at a time
 		 * (reconfig_mutex, held until the plugin is notified). */
-		static pthread_mutex_t reconfig_mutex = PTHREAD_MUTEX_INITIALIZER;
+		static pthread_mutex_t reconfig_mutex =
+			PTHREAD_MUTEX_INITIALIZER;
 		pthread_mutex_lock(&reconfig_mutex);
 		_restore_job_accounting();
 		soak_state.fw.reconfig(true);
@@ -369,8 +378,8 @@ static void _op_assoc_del(void)
 	unlock_slurmctld(g_job_write);
 
 	records = list_create(slurmdb_destroy_assoc_rec);
-	list_append(records, world_assoc_rec(gone.sc.id, gone.sc.acct,
-					     gone.sc.user));
+	list_append(records,
+		    world_assoc_rec(gone.sc.id, gone.sc.acct, gone.sc.user));
 	world_update_assocs(SLURMDB_REMOVE_ASSOC, records);
 }
 
@@ -396,11 +405,23 @@ void soak_start_running(time_t now)
 void soak_op(int op, time_t now, uint32_t *items)
 {
 	switch (op) {
-	case OP_SUBMIT: _op_submit(now); break;
-	case OP_TURNOVER: _op_turnover(now); break;
-	case OP_RECONFIG: _op_reconfig(); break;
-	case OP_ASSOC_ADD: _op_assoc_add(); break;
-	case OP_ASSOC_DEL: _op_assoc_del(); break;
-	default: _query(op, items); break;
+	case OP_SUBMIT:
+		_op_submit(now);
+		break;
+	case OP_TURNOVER:
+		_op_turnover(now);
+		break;
+	case OP_RECONFIG:
+		_op_reconfig();
+		break;
+	case OP_ASSOC_ADD:
+		_op_assoc_add();
+		break;
+	case OP_ASSOC_DEL:
+		_op_assoc_del();
+		break;
+	default:
+		_query(op, items);
+		break;
 	}
 }

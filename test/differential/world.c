@@ -21,11 +21,12 @@ fw_world_t fw_world = { .gpu_pos = -1 };
 
 void world_remove_state_files(void)
 {
-	const char *names[] = { "priority_last_decay_ran",
-				"priority_last_decay_ran.old",
-				"priority_last_decay_ran.new", "fairway_usage",
-				"fairway_usage.new", "fairway_usage.journal",
-				"fairway_usage.journal.old", NULL };
+	const char *names[] = {
+		"priority_last_decay_ran",     "priority_last_decay_ran.old",
+		"priority_last_decay_ran.new", "fairway_usage",
+		"fairway_usage.new",	       "fairway_usage.journal",
+		"fairway_usage.journal.old",   NULL
+	};
 	for (int i = 0; names[i]; i++) {
 		char *f = xstrdup_printf("%s/%s", fw_world.state_dir, names[i]);
 		unlink(f);
@@ -49,7 +50,8 @@ static void _write_conf(const scenario_t *s)
 		perror(fw_world.conf_path);
 		exit(2);
 	}
-	fprintf(f, "ClusterName=fwdiff\nSlurmctldHost=localhost\n"
+	fprintf(f,
+		"ClusterName=fwdiff\nSlurmctldHost=localhost\n"
 		"StateSaveLocation=%s\n"
 		"PluginDir=%s%s%s\n"
 		"PriorityType=priority/multifactor\n"
@@ -64,9 +66,12 @@ static void _write_conf(const scenario_t *s)
 		 * only --decay-thread runs: other scenarios compare accrual
 		 * without decay. */
 		"PriorityDecayHalfLife=%s\nPriorityUsageResetPeriod=%s\n",
-		dir, plugin_mf_dir(), plugin_mf_dir()[0] ? ":" : "", plugin_slurm_dir(),
-		(fw_opts.conf_extra || fw_opts.thread_mode) ? "slurmdbd" : "none", s->w_age,
-		s->w_assoc, s->w_fs, s->w_js, s->w_part, s->w_qos, (unsigned) (s->max_age / 60), s->damp,
+		dir, plugin_mf_dir(), plugin_mf_dir()[0] ? ":" : "",
+		plugin_slurm_dir(),
+		(fw_opts.conf_extra || fw_opts.thread_mode) ? "slurmdbd" :
+							      "none",
+		s->w_age, s->w_assoc, s->w_fs, s->w_js, s->w_part, s->w_qos,
+		(unsigned) (s->max_age / 60), s->damp,
 		s->favor_small ? "YES" : "NO",
 		s->decay_hl ? s->decay_hl : (fw_opts.conf_extra ? "7-0" : "0"),
 		s->reset_period ? s->reset_period : "YEARLY");
@@ -93,7 +98,8 @@ static int g_nids;
 
 static int _cmp_id(const void *a, const void *b)
 {
-	uint32_t x = ((const id_index_t *) a)->id, y = ((const id_index_t *) b)->id;
+	uint32_t x = ((const id_index_t *) a)->id,
+		 y = ((const id_index_t *) b)->id;
 	return (x > y) - (x < y);
 }
 
@@ -149,8 +155,8 @@ static void _setup_tres(void)
 	slurmdb_update_object_t update;
 	assoc_init_args_t args;
 	slurmdb_tres_rec_t gpu = { .type = "gres", .name = "gpu" };
-	const char *tres_types[] = { "cpu", "mem", "energy", "node", "billing",
-				     "gres" };
+	const char *tres_types[] = { "cpu",  "mem",	"energy",
+				     "node", "billing", "gres" };
 
 	assoc_mgr_assoc_list = list_create(slurmdb_destroy_assoc_rec);
 	assoc_mgr_user_list = list_create(slurmdb_destroy_user_rec);
@@ -233,15 +239,15 @@ static void _part_shape(part_record_t *p)
 	case 0:
 	case 1:
 	case 2:
-		p->tres_cnt[fw_world.gpu_pos] = 8;	/* GPU nodes */
+		p->tres_cnt[fw_world.gpu_pos] = 8; /* GPU nodes */
 		break;
 	case 3:
-		break;				/* no GPUs */
+		break; /* no GPUs */
 	case 4:
 		memset(p->tres_cnt, 0, sizeof(uint64_t) * slurmctld_tres_cnt);
-		break;				/* no nodes */
+		break; /* no nodes */
 	default:
-		xfree(p->tres_cnt);		/* never counted */
+		xfree(p->tres_cnt); /* never counted */
 	}
 }
 
@@ -272,7 +278,8 @@ static void _setup_parts_qos(void)
 	/* slurmctld normalizes partition factors by the largest. */
 	for (int i = 0; i < fw_world.nparts; i++)
 		fw_world.parts[i].norm_priority = max_factor ?
-			(double) fw_world.parts[i].priority_job_factor / max_factor :
+			(double) fw_world.parts[i].priority_job_factor /
+				max_factor :
 			0.0;
 	part_list = list_create(NULL);
 	for (int i = 0; i < fw_world.nparts; i++)
@@ -302,7 +309,8 @@ static void _setup_parts_qos(void)
 	}
 	for (int i = 0; i < MAX_QOS; i++)
 		fw_world.qos[i]->usage->norm_priority = max_prio ?
-			(double) fw_world.qos[i]->priority / max_prio : 0.0;
+			(double) fw_world.qos[i]->priority / max_prio :
+			0.0;
 }
 
 slurmdb_assoc_rec_t *world_assoc(uint32_t id)
@@ -311,12 +319,12 @@ slurmdb_assoc_rec_t *world_assoc(uint32_t id)
 	return e ? e->rec : NULL;
 }
 
-void world_setup(scenario_t *s, uint32_t seed, time_t now,
-		 const char *log_name)
+void world_setup(scenario_t *s, uint32_t seed, time_t now, const char *log_name)
 {
 	log_options_t logopt = LOG_OPTS_STDERR_ONLY;
 
-	logopt.stderr_level = fw_opts.verbose ? LOG_LEVEL_INFO : LOG_LEVEL_ERROR;
+	logopt.stderr_level = fw_opts.verbose ? LOG_LEVEL_INFO :
+						LOG_LEVEL_ERROR;
 	log_init((char *) log_name, logopt, 0, NULL);
 	measure_install_lock_hooks();
 	_write_conf(s);
@@ -337,7 +345,8 @@ void world_setup(scenario_t *s, uint32_t seed, time_t now,
  * 64-bit big-endian numbers. */
 void world_write_state_file(time_t last_ran, time_t last_reset)
 {
-	char *path = xstrdup_printf("%s/priority_last_decay_ran", fw_world.state_dir);
+	char *path = xstrdup_printf("%s/priority_last_decay_ran",
+				    fw_world.state_dir);
 	unsigned char b[16] = { 0 };
 	FILE *f;
 
@@ -353,7 +362,8 @@ void world_write_state_file(time_t last_ran, time_t last_reset)
 
 bool world_wait_period(time_t when)
 {
-	char *path = xstrdup_printf("%s/priority_last_decay_ran", fw_world.state_dir);
+	char *path = xstrdup_printf("%s/priority_last_decay_ran",
+				    fw_world.state_dir);
 	bool done = false;
 
 	for (int i = 0; (i < 30000) && !done; i++) {

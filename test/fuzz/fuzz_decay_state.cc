@@ -17,10 +17,10 @@
 #include <string_view>
 
 #include "api_guard.h"
+#include "decay_state.h"
 #include "fairway.h"
 #include "fairway_usage_files.h"
 #include "fuzz_common.h"
-#include "decay_state.h"
 
 namespace {
 

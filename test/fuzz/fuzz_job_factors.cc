@@ -169,8 +169,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const double billable = number(in);
   const double usage_factor = (in.u8() & 1) ? -1.0 : number(in);
   fairway_job_charge_t ch;
-  FUZZ_CHECK(fairway_job_charge(&t, start_period, end_period, at_end, decay, billable,
-                                usage_factor, &ch) == FAIRWAY_OK);
+  FUZZ_CHECK(fairway_job_charge(&t, start_period, end_period, at_end, decay, billable, usage_factor,
+                                &ch) == FAIRWAY_OK);
   FUZZ_CHECK(ch.run_delta >= 0 && is_finite(ch.run_delta));
   // Within any real cluster's magnitudes (300 centuries, 10^15 billable TRES, a usage
   // factor up to 10^6) the charge is finite; beyond them products may overflow to inf

@@ -17,17 +17,17 @@
 #include <string>
 #include <string_view>
 
-#include "explain.h"
-#include "explain_format.h"
 #include "compare.h"
 #include "compare_format.h"
-#include "weights.h"
-#include "weights_format.h"
-#include "whatif.h"
+#include "explain.h"
+#include "explain_format.h"
 #include "fair_share.h"
 #include "fuzz_common.h"
 #include "snapshot.h"
 #include "sshare_format.h"
+#include "weights.h"
+#include "weights_format.h"
+#include "whatif.h"
 
 namespace {
 

@@ -30,7 +30,7 @@ slurmdb_assoc_rec_t *assoc_mgr_root_assoc = NULL;
 char **assoc_mgr_tres_name_array = NULL;
 uint32_t g_tres_count = 0;
 int node_record_count = 0;
-int active_node_record_count = 0;	/* 24.11 on */
+int active_node_record_count = 0; /* 24.11 on */
 
 static fake_hooks_t g_hooks;
 static pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -56,7 +56,7 @@ void fake_violation(const char *fmt, ...)
 /* Held locks, by everyone (the shim's thread included). */
 static int g_job_readers, g_job_writers, g_assoc_readers, g_assoc_writers;
 static int g_qos_held, g_lock_calls;
-static uint64_t g_jobs_sum, g_assocs_sum;	/* fields when last unlocked */
+static uint64_t g_jobs_sum, g_assocs_sum; /* fields when last unlocked */
 
 static uint64_t _mix(uint64_t h, const void *p, size_t n)
 {
@@ -83,8 +83,8 @@ static uint64_t _jobs_checksum(void)
 		h = _mix(h, &j->priority, sizeof(j->priority));
 		if (j->prio_factors) {
 			fw_prio_factors_t *f = j->prio_factors;
-			double v[6] = { f->priority_age, f->priority_assoc,
-					f->priority_fs, f->priority_js,
+			double v[6] = { f->priority_age,  f->priority_assoc,
+					f->priority_fs,	  f->priority_js,
 					f->priority_part, f->priority_qos };
 			h = _mix(h, v, sizeof(v));
 			h = _mix(h, &f->priority_site, sizeof(uint32_t));
@@ -128,12 +128,14 @@ void fake_rebase(void)
 static void _check_unlocked_writes(const char *when)
 {
 	if (!g_job_writers && (_jobs_checksum() != g_jobs_sum))
-		fake_violation("job fields changed without the job write lock (noticed %s)",
-			   when);
+		fake_violation(
+			"job fields changed without the job write lock (noticed %s)",
+			when);
 	if (!g_assoc_writers && !g_assoc_readers &&
 	    (_assocs_checksum() != g_assocs_sum))
-		fake_violation("association fields changed without an assoc_mgr lock (noticed %s)",
-			   when);
+		fake_violation(
+			"association fields changed without an assoc_mgr lock (noticed %s)",
+			when);
 }
 
 /* lock_slurmctld and unlock_slurmctld (fake_slurmctld.c) report here. */
@@ -142,7 +144,8 @@ static void _ctld_locked(void *ctx, slurmctld_lock_t l)
 	pthread_mutex_lock(&g_mutex);
 	g_lock_calls++;
 	if (g_assoc_readers || g_assoc_writers || g_qos_held)
-		fake_violation("lock_slurmctld while holding an assoc_mgr lock (slurmctld takes its own locks first)");
+		fake_violation(
+			"lock_slurmctld while holding an assoc_mgr lock (slurmctld takes its own locks first)");
 	_check_unlocked_writes("at lock_slurmctld");
 	if (l.job == WRITE_LOCK)
 		g_job_writers++;
@@ -158,10 +161,12 @@ static void _ctld_unlocking(void *ctx, slurmctld_lock_t l)
 	pthread_mutex_lock(&g_mutex);
 	if (l.job == WRITE_LOCK) {
 		if (!g_job_writers--)
-			fake_violation("unlock_slurmctld: job write lock not held");
+			fake_violation(
+				"unlock_slurmctld: job write lock not held");
 	} else if (l.job == READ_LOCK) {
 		if (!g_job_readers--)
-			fake_violation("unlock_slurmctld: job read lock not held");
+			fake_violation(
+				"unlock_slurmctld: job read lock not held");
 	}
 	if (!g_job_writers)
 		g_jobs_sum = _jobs_checksum();
@@ -191,10 +196,12 @@ void assoc_mgr_unlock(assoc_mgr_lock_t *l)
 	pthread_mutex_lock(&g_mutex);
 	if (l->assoc == WRITE_LOCK) {
 		if (!g_assoc_writers--)
-			fake_violation("assoc_mgr_unlock: assoc write lock not held");
+			fake_violation(
+				"assoc_mgr_unlock: assoc write lock not held");
 	} else if (l->assoc == READ_LOCK) {
 		if (!g_assoc_readers--)
-			fake_violation("assoc_mgr_unlock: assoc read lock not held");
+			fake_violation(
+				"assoc_mgr_unlock: assoc read lock not held");
 	}
 	if (l->qos && !g_qos_held--)
 		fake_violation("assoc_mgr_unlock: qos lock not held");
@@ -237,8 +244,9 @@ static void _check_list_access(list_t *l, const char *op)
 		fake_violation("%s on job_list without the job lock", op);
 	if (l && (l == assoc_mgr_assoc_list) && !g_assoc_readers &&
 	    !g_assoc_writers)
-		fake_violation("%s on the association list without the assoc lock",
-			   op);
+		fake_violation(
+			"%s on the association list without the assoc lock",
+			op);
 }
 
 list_t *list_create(ListDelF f)
@@ -334,7 +342,8 @@ int list_for_each_max(list_t *l, int *max, ListForF f, void *arg,
 
 void list_sort(list_t *l, ListCmpF f)
 {
-	qsort(l->items, l->n, sizeof(void *), (int (*)(const void *, const void *)) f);
+	qsort(l->items, l->n, sizeof(void *),
+	      (int (*)(const void *, const void *)) f);
 }
 
 list_itr_t *list_iterator_create(list_t *l)
@@ -367,7 +376,7 @@ void list_iterator_destroy(list_itr_t *it)
 static struct {
 	void *p;
 	size_t size;
-} *g_blocks;
+} * g_blocks;
 static size_t g_nblocks, g_blocks_cap;
 static pthread_mutex_t g_blocks_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -388,7 +397,7 @@ static void *_block_new(size_t cnt, size_t sz)
 
 	if (!p)
 		abort();
-	_block_forget(p);	/* freed with free() since */
+	_block_forget(p); /* freed with free() since */
 	pthread_mutex_lock(&g_blocks_mutex);
 	if (g_nblocks == g_blocks_cap) {
 		g_blocks_cap = g_blocks_cap ? 2 * g_blocks_cap : 256;
@@ -560,22 +569,28 @@ char *slurm_strerror(int errnum)
 
 bool slurm_with_slurmdbd(void)
 {
-	return g_hooks.with_slurmdbd ? g_hooks.with_slurmdbd(g_hooks.ctx) : true;
+	return g_hooks.with_slurmdbd ? g_hooks.with_slurmdbd(g_hooks.ctx) :
+				       true;
 }
 
 static bool _is_operator(void *ctx, uid_t uid)
 {
 	return g_hooks.validate_operator ?
-		g_hooks.validate_operator(g_hooks.ctx, uid) : (uid == 0);
+		g_hooks.validate_operator(g_hooks.ctx, uid) :
+		(uid == 0);
 }
 
 bool assoc_mgr_is_user_acct_coord(void *db_conn, uint32_t uid,
 				  char *acct FAKE_COORD_IS_LOCKED_PARAM)
 {
-	return g_hooks.is_coord ? g_hooks.is_coord(g_hooks.ctx, uid, acct) : false;
+	return g_hooks.is_coord ? g_hooks.is_coord(g_hooks.ctx, uid, acct) :
+				  false;
 }
 
-int slurm_mcs_get_privatedata(void) { return 0; }
+int slurm_mcs_get_privatedata(void)
+{
+	return 0;
+}
 int mcs_g_check_mcs_label(uint32_t user_id, char *mcs_label, bool assoc_locked)
 {
 	return 1;
@@ -583,11 +598,23 @@ int mcs_g_check_mcs_label(uint32_t user_id, char *mcs_label, bool assoc_locked)
 
 /* site_factor_plugin_init/fini and site_factor_g_reconfig before 24.11,
  * site_factor_g_init/fini from 24.11 on */
-int site_factor_plugin_init(void) { return SLURM_SUCCESS; }
-int site_factor_plugin_fini(void) { return SLURM_SUCCESS; }
+int site_factor_plugin_init(void)
+{
+	return SLURM_SUCCESS;
+}
+int site_factor_plugin_fini(void)
+{
+	return SLURM_SUCCESS;
+}
 void site_factor_g_reconfig(void) {}
-int site_factor_g_init(void) { return SLURM_SUCCESS; }
-int site_factor_g_fini(void) { return SLURM_SUCCESS; }
+int site_factor_g_init(void)
+{
+	return SLURM_SUCCESS;
+}
+int site_factor_g_fini(void)
+{
+	return SLURM_SUCCESS;
+}
 void site_factor_g_set(job_record_t *job_ptr) {}
 void site_factor_g_update(void) {}
 
@@ -621,8 +648,9 @@ double *slurm_get_tres_weight_array(char *weights_str, int tres_cnt, bool fail)
 int priority_sort_part_tier(void *x, void *y)
 {
 	part_record_t *a = *(part_record_t **) x, *b = *(part_record_t **) y;
-	return (a->priority_tier > b->priority_tier) ? -1 :
-		(a->priority_tier < b->priority_tier) ? 1 : 0;
+	return (a->priority_tier > b->priority_tier)  ? -1 :
+		(a->priority_tier < b->priority_tier) ? 1 :
+							0;
 }
 
 /* slurm_copy_priority_factors_object before 24.11, slurm_copy_priority_factors

@@ -36,7 +36,7 @@ typedef struct fake_hooks {
 	int (*with_slurmdbd)(void *ctx);
 	int (*validate_operator)(void *ctx, unsigned uid);
 	int (*is_coord)(void *ctx, unsigned uid, const char *account);
-	void (*log)(void *ctx, int level, const char *msg);	/* error = 1 ... */
+	void (*log)(void *ctx, int level, const char *msg); /* error = 1 ... */
 	void (*violation)(void *ctx, const char *what);
 } fake_hooks_t;
 
@@ -48,16 +48,16 @@ void fake_teardown(void);
 /* slurm.conf */
 void fake_conf_weights(uint32_t age, uint32_t assoc, uint32_t fs, uint32_t js,
 		       uint32_t part, uint32_t qos, uint32_t max_age_secs);
-void fake_conf_classic(int classic);		/* PriorityFlags=NO_FAIR_TREE */
+void fake_conf_classic(int classic); /* PriorityFlags=NO_FAIR_TREE */
 void fake_conf_flag_calculate_running(int on);
 void fake_conf_flag_incr_only(int on);
-void fake_conf_private_jobs(int on);		/* PrivateData=jobs */
-void fake_conf_state_dir(const char *dir);	/* StateSaveLocation */
-void fake_conf_priority_params(const char *params);	/* PriorityParameters */
+void fake_conf_private_jobs(int on);		    /* PrivateData=jobs */
+void fake_conf_state_dir(const char *dir);	    /* StateSaveLocation */
+void fake_conf_priority_params(const char *params); /* PriorityParameters */
 void fake_conf_decay_half_life(uint32_t secs);
-void fake_conf_debug_priority(int on);		/* DebugFlags=Priority */
-void fake_set_cluster(uint32_t cpus, uint32_t nodes);	/* cluster_cpus, nodes */
-void fake_set_enforce_limits(int on);		/* accounting_enforce */
+void fake_conf_debug_priority(int on);		      /* DebugFlags=Priority */
+void fake_set_cluster(uint32_t cpus, uint32_t nodes); /* cluster_cpus, nodes */
+void fake_set_enforce_limits(int on);		      /* accounting_enforce */
 
 /* Associations: add all, then link.  shares 0x7fffffff is Fairshare=parent. */
 void fake_add_assoc(uint32_t id, uint32_t parent_id, const char *acct,
@@ -68,7 +68,7 @@ double fake_assoc_shares_norm(uint32_t id);
 long double fake_assoc_level_fs(uint32_t id);
 long double fake_assoc_usage_raw(uint32_t id);
 long double fake_assoc_usage_efctv(uint32_t id);
-void fake_assoc_poison(uint32_t id);	/* fields to recognisable garbage */
+void fake_assoc_poison(uint32_t id); /* fields to recognisable garbage */
 void fake_assoc_set_usage(uint32_t id, double usage_raw);
 /* A user association added after fake_link_tree(), linked like assoc_mgr would. */
 void fake_add_user_linked(uint32_t id, uint32_t parent_id, const char *user,
@@ -77,7 +77,8 @@ void fake_make_cycle(uint32_t id, uint32_t new_parent_id);
 
 /* Partitions and QOS. */
 void fake_add_part(const char *name, uint32_t priority_job_factor, double norm);
-void fake_add_qos(uint32_t id, const char *name, uint32_t priority, double norm);
+void fake_add_qos(uint32_t id, const char *name, uint32_t priority,
+		  double norm);
 
 /* Jobs.  state: 0 pending, 1 running, 2 complete. */
 void fake_add_job(uint32_t job_id, uint32_t assoc_id, const char *part,
@@ -104,8 +105,9 @@ void fake_tres_add(const char *name);
 void fake_assoc_set_tres_usage(uint32_t id, int pos, double usage);
 uint32_t fake_job_priority(uint32_t job_id);
 int fake_job_has_factors(uint32_t job_id);
-int fake_job_has_factors_locked(uint32_t job_id);	/* under the job read lock */
-double fake_job_factor(uint32_t job_id, const char *name);	/* fs, age, js, part, qos */
+int fake_job_has_factors_locked(uint32_t job_id); /* under the job read lock */
+double fake_job_factor(uint32_t job_id,
+		       const char *name); /* fs, age, js, part, qos */
 
 /* The shim's entry points, called as slurmctld calls them (the locks it holds
  * around them, from 24.11 around init and sprio's list). */
@@ -113,12 +115,13 @@ double fake_job_factor(uint32_t job_id, const char *name);	/* fs, age, js, part,
  * (24.05 on) and priority_p_recover (23.02 on), as slurmctld starts up. */
 int fake_call_init(void);
 int fake_call_fini(void);
-uint32_t fake_call_set(uint32_t job_id);	/* caller holds the job write lock */
+uint32_t fake_call_set(uint32_t job_id); /* caller holds the job write lock */
 void fake_call_reconfig(int assoc_clear);
-void fake_call_job_end(uint32_t job_id);	/* caller holds the job write lock */
-void fake_call_set_assoc_usage(uint32_t id);	/* 0: a NULL association */
+void fake_call_job_end(uint32_t job_id); /* caller holds the job write lock */
+void fake_call_set_assoc_usage(uint32_t id); /* 0: a NULL association */
 /* NAN when the plugin has no priority_p_calc_fs_factor (25.11 on). */
-double fake_call_calc_fs_factor(long double usage_efctv, long double shares_norm);
+double fake_call_calc_fs_factor(long double usage_efctv,
+				long double shares_norm);
 int fake_has_calc_fs_factor(void);
 /* Whether classic and depth-oblivious fair-share store a job's factor in its
  * association's fs_factor (25.11 on). */
@@ -129,8 +132,9 @@ int fake_thread_without_fair_share(void);
  * list.  Filters as sprio asks for them (NULL / 0 for none): in the RPC
  * (22.05), in the sprio command (24.11 on). */
 int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
-			   const uint32_t *uids, int nuids, const char *partitions,
-			   unsigned uid, uint32_t *out, int max);
+			   const uint32_t *uids, int nuids,
+			   const char *partitions, unsigned uid, uint32_t *out,
+			   int max);
 /* The TRES factors and weights of job_id's first row in sprio's list of every
  * pending job (at most max of each): how many the row holds, -1 without a row. */
 int fake_call_factors_tres(uint32_t job_id, double *out, double *weights,

@@ -28,11 +28,11 @@ extern void priority_p_reconfig(bool assoc_clear);
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
-	__attribute__((weak));			/* before 25.11 */
+	__attribute__((weak)); /* before 25.11 */
 extern fake_sprio_f priority_p_get_priority_factors_list;
-extern void priority_p_thread_start(void) __attribute__((weak));/* 24.05 on */
+extern void priority_p_thread_start(void) __attribute__((weak)); /* 24.05 on */
 extern uint32_t priority_p_recover(uint32_t prio_boost)
-	__attribute__((weak));			/* 23.02 on */
+	__attribute__((weak)); /* 23.02 on */
 extern void priority_p_job_end(job_record_t *job_ptr);
 extern int priority_fairway_recalc(time_t now);
 extern int priority_fairway_cycle(time_t now);
@@ -230,7 +230,8 @@ void fake_add_assoc(uint32_t id, uint32_t parent_id, const char *acct,
 	a->shares_raw = shares;
 	a->usage = calloc(1, sizeof(*a->usage));
 	a->usage->tres_cnt = slurmctld_tres_cnt;
-	a->usage->usage_tres_raw = calloc(slurmctld_tres_cnt, sizeof(long double));
+	a->usage->usage_tres_raw = calloc(slurmctld_tres_cnt,
+					  sizeof(long double));
 	a->usage->grp_used_tres_run_secs = calloc(slurmctld_tres_cnt,
 						  sizeof(uint64_t));
 	a->usage->usage_raw = usage_raw;
@@ -248,16 +249,20 @@ void fake_link_tree(void)
 {
 	for (int i = 0; i < assoc_mgr_assoc_list->n; i++) {
 		slurmdb_assoc_rec_t *a = assoc_mgr_assoc_list->items[i];
-		slurmdb_assoc_rec_t *p = a->parent_id ? _assoc(a->parent_id) : NULL;
+		slurmdb_assoc_rec_t *p = a->parent_id ? _assoc(a->parent_id) :
+							NULL;
 		a->usage->parent_assoc_ptr = p;
 		a->usage->fs_assoc_ptr = p;
 		while (a->usage->fs_assoc_ptr &&
-		       (a->usage->fs_assoc_ptr->shares_raw == SLURMDB_FS_USE_PARENT) &&
+		       (a->usage->fs_assoc_ptr->shares_raw ==
+			SLURMDB_FS_USE_PARENT) &&
 		       a->usage->fs_assoc_ptr->usage->parent_assoc_ptr)
 			a->usage->fs_assoc_ptr =
 				a->usage->fs_assoc_ptr->usage->parent_assoc_ptr;
 		if (a->usage->fs_assoc_ptr)
-			list_append(a->usage->fs_assoc_ptr->usage->children_list, a);
+			list_append(
+				a->usage->fs_assoc_ptr->usage->children_list,
+				a);
 	}
 	for (int i = 0; i < assoc_mgr_assoc_list->n; i++) {
 		slurmdb_assoc_rec_t *a = assoc_mgr_assoc_list->items[i];
@@ -268,13 +273,14 @@ void fake_link_tree(void)
 			continue;
 		}
 		for (int k = 0; k < p->usage->children_list->n; k++) {
-			slurmdb_assoc_rec_t *s = p->usage->children_list->items[k];
+			slurmdb_assoc_rec_t *s =
+				p->usage->children_list->items[k];
 			if (s->shares_raw != SLURMDB_FS_USE_PARENT)
 				level += s->shares_raw;
 		}
 		a->usage->level_shares = level;
-		a->usage->shares_norm = level ?
-			(double) a->shares_raw / level : 0;
+		a->usage->shares_norm = level ? (double) a->shares_raw / level :
+						0;
 	}
 	fake_rebase();
 }
@@ -294,10 +300,12 @@ void assoc_mgr_normalize_assoc_shares(slurmdb_assoc_rec_t *assoc)
 		    a->usage->fs_assoc_ptr)
 			a = a->usage->fs_assoc_ptr;
 		assoc->usage->shares_norm = a->usage->level_shares ?
-			(double) a->shares_raw / a->usage->level_shares : 0.0;
+			(double) a->shares_raw / a->usage->level_shares :
+			0.0;
 		return;
 	}
-	if ((a->shares_raw == SLURMDB_FS_USE_PARENT) && a->usage->fs_assoc_ptr) {
+	if ((a->shares_raw == SLURMDB_FS_USE_PARENT) &&
+	    a->usage->fs_assoc_ptr) {
 		assoc->usage->shares_norm =
 			a->usage->fs_assoc_ptr->usage->shares_norm;
 		return;
@@ -306,16 +314,32 @@ void assoc_mgr_normalize_assoc_shares(slurmdb_assoc_rec_t *assoc)
 		if (a->shares_raw == SLURMDB_FS_USE_PARENT)
 			continue;
 		norm = a->usage->level_shares ?
-			norm * a->shares_raw / a->usage->level_shares : 0.0;
+			norm * a->shares_raw / a->usage->level_shares :
+			0.0;
 	}
 	assoc->usage->shares_norm = norm;
 }
 
-double fake_assoc_shares_norm(uint32_t id) { return _assoc(id)->usage->shares_norm; }
-double fake_assoc_fs_factor(uint32_t id) { return _assoc(id)->usage->fs_factor; }
-long double fake_assoc_level_fs(uint32_t id) { return _assoc(id)->usage->level_fs; }
-long double fake_assoc_usage_raw(uint32_t id) { return _assoc(id)->usage->usage_raw; }
-long double fake_assoc_usage_efctv(uint32_t id) { return _assoc(id)->usage->usage_efctv; }
+double fake_assoc_shares_norm(uint32_t id)
+{
+	return _assoc(id)->usage->shares_norm;
+}
+double fake_assoc_fs_factor(uint32_t id)
+{
+	return _assoc(id)->usage->fs_factor;
+}
+long double fake_assoc_level_fs(uint32_t id)
+{
+	return _assoc(id)->usage->level_fs;
+}
+long double fake_assoc_usage_raw(uint32_t id)
+{
+	return _assoc(id)->usage->usage_raw;
+}
+long double fake_assoc_usage_efctv(uint32_t id)
+{
+	return _assoc(id)->usage->usage_efctv;
+}
 
 void fake_assoc_poison(uint32_t id)
 {
@@ -370,7 +394,8 @@ void fake_add_qos(uint32_t id, const char *name, uint32_t priority, double norm)
 	q->usage_factor = 1.0;
 	q->usage = calloc(1, sizeof(*q->usage));
 	q->usage->norm_priority = norm;
-	q->usage->usage_tres_raw = calloc(slurmctld_tres_cnt, sizeof(long double));
+	q->usage->usage_tres_raw = calloc(slurmctld_tres_cnt,
+					  sizeof(long double));
 	q->usage->grp_used_tres_run_secs = calloc(slurmctld_tres_cnt,
 						  sizeof(uint64_t));
 	list_append(assoc_mgr_qos_list, q);
@@ -396,7 +421,8 @@ void fake_add_job(uint32_t job_id, uint32_t assoc_id, const char *part,
 	j->magic = JOB_MAGIC;
 	fake_ctld_job_set_id(j, job_id);
 	j->job_state = (state == 0) ? JOB_PENDING :
-		(state == 1) ? JOB_RUNNING : JOB_COMPLETE;
+		(state == 1)	    ? JOB_RUNNING :
+				      JOB_COMPLETE;
 	j->assoc_id = assoc_id;
 	j->assoc_ptr = _assoc(assoc_id);
 	j->account = j->assoc_ptr ? strdup(j->assoc_ptr->acct) : NULL;
@@ -441,7 +467,7 @@ void fake_job_set(uint32_t job_id, const char *field, long long v)
 		j->details->nice = NICE_OFFSET + v;
 	else if (!strcmp(field, "site_factor"))
 		j->site_factor = NICE_OFFSET + v;
-	else if (!strcmp(field, "nodes"))	/* nonzero: given node n1 */
+	else if (!strcmp(field, "nodes")) /* nonzero: given node n1 */
 		j->nodes = v ? (char *) "n1" : NULL;
 	else if (!strcmp(field, "waits_for_resources"))
 		j->state_reason = v ? WAIT_RESOURCES : WAIT_PRIORITY;
@@ -460,8 +486,9 @@ void fake_job_set(uint32_t job_id, const char *field, long long v)
 	else if (!strcmp(field, "begin_time"))
 		j->details->begin_time = v;
 	else if (!strcmp(field, "state"))
-		j->job_state = (v == 0) ? JOB_PENDING : (v == 1) ? JOB_RUNNING :
-			JOB_COMPLETE;
+		j->job_state = (v == 0) ? JOB_PENDING :
+			(v == 1)	? JOB_RUNNING :
+					  JOB_COMPLETE;
 	else if (!strcmp(field, "no_details")) {
 		free(j->details);
 		j->details = NULL;
@@ -478,8 +505,14 @@ void fake_job_set(uint32_t job_id, const char *field, long long v)
 	fake_rebase();
 }
 
-uint32_t fake_job_priority(uint32_t job_id) { return _job(job_id)->priority; }
-int fake_job_has_factors(uint32_t job_id) { return _job(job_id)->prio_factors != NULL; }
+uint32_t fake_job_priority(uint32_t job_id)
+{
+	return _job(job_id)->priority;
+}
+int fake_job_has_factors(uint32_t job_id)
+{
+	return _job(job_id)->prio_factors != NULL;
+}
 
 /* The same under the job read lock (no hooks), for a test that asks while the
  * calculation thread may be weighing. */
@@ -499,11 +532,16 @@ double fake_job_factor(uint32_t job_id, const char *name)
 	fw_prio_factors_t *f = _job(job_id)->prio_factors;
 	if (!f)
 		return NAN;
-	if (!strcmp(name, "fs")) return f->priority_fs;
-	if (!strcmp(name, "age")) return f->priority_age;
-	if (!strcmp(name, "js")) return f->priority_js;
-	if (!strcmp(name, "part")) return f->priority_part;
-	if (!strcmp(name, "qos")) return f->priority_qos;
+	if (!strcmp(name, "fs"))
+		return f->priority_fs;
+	if (!strcmp(name, "age"))
+		return f->priority_age;
+	if (!strcmp(name, "js"))
+		return f->priority_js;
+	if (!strcmp(name, "part"))
+		return f->priority_part;
+	if (!strcmp(name, "qos"))
+		return f->priority_qos;
 	return NAN;
 }
 
@@ -556,7 +594,7 @@ uint32_t fake_call_set(uint32_t job_id)
 	fake_caller_job_lock(true);
 	p = priority_p_set(0, _job(job_id));
 	fake_caller_job_lock(false);
-	fake_rebase();	/* the caller stores the result under its lock */
+	fake_rebase(); /* the caller stores the result under its lock */
 	if (fake_locks_held())
 		fake_violation("locks still held after priority_p_set");
 	return p;
@@ -595,7 +633,8 @@ void fake_call_set_assoc_usage(uint32_t id)
 	assoc_mgr_unlock(&locks);
 }
 
-double fake_call_calc_fs_factor(long double usage_efctv, long double shares_norm)
+double fake_call_calc_fs_factor(long double usage_efctv,
+				long double shares_norm)
 {
 	if (!priority_p_calc_fs_factor)
 		return NAN;
@@ -638,13 +677,15 @@ static list_t *_sprio(fake_sprio_req_t *req, unsigned uid)
 		fake_caller_readers(false);
 	fake_after("after priority_p_get_priority_factors_list");
 	if (fake_locks_held())
-		fake_violation("locks still held after priority_p_get_priority_factors_list");
+		fake_violation(
+			"locks still held after priority_p_get_priority_factors_list");
 	return ret;
 }
 
 int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
-			   const uint32_t *uids, int nuids, const char *partitions,
-			   unsigned uid, uint32_t *out, int max)
+			   const uint32_t *uids, int nuids,
+			   const char *partitions, unsigned uid, uint32_t *out,
+			   int max)
 {
 	fake_sprio_req_t req = { .partitions = partitions };
 	list_t *ret;
@@ -714,12 +755,14 @@ static int _call_period(int (*period)(time_t), time_t now, const char *name)
 
 int fake_call_recalc(time_t now)
 {
-	return _call_period(priority_fairway_recalc, now, "priority_fairway_recalc");
+	return _call_period(priority_fairway_recalc, now,
+			    "priority_fairway_recalc");
 }
 
 int fake_call_cycle(time_t now)
 {
-	return _call_period(priority_fairway_cycle, now, "priority_fairway_cycle");
+	return _call_period(priority_fairway_cycle, now,
+			    "priority_fairway_cycle");
 }
 
 void fake_job_set_tres(uint32_t job_id, int pos, uint64_t count)

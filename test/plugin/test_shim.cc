@@ -261,7 +261,8 @@ TEST_F(ShimTest, SetAssocUsageWithNullAssociationLogsAndReturns) {
 }
 
 TEST_F(ShimTest, CalcFsFactorIsClassicFormula) {
-  if (!fake_has_calc_fs_factor()) GTEST_SKIP() << "no priority_p_calc_fs_factor from Slurm 25.11 on";
+  if (!fake_has_calc_fs_factor())
+    GTEST_SKIP() << "no priority_p_calc_fs_factor from Slurm 25.11 on";
   LoadOutsideSlurmctld();
   EXPECT_DOUBLE_EQ(fake_call_calc_fs_factor(0.5L, 0.5L), 0.5);
   EXPECT_DOUBLE_EQ(fake_call_calc_fs_factor(0.1L, 0.0L), 0.0);
@@ -310,8 +311,8 @@ TEST_F(ShimTest, FactorsListRowsSpanBlocksThatLaterListsReuse) {
   LoadOutsideSlurmctld();
   const uint32_t n = 12000;
   for (uint32_t i = 0; i < n; i++)
-    fake_add_job(10000 + i, (i % 2) ? 21 : 31, "p1", (i % 3) ? "normal" : "high", 0,
-                 1 + i % 7, 1, (i % 2) ? 1001 : 1003);
+    fake_add_job(10000 + i, (i % 2) ? 21 : 31, "p1", (i % 3) ? "normal" : "high", 0, 1 + i % 7, 1,
+                 (i % 2) ? 1001 : 1003);
   ASSERT_EQ(fake_call_recalc(2000), 0);
   std::vector<uint32_t> out(n + 1);
   for (int round = 0; round < 3; round++) {

@@ -74,8 +74,8 @@ TEST_F(ShimTest, ThePoolWeighsAsOneThreadDoesAtAnyThreadCount) {
     fake_conf_priority_params(
         (metrics + ",fairway_weigh_threads=" + std::to_string(threads)).c_str());
     fake_call_reconfig(0);
-    EXPECT_CALL(mock_, Log(_, HasSubstr("weighed 300 jobs in " + std::to_string(threads) +
-                                        " threads")))
+    EXPECT_CALL(mock_,
+                Log(_, HasSubstr("weighed 300 jobs in " + std::to_string(threads) + " threads")))
         .Times(1);
     ASSERT_EQ(fake_call_cycle(now += 60), 0);
     EXPECT_EQ(priorities(), one) << threads << " threads";
@@ -136,9 +136,10 @@ TEST_F(ShimTest, TheQueueInThePeriodsSnapshotIsBoundedByFairwayQueueJobs) {
     text << in.rdbuf();
     return text.str();
   };
-  EXPECT_CALL(mock_, Log(_, HasSubstr("2 pending jobs, more than fairway_queue_jobs=1: " +
-                                      dir.string() + "/fairway.json holds the association "
-                                      "tree only until they are fewer")))
+  EXPECT_CALL(mock_,
+              Log(_, HasSubstr("2 pending jobs, more than fairway_queue_jobs=1: " + dir.string() +
+                               "/fairway.json holds the association "
+                               "tree only until they are fewer")))
       .Times(1);
   ASSERT_EQ(fake_call_cycle(1000), 0);
   EXPECT_NE(snapshot().find("{\"fairway_snapshot\": 1,"), std::string::npos);
@@ -278,8 +279,7 @@ TEST_F(ShimTest, AFairShareTresThatMakesEveryJobTieIsToldOncePerChange) {
             "share of gres/gpu, and all get fair-share factor 1.000000: fair-share orders none "
             "of them (a default a job is given, such as DefMemPerCPU or DefMemPerNode for mem, "
             "counts as asked for)");
-  const std::pair<uint32_t, double> gpu_usage[] = {{1, 100}, {2, 10}, {21, 10}, {3, 90},
-                                                   {31, 90}};
+  const std::pair<uint32_t, double> gpu_usage[] = {{1, 100}, {2, 10}, {21, 10}, {3, 90}, {31, 90}};
   for (const auto& [id, u] : gpu_usage) fake_assoc_set_tres_usage(id, FAKE_TRES_GPU, u);
   ASSERT_EQ(fake_call_cycle(1120), 0);
   ASSERT_EQ(fake_call_cycle(1180), 0);
@@ -332,7 +332,7 @@ TEST_F(ShimTest, AChargeOfAPendingJobIsNotItsEnd) {
   const auto dir = UseStateDir("het");
   LoadOutsideSlurmctld();
   fake_add_job(100, 31, "p1", "normal", 1, 2, 1, 1003);  // 2 CPUs allocated...
-  fake_job_set(100, "state", 0);                          // ...to a pending component,
+  fake_job_set(100, "state", 0);                         // ...to a pending component,
   fake_job_set(100, "start_time", 0);
   fake_job_set(100, "end_time_exp", 5000);  // as acct_policy_job_begin leaves it
   ASSERT_EQ(fake_call_cycle(1000), 0);

@@ -155,8 +155,8 @@ TEST_F(ShimTest, ClassicAllocatedUsageEqualsHistoricalOfTheHeldUsage) {
       fake_add_job(100, 21, "p1", "normal", 1, 1, 1, 1001);
       fake_add_job(101, 31, "p1", "normal", 1, 4, 1, 1003);
     } else {
-      const std::pair<uint32_t, double> usage[] = {{1, 5}, {2, 1}, {21, 1}, {22, 0},
-                                                   {3, 4}, {31, 4}};
+      const std::pair<uint32_t, double> usage[] = {{1, 5},  {2, 1}, {21, 1},
+                                                   {22, 0}, {3, 4}, {31, 4}};
       for (const auto& [id, u] : usage) fake_assoc_set_usage(id, u);
     }
     for (uint32_t id : {21u, 22u, 31u})  // one pending job each: users computed for them
@@ -198,8 +198,8 @@ TEST_F(ShimTest, GpuJobsAreJudgedByGpuUsageAndTheOthersByBilling) {
     LoadOutsideSlurmctld();
     fake_part_set_tres("p1", 0, 64);  // TRES_ARRAY_CPU
     fake_part_set_tres("p1", FAKE_TRES_GPU, 4);
-    const std::pair<uint32_t, double> gpu_usage[] = {{1, 100}, {2, 10}, {21, 10}, {3, 90},
-                                                     {31, 90}};
+    const std::pair<uint32_t, double> gpu_usage[] = {
+        {1, 100}, {2, 10}, {21, 10}, {3, 90}, {31, 90}};
     for (const auto& [id, u] : gpu_usage) fake_assoc_set_tres_usage(id, FAKE_TRES_GPU, u);
     fake_add_job(201, 31, "p1", "normal", 0, 16, 1, 1003);  // 1 GPU, 16 CPUs: a GPU job
     fake_job_set_tres(201, FAKE_TRES_GPU, 1);
@@ -262,8 +262,7 @@ TEST_F(ShimTest, ClassicGpuJobsGetTheClassicFactorOfTheGpuTree) {
   LoadOutsideSlurmctld();
   fake_part_set_tres("p1", 0, 64);  // TRES_ARRAY_CPU
   fake_part_set_tres("p1", FAKE_TRES_GPU, 4);
-  const std::pair<uint32_t, double> gpu_usage[] = {{1, 100}, {2, 10}, {21, 10}, {3, 90},
-                                                   {31, 90}};
+  const std::pair<uint32_t, double> gpu_usage[] = {{1, 100}, {2, 10}, {21, 10}, {3, 90}, {31, 90}};
   for (const auto& [id, u] : gpu_usage) fake_assoc_set_tres_usage(id, FAKE_TRES_GPU, u);
   fake_add_job(203, 21, "p1", "normal", 0, 1, 1, 1001);  // 2 GPUs
   fake_job_set_tres(203, FAKE_TRES_GPU, 2);
@@ -271,8 +270,8 @@ TEST_F(ShimTest, ClassicGpuJobsGetTheClassicFactorOfTheGpuTree) {
   ASSERT_EQ(fake_call_cycle(1000), 0);
   // The same tree with GPU usage, computed by the core (ids, parents, shares as SetUp's).
   const fairway_assoc_t gpu[] = {{1, 0, "root", nullptr, 1, 0, 100}, {2, 1, "a", nullptr, 2, 0, 10},
-                                 {21, 2, "a", "u1", 1, 0, 10},      {22, 2, "a", "u2", 1, 0, 0},
-                                 {3, 1, "b", nullptr, 1, 0, 90},   {31, 3, "b", "u3", 1, 0, 90}};
+                                 {21, 2, "a", "u1", 1, 0, 10},       {22, 2, "a", "u2", 1, 0, 0},
+                                 {3, 1, "b", nullptr, 1, 0, 90},     {31, 3, "b", "u3", 1, 0, 90}};
   fairway_fair_share_t* fs = nullptr;
   ASSERT_EQ(fairway_fair_share_new(gpu, 6, &fs), FAIRWAY_OK);
   ASSERT_EQ(fairway_fair_share_compute(fs, FAIRWAY_ALGO_CLASSIC, 1), FAIRWAY_OK);
@@ -321,8 +320,10 @@ TEST_F(ShimTest, AllocatedGpusJudgeGpuJobsAndAReconfiguredListNeverReadsTheirTre
 // jobs hold of each (u3's job: 2 GPUs and 1000 of memory), each TRES its own.
 TEST_F(ShimTest, HeldUsageOfTwoListedTresIsPublishedForEach) {
   const auto dir = UseStateDir("gpu-mem-held");
-  const std::string params = "fairway_usage=allocated,fairway_fairshare_tres=gres/gpu,mem,"
-                             "fairway_metrics_dir=" + dir.string();
+  const std::string params =
+      "fairway_usage=allocated,fairway_fairshare_tres=gres/gpu,mem,"
+      "fairway_metrics_dir=" +
+      dir.string();
   fake_conf_priority_params(params.c_str());
   LoadOutsideSlurmctld();
   fake_add_job(100, 31, "p1", "normal", 1, 4, 1, 1003);  // running: 4 CPUs, 2 GPUs, 1000 mem
@@ -332,10 +333,8 @@ TEST_F(ShimTest, HeldUsageOfTwoListedTresIsPublishedForEach) {
   std::stringstream text;
   text << std::ifstream(dir / "fairway.json").rdbuf();
   const std::string json = text.str();
-  EXPECT_NE(json.find("\"fairshare_tres\": [\"gres/gpu\", \"mem\"],"), std::string::npos)
-      << json;
-  EXPECT_NE(json.find("\"tres_usage\": {\"gres/gpu\": 2.0, \"mem\": 1000.0}}"),
-            std::string::npos)
+  EXPECT_NE(json.find("\"fairshare_tres\": [\"gres/gpu\", \"mem\"],"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"tres_usage\": {\"gres/gpu\": 2.0, \"mem\": 1000.0}}"), std::string::npos)
       << json;
   rm_tree(dir);
 }

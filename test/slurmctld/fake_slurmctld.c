@@ -29,7 +29,7 @@
  * bind to.
  */
 __attribute__((weak)) void *acct_db_conn = NULL;
-__attribute__((weak)) uint32_t cluster_cpus = NO_VAL;	/* NO_VAL: no nodes yet */
+__attribute__((weak)) uint32_t cluster_cpus = NO_VAL; /* NO_VAL: no nodes yet */
 __attribute__((weak)) list_t *job_list = NULL;
 __attribute__((weak)) time_t last_job_update = 0;
 __attribute__((weak)) time_t last_part_update = 0;
@@ -42,10 +42,11 @@ uint16_t running_cache = RUNNING_CACHE_STATE_NOTRUNNING;
 
 static fake_ctld_hooks_t g_hooks;
 static bool g_rwlocks;
-static pthread_rwlock_t g_locks[5] = {
-	PTHREAD_RWLOCK_INITIALIZER, PTHREAD_RWLOCK_INITIALIZER,
-	PTHREAD_RWLOCK_INITIALIZER, PTHREAD_RWLOCK_INITIALIZER,
-	PTHREAD_RWLOCK_INITIALIZER };
+static pthread_rwlock_t g_locks[5] = { PTHREAD_RWLOCK_INITIALIZER,
+				       PTHREAD_RWLOCK_INITIALIZER,
+				       PTHREAD_RWLOCK_INITIALIZER,
+				       PTHREAD_RWLOCK_INITIALIZER,
+				       PTHREAD_RWLOCK_INITIALIZER };
 
 void fake_ctld_set_hooks(const fake_ctld_hooks_t *hooks)
 {
@@ -63,8 +64,8 @@ void fake_ctld_use_rwlocks(bool on)
  * partition, federation) or released in reverse; nothing without rwlocks. */
 static void _rwlocks(slurmctld_lock_t locks, bool take)
 {
-	lock_level_t level[5] = { locks.conf, locks.job, locks.node,
-				  locks.part, locks.fed };
+	lock_level_t level[5] = { locks.conf, locks.job, locks.node, locks.part,
+				  locks.fed };
 
 	for (int k = 0; g_rwlocks && (k < 5); k++) {
 		int i = take ? k : 4 - k;
@@ -146,7 +147,7 @@ char *part_list_to_xstr(list_t *list)
 
 	while ((part = list_next(it))) {
 		more = names ? xstrdup_printf("%s,%s", names, part->name) :
-			xstrdup(part->name);
+			       xstrdup(part->name);
 		xfree(names);
 		names = more;
 	}
@@ -178,8 +179,7 @@ static int _used_limits_uid(void *x, void *key)
 /* An entry of a QOS's per-account or per-user usage, created with its list
  * when missing, as acct_policy.c does. */
 static slurmdb_used_limits_t *_used_limits(list_t **l, ListFindF find,
-					   void *key, char *acct,
-					   uint32_t uid)
+					   void *key, char *acct, uint32_t uid)
 {
 	slurmdb_used_limits_t *u;
 
@@ -197,14 +197,14 @@ static slurmdb_used_limits_t *_used_limits(list_t **l, ListFindF find,
 	return u;
 }
 
-slurmdb_used_limits_t *acct_policy_get_acct_used_limits(list_t **acct_limit_list,
-							char *acct)
+slurmdb_used_limits_t *
+acct_policy_get_acct_used_limits(list_t **acct_limit_list, char *acct)
 {
 	return _used_limits(acct_limit_list, _used_limits_acct, acct, acct, 0);
 }
 
-slurmdb_used_limits_t *acct_policy_get_user_used_limits(list_t **user_limit_list,
-							uint32_t user_id)
+slurmdb_used_limits_t *
+acct_policy_get_user_used_limits(list_t **user_limit_list, uint32_t user_id)
 {
 	return _used_limits(user_limit_list, _used_limits_uid, &user_id, NULL,
 			    user_id);

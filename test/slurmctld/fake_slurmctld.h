@@ -44,7 +44,8 @@ typedef struct {
 	/* validate_operator's answer (NULL: only root is an operator) */
 	bool (*is_operator)(void *ctx, uid_t uid);
 	/* calc_job_billable_tres was called, with the caller's assoc_mgr_locked */
-	void (*billable_tres)(void *ctx, job_record_t *job, bool assoc_mgr_locked);
+	void (*billable_tres)(void *ctx, job_record_t *job,
+			      bool assoc_mgr_locked);
 } fake_ctld_hooks_t;
 
 /* Install observers (NULL: none). */
@@ -136,7 +137,8 @@ static inline uint32_t *fake_ctld_prio_array(job_record_t *job, int *n,
 #else
 	*names = NULL;
 	*n = (job->priority_array && job->part_ptr_list) ?
-		list_count(job->part_ptr_list) : 0;
+		list_count(job->part_ptr_list) :
+		0;
 	return job->priority_array;
 #endif
 }
@@ -224,8 +226,9 @@ static inline list_t *fake_ctld_sprio(fake_sprio_f *factors,
 	list_t *rows = factors(uid);
 
 	if (rows && (req->job_ids || req->user_ids || req->partitions)) {
-		(void) list_delete_all(rows, _fake_sprio_drop_row, (void *) req);
-		if (!list_count(rows))	/* as a plugin returns no rows */
+		(void) list_delete_all(rows, _fake_sprio_drop_row,
+				       (void *) req);
+		if (!list_count(rows)) /* as a plugin returns no rows */
 			FREE_NULL_LIST(rows);
 	}
 	return rows;

@@ -25,7 +25,7 @@ static int private_view(void)
 
 int slurm_load_ctl_conf(time_t update_time, slurm_conf_t **conf)
 {
-	(void)update_time;
+	(void) update_time;
 	slurm_conf_t *c = calloc(1, sizeof(*c));
 	c->cluster_name = strdup("fakecluster");
 	c->priority_weight_fs = 10000;
@@ -42,13 +42,20 @@ int slurm_load_ctl_conf(time_t update_time, slurm_conf_t **conf)
 }
 
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
-void slurm_free_conf(slurm_conf_t *conf) { (void)conf; }
+void slurm_free_conf(slurm_conf_t *conf)
+{
+	(void) conf;
+}
 #else
-void slurm_free_ctl_conf(slurm_conf_t *conf) { (void)conf; }
+void slurm_free_ctl_conf(slurm_conf_t *conf)
+{
+	(void) conf;
+}
 #endif
 
-static slurmdb_assoc_rec_t *assoc(uint32_t id, uint32_t parent, const char *acct,
-				  const char *user, uint32_t shares, double usage)
+static slurmdb_assoc_rec_t *assoc(uint32_t id, uint32_t parent,
+				  const char *acct, const char *user,
+				  uint32_t shares, double usage)
 {
 	slurmdb_assoc_rec_t *a = calloc(1, sizeof(*a));
 	a->id = id;
@@ -61,29 +68,39 @@ static slurmdb_assoc_rec_t *assoc(uint32_t id, uint32_t parent, const char *acct
 	return a;
 }
 
-int slurm_load_assoc_mgr_info(assoc_mgr_info_request_msg_t *req, assoc_mgr_info_msg_t **resp)
+int slurm_load_assoc_mgr_info(assoc_mgr_info_request_msg_t *req,
+			      assoc_mgr_info_msg_t **resp)
 {
-	(void)req;
+	(void) req;
 	assoc_mgr_info_msg_t *m = calloc(1, sizeof(*m));
 	m->assoc_list = slurm_list_create(NULL);
 	if (private_view()) {
-		slurm_list_append(m->assoc_list, assoc(7, 5, "bloggs.prj", "fw_u1", 1, 100));
+		slurm_list_append(m->assoc_list,
+				  assoc(7, 5, "bloggs.prj", "fw_u1", 1, 100));
 	} else {
-		slurm_list_append(m->assoc_list, assoc(1, 0, "root", NULL, 1, 3000));
-		slurm_list_append(m->assoc_list, assoc(2, 1, "a", NULL, 1, 3000));
-		slurm_list_append(m->assoc_list, assoc(3, 2, "a", "root", 1, 1000));
-		slurm_list_append(m->assoc_list, assoc(4, 2, "a", "alice", 1, 2000));
+		slurm_list_append(m->assoc_list,
+				  assoc(1, 0, "root", NULL, 1, 3000));
+		slurm_list_append(m->assoc_list,
+				  assoc(2, 1, "a", NULL, 1, 3000));
+		slurm_list_append(m->assoc_list,
+				  assoc(3, 2, "a", "root", 1, 1000));
+		slurm_list_append(m->assoc_list,
+				  assoc(4, 2, "a", "alice", 1, 2000));
 	}
 	*resp = m;
 	return SLURM_SUCCESS;
 }
 
-void slurm_free_assoc_mgr_info_msg(assoc_mgr_info_msg_t *msg) { (void)msg; }
-
-int slurm_load_partitions(time_t update_time, partition_info_msg_t **resp, uint16_t show_flags)
+void slurm_free_assoc_mgr_info_msg(assoc_mgr_info_msg_t *msg)
 {
-	(void)update_time;
-	(void)show_flags;
+	(void) msg;
+}
+
+int slurm_load_partitions(time_t update_time, partition_info_msg_t **resp,
+			  uint16_t show_flags)
+{
+	(void) update_time;
+	(void) show_flags;
 	partition_info_msg_t *m = calloc(1, sizeof(*m));
 	m->record_count = 1;
 	m->partition_array = calloc(1, sizeof(partition_info_t));
@@ -94,12 +111,16 @@ int slurm_load_partitions(time_t update_time, partition_info_msg_t **resp, uint1
 	return SLURM_SUCCESS;
 }
 
-void slurm_free_partition_info_msg(partition_info_msg_t *msg) { (void)msg; }
-
-int slurm_load_node(time_t update_time, node_info_msg_t **resp, uint16_t show_flags)
+void slurm_free_partition_info_msg(partition_info_msg_t *msg)
 {
-	(void)update_time;
-	(void)show_flags;
+	(void) msg;
+}
+
+int slurm_load_node(time_t update_time, node_info_msg_t **resp,
+		    uint16_t show_flags)
+{
+	(void) update_time;
+	(void) show_flags;
 	node_info_msg_t *m = calloc(1, sizeof(*m));
 	m->record_count = 2;
 	m->node_array = calloc(2, sizeof(node_info_t));
@@ -108,7 +129,10 @@ int slurm_load_node(time_t update_time, node_info_msg_t **resp, uint16_t show_fl
 	return SLURM_SUCCESS;
 }
 
-void slurm_free_node_info_msg(node_info_msg_t *msg) { (void)msg; }
+void slurm_free_node_info_msg(node_info_msg_t *msg)
+{
+	(void) msg;
+}
 
 static void job(slurm_job_info_t *j, uint32_t id, uint32_t state)
 {
@@ -149,10 +173,11 @@ static job_info_msg_t *all_jobs(void)
 	return m;
 }
 
-int slurm_load_jobs(time_t update_time, job_info_msg_t **resp, uint16_t show_flags)
+int slurm_load_jobs(time_t update_time, job_info_msg_t **resp,
+		    uint16_t show_flags)
 {
-	(void)update_time;
-	(void)show_flags;
+	(void) update_time;
+	(void) show_flags;
 	*resp = all_jobs();
 	return SLURM_SUCCESS;
 }
@@ -161,12 +186,13 @@ int slurm_load_jobs(time_t update_time, job_info_msg_t **resp, uint16_t show_fla
  * heterogeneous job of that id. */
 int slurm_load_job(job_info_msg_t **resp, uint32_t job_id, uint16_t show_flags)
 {
-	(void)show_flags;
+	(void) show_flags;
 	job_info_msg_t *m = all_jobs();
 	uint32_t n = 0;
 	for (uint32_t i = 0; i < m->record_count; i++) {
 		const slurm_job_info_t *j = &m->job_array[i];
-		if (j->job_id == job_id || j->array_job_id == job_id || j->het_job_id == job_id)
+		if (j->job_id == job_id || j->array_job_id == job_id ||
+		    j->het_job_id == job_id)
 			m->job_array[n++] = *j;
 	}
 	m->record_count = n;
@@ -178,25 +204,31 @@ int slurm_load_job(job_info_msg_t **resp, uint32_t job_id, uint16_t show_flags)
 	return SLURM_SUCCESS;
 }
 
-void slurm_free_job_info_msg(job_info_msg_t *msg) { (void)msg; }
+void slurm_free_job_info_msg(job_info_msg_t *msg)
+{
+	(void) msg;
+}
 
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
-int slurm_load_job_prio(priority_factors_response_msg_t **resp, List job_id_list,
-			char *partitions, List uid_list, uint16_t show_flags)
+int slurm_load_job_prio(priority_factors_response_msg_t **resp,
+			List job_id_list, char *partitions, List uid_list,
+			uint16_t show_flags)
 {
-	(void)job_id_list;
-	(void)partitions;
-	(void)uid_list;
+	(void) job_id_list;
+	(void) partitions;
+	(void) uid_list;
 #else
-int slurm_load_job_prio(priority_factors_response_msg_t **resp, uint16_t show_flags)
+int slurm_load_job_prio(priority_factors_response_msg_t **resp,
+			uint16_t show_flags)
 {
 #endif
-	(void)show_flags;
+	(void) show_flags;
 	*resp = calloc(1, sizeof(**resp)); /* no rows: sprio shows none */
 	return SLURM_SUCCESS;
 }
 
-void slurm_free_priority_factors_response_msg(priority_factors_response_msg_t *msg)
+void slurm_free_priority_factors_response_msg(
+	priority_factors_response_msg_t *msg)
 {
-	(void)msg;
+	(void) msg;
 }

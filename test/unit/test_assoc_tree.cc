@@ -208,16 +208,13 @@ TEST(AssocTree, SortHierarchicalPutsUsersFirstThenByName) {
 // Slurm 23.11 and later: ascending lineage ("/root/bloggs/bloggs.prj.high/" before
 // "/root/bloggs/bloggs.prj/", users "0-NAME/" first unless an account's name sorts below it).
 TEST(AssocTree, SortHierarchicalByLineage) {
-  std::vector<AssocRecord> r = {acct(1, 0, "root"),
-                                acct(2, 1, "bloggs"),
-                                acct(3, 2, "bloggs.prj"),
-                                user(4, 3, "bloggs.prj", "fw_u1"),
-                                acct(5, 2, "bloggs.prj.low"),
-                                acct(6, 2, "bloggs.prj.high"),
-                                user(7, 2, "bloggs", "zed"),
-                                acct(8, 1, "0"),    // "0/" sorts after "0-..." users
-                                acct(9, 1, "+ops"),  // "+ops/" sorts before "0-..."
-                                user(10, 1, "root", "root")};
+  std::vector<AssocRecord> r = {
+      acct(1, 0, "root"),           acct(2, 1, "bloggs"),
+      acct(3, 2, "bloggs.prj"),     user(4, 3, "bloggs.prj", "fw_u1"),
+      acct(5, 2, "bloggs.prj.low"), acct(6, 2, "bloggs.prj.high"),
+      user(7, 2, "bloggs", "zed"),  acct(8, 1, "0"),  // "0/" sorts after "0-..." users
+      acct(9, 1, "+ops"),                             // "+ops/" sorts before "0-..."
+      user(10, 1, "root", "root")};
   std::vector<AssocRecord> by_name = r;
   sort_hierarchical(r, SiblingOrder::kLineage);
   std::vector<uint32_t> ids;

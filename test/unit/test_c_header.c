@@ -9,15 +9,15 @@
 #include "fairway_usage_files.h"
 
 static int failed, passed;
-#define CHECK(cond)                                                      \
-	do {                                                             \
-		if (cond) {                                              \
-			passed++;                                        \
-		} else {                                                 \
-			failed++;                                        \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__,    \
-				__LINE__, #cond);                        \
-		}                                                        \
+#define CHECK(cond) \
+	do { \
+		if (cond) { \
+			passed++; \
+		} else { \
+			failed++; \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, \
+				__LINE__, #cond); \
+		} \
 	} while (0)
 
 int main(void)
@@ -33,7 +33,8 @@ int main(void)
 	fairway_assoc_result_t r;
 
 	CHECK(fairway_fair_share_new(tree, 5, &fs) == FAIRWAY_OK);
-	CHECK(fairway_fair_share_compute(fs, FAIRWAY_ALGO_FAIR_TREE, 1) == FAIRWAY_OK);
+	CHECK(fairway_fair_share_compute(fs, FAIRWAY_ALGO_FAIR_TREE, 1) ==
+	      FAIRWAY_OK);
 	/* a: S 2/3 over U 1/3 = 2; b: S 1/3 over U 2/3 = 0.5 -> u1 ranks first. */
 	CHECK(fairway_fair_share_result(fs, 3, &r) == FAIRWAY_OK);
 	CHECK(r.fs_factor == 1.0);
@@ -43,7 +44,8 @@ int main(void)
 	CHECK(r.fs_factor == 0.5);
 	fairway_fair_share_destroy(&fs);
 	CHECK(fs == NULL);
-	CHECK(fairway_fair_share_compute(NULL, FAIRWAY_ALGO_CLASSIC, 1) == FAIRWAY_EINVAL);
+	CHECK(fairway_fair_share_compute(NULL, FAIRWAY_ALGO_CLASSIC, 1) ==
+	      FAIRWAY_EINVAL);
 	CHECK(fairway_last_error()[0] != '\0');
 	CHECK(fairway_options_parse("", NULL, NULL, NULL) == FAIRWAY_EINVAL);
 	CHECK(fairway_publisher_new(NULL) == FAIRWAY_EINVAL);

@@ -3,9 +3,8 @@
 // partition, and which factor decides a queue's order.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
@@ -94,7 +93,7 @@ TEST(CompareFairShare, DepthsThreeAndFourPartAtTheDeepestCommonAccount) {
   EXPECT_EQ(d.ancestor, "x");
   EXPECT_EQ(d.a->account, "x1");
   EXPECT_EQ(d.b->account, "x2");
-  EXPECT_FALSE(d.a_ranks_first);  // x1 used 55 of 65
+  EXPECT_FALSE(d.a_ranks_first);        // x1 used 55 of 65
   d = fair_share_decision(fs, 10, 11);  // siblings at depth 4
   EXPECT_EQ(d.ancestor, "x11");
   EXPECT_EQ(d.a->user, "p");
@@ -191,8 +190,8 @@ TEST(CompareFairShare, TheDecidingSidesOrderTheFactorsOnRandomTrees) {
       const int n = 1 + static_cast<int>(rng() % 3);
       for (int k = 0; k < n; ++k) {
         const std::string account = a == 1 ? "root" : "a" + std::to_string(a);
-        r.push_back(user(next, a, account, "u" + std::to_string(next), 1 + rng() % 1000,
-                         1 + rng() % 4));
+        r.push_back(
+            user(next, a, account, "u" + std::to_string(next), 1 + rng() % 1000, 1 + rng() % 4));
         users.push_back(next++);
       }
     }
@@ -282,17 +281,17 @@ TEST(Weights, OneFactorDecidesEveryPair) {
   const auto& age = d[0].factors[static_cast<size_t>(Factor::kAge)];
   EXPECT_EQ(age.verdict, FactorUse::Verdict::kSaturated);
   EXPECT_EQ(age.at_weight, 6u);
-  EXPECT_EQ(d[0].factors[static_cast<size_t>(Factor::kQos)].verdict,
-            FactorUse::Verdict::kUnused);
+  EXPECT_EQ(d[0].factors[static_cast<size_t>(Factor::kQos)].verdict, FactorUse::Verdict::kUnused);
 }
 
 TEST(Weights, AFactorDrownedByAWeightOrdersOfMagnitudeAbove) {
   Queue q = base_queue();
   q.settings.weight[Factor::kFairshare] = 100000000;
   for (uint32_t i = 1; i <= 5; ++i)
-    q.jobs.push_back(
-        pending_job(i, 11, 100, {row("p", 0, 10.0 * i, 1e7 * (6 - i))}));  // older jobs: less fair-share
-  for (auto& j : q.jobs) j.rows[0].priority = static_cast<uint32_t>(j.rows[0].age + j.rows[0].fairshare);
+    q.jobs.push_back(pending_job(
+        i, 11, 100, {row("p", 0, 10.0 * i, 1e7 * (6 - i))}));  // older jobs: less fair-share
+  for (auto& j : q.jobs)
+    j.rows[0].priority = static_cast<uint32_t>(j.rows[0].age + j.rows[0].fairshare);
   const auto d = queue_decisions(q);
   ASSERT_EQ(d.size(), 1u);
   const auto& age = d[0].factors[static_cast<size_t>(Factor::kAge)];
@@ -316,10 +315,8 @@ TEST(Weights, EqualPrioritiesGoBySubmitTimeThenJobId) {
   EXPECT_EQ(d[0].by_admin, 1u);
   EXPECT_EQ(d[0].by_job_id, 1u);
   EXPECT_EQ(d[0].by_submit_time, 1u);
-  EXPECT_EQ(d[0].factors[static_cast<size_t>(Factor::kAge)].verdict,
-            FactorUse::Verdict::kConstant);
+  EXPECT_EQ(d[0].factors[static_cast<size_t>(Factor::kAge)].verdict, FactorUse::Verdict::kConstant);
 }
-
 
 // One user's small and large jobs side by side are ordered by job size; what orders users is
 // fair-share. The headline weighs each pair of two associations by its priority gap, and says

@@ -2,20 +2,19 @@
 // neighbours, age and fair-share catch-up, the fair-share path; snapshot version 2.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "error.h"
 #include "explain.h"
 #include "explain_format.h"
 #include "history_format.h"
-#include "slurm_values.h"
-#include "words.h"
 #include "queue.h"
 #include "queue_fixtures.h"
+#include "slurm_values.h"
 #include "snapshot.h"
+#include "words.h"
 
 namespace fairway {
 namespace {
@@ -86,8 +85,8 @@ FairShareInput two_accounts() {
   // root -> a (u11, u12), b (u21); Fair Tree.
   FairShareInput fs;
   fs.associations = {
-      {1, 0, "root", "", false, 1, 0},   {2, 1, "a", "", false, 1, 0},
-      {3, 1, "b", "", false, 1, 0},      {11, 2, "a", "u11", false, 1, 300},
+      {1, 0, "root", "", false, 1, 0},    {2, 1, "a", "", false, 1, 0},
+      {3, 1, "b", "", false, 1, 0},       {11, 2, "a", "u11", false, 1, 300},
       {12, 2, "a", "u12", false, 1, 100}, {21, 3, "b", "u21", false, 1, 100},
   };
   return fs;
@@ -182,13 +181,13 @@ TEST(SnapshotV2, RoundTripAndMalformed) {
   EXPECT_NE(refused("\"partitions\": [\"p\"]", "\"partitions\": [\"p\", \"nowhere\"]")
                 .find("unknown partition \"nowhere\""),
             std::string::npos);
-  EXPECT_NE(refused("\"partition\": \"p\", \"priority\": 1234", "\"partition\": \"hi\", \"priority\": 1234")
+  EXPECT_NE(refused("\"partition\": \"p\", \"priority\": 1234",
+                    "\"partition\": \"hi\", \"priority\": 1234")
                 .find("is not one of the job's"),
             std::string::npos);
   EXPECT_NE(refused("\"taken_at\": 1000", "\"taken_at\": -1").find("\"taken_at\""),
             std::string::npos);
-  EXPECT_NE(refused("\"age\": 12.5", "\"age\": \"x\"").find("must be a number"),
-            std::string::npos);
+  EXPECT_NE(refused("\"age\": 12.5", "\"age\": \"x\"").find("must be a number"), std::string::npos);
   EXPECT_NE(refused("\"slurm_release\": \"24.11.5\", ", "").find("missing key \"slurm_release\""),
             std::string::npos);
   EXPECT_NE(refused("\"fairway_snapshot\": 2", "\"fairway_snapshot\": 1").find("unknown key"),
@@ -235,8 +234,7 @@ TEST(SnapshotV2, ExactDecayIsKeptAndExplained) {
                       "fairway_decay=exact)"),
             std::string::npos)
       << said;
-  EXPECT_EQ(format_explain(*s.queue, fs, explain_job(*s.queue, fs, 7)).size(),
-            said.size());
+  EXPECT_EQ(format_explain(*s.queue, fs, explain_job(*s.queue, fs, 7)).size(), said.size());
   s.queue->settings.decay_exact = false;
   EXPECT_EQ(format_explain(*s.queue, fs, explain_job(*s.queue, fs, 7)).find("decayed exactly"),
             std::string::npos);
@@ -290,7 +288,6 @@ TEST(SnapshotV2, HeldUsageIsKeptAndExplained) {
   EXPECT_NE(refused(text, "\"allocated\",", "\"now\",").find("unknown \"usage_basis\" \"now\""),
             std::string::npos);
 }
-
 
 // None of Slurm's unset markers reaches a number: the root's norm shares (its raw shares over
 // NO_VAL under Fair Tree), NormUsage and Level FS, and an account's missing factor are null in
@@ -374,8 +371,10 @@ TEST(ExplainOutput, AnAccountsFactorIsTheHighestOfItsUsers) {
   h.names = {{2, "a", ""}, {11, "a", "u11"}, {12, "a", "u12"}, {21, "b", "u21"}};
   HistoryPeriod p;
   p.time = 1000;
-  p.records = {{2, 400, 0.8f, 0.5f, 0}, {11, 300, 0.6f, 0.25f, 0.25f},
-               {12, 100, 0.2f, 0.25f, 0.75f}, {21, 100, 0.2f, 0.5f, 1.0f}};
+  p.records = {{2, 400, 0.8f, 0.5f, 0},
+               {11, 300, 0.6f, 0.25f, 0.25f},
+               {12, 100, 0.2f, 0.25f, 0.75f},
+               {21, 100, 0.2f, 0.5f, 1.0f}};
   h.periods.push_back(p);
   const auto series = history_series(h, "a", "");
   ASSERT_EQ(series.size(), 1u);
@@ -418,8 +417,7 @@ TEST(ExplainOutput, AnyUsageHalvesATiedFactor) {
   Queue q = queue();
   q.jobs.push_back(job(7, 11, 100, row("p", 10000, 0, 10000)));
   const std::string text = format_explain(q, fs, explain_job(q, fs, 7));
-  EXPECT_NE(text.find("Any usage at all charged to u11 would halve it"), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("Any usage at all charged to u11 would halve it"), std::string::npos) << text;
   EXPECT_EQ(text.find(" 0 more"), std::string::npos) << text;
 }
 

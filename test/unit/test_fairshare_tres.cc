@@ -1,8 +1,6 @@
 // Per-resource fair-share (fairway_fairshare_tres): which TRES judges a job, the option's
 // parsing, a GPU tree's factors against the billing tree's, hand-computed, and a snapshot that
 // keeps the TRES usage for `fairway shares --tres`, explain and whatif.
-#include "fairshare_tres.h"
-
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,6 +10,7 @@
 #include "compare.h"
 #include "compare_format.h"
 #include "explain_format.h"
+#include "fairshare_tres.h"
 #include "fairway.h"
 #include "fairway_publish.h"
 #include "plugin_options.h"
@@ -39,8 +38,8 @@ TEST(FairShareTres, AGpuJobIsOneWhoseGpuShareIsAtLeastItsCpuShare) {
 
 TEST(FairShareTres, TheLargestListedShareWinsAndTheFirstListedATie) {
   // gres/gpu (8 in the partition) then license/matlab (10), 128 CPUs.
-  EXPECT_EQ(judged_by({1, 5}, {8, 10}, 1, 128), 1);  // half the licences, an eighth of the GPUs
-  EXPECT_EQ(judged_by({4, 5}, {8, 10}, 1, 128), 0);  // a tie: the first listed
+  EXPECT_EQ(judged_by({1, 5}, {8, 10}, 1, 128), 1);   // half the licences, an eighth of the GPUs
+  EXPECT_EQ(judged_by({4, 5}, {8, 10}, 1, 128), 0);   // a tie: the first listed
   EXPECT_EQ(judged_by({0, 1}, {8, 10}, 12, 128), 1);  // 1/10 >= 12/128
   EXPECT_EQ(judged_by({0, 1}, {8, 10}, 13, 128), -1);
 }
@@ -71,7 +70,8 @@ TEST(FairShareTres, OptionListsContinueAfterCommasAndBadItemsAreNamed) {
   EXPECT_EQ(o.usage_basis, UsageBasis::kAllocated);
   EXPECT_TRUE(problems.empty());
   // Off by default.
-  EXPECT_TRUE(parse_priority_parameters("fairway_usage=allocated", problems).fairshare_tres.empty());
+  EXPECT_TRUE(
+      parse_priority_parameters("fairway_usage=allocated", problems).fairshare_tres.empty());
   // A bare item not after the list is no option; billing, a duplicate and a ninth are refused.
   o = parse_priority_parameters(
       "gres/gpu,fairway_fairshare_tres=gres/gpu,billing,GRES/GPU,a,b,c,d,e,f,g,h", problems);
@@ -93,9 +93,9 @@ TEST(FairShareTres, OptionListsContinueAfterCommasAndBadItemsAreNamed) {
 
 TEST(FairShareTres, CApiCopiesTheOptionsAndChoosesTheTres) {
   fairway_options_t o{};
-  ASSERT_EQ(fairway_options_parse("fairway_fairshare_tres=gres/gpu,license/matlab", &o, nullptr,
-                                  nullptr),
-            FAIRWAY_OK);
+  ASSERT_EQ(
+      fairway_options_parse("fairway_fairshare_tres=gres/gpu,license/matlab", &o, nullptr, nullptr),
+      FAIRWAY_OK);
   ASSERT_EQ(o.fairshare_tres_count, 2u);
   EXPECT_STREQ(o.fairshare_tres[0], "gres/gpu");
   EXPECT_STREQ(o.fairshare_tres[1], "license/matlab");
@@ -159,14 +159,15 @@ TEST(FairShareTres, ACopiedTreeWithGpuUsageRanksTheOtherWay) {
   fairway_fair_share_destroy(&gpu);
 }
 
-
 // root -> A (1 share) -> uA, root -> B (1 share) -> uB.  Billing: uA used 900, uB 100; GPUs:
 // uA 8, uB 72.  Fair Tree: on billing uB ranks first (1) and uA second (1/2); on GPUs the other
 // way.  Job 7 of uA asked mostly for GPUs, job 8 of uB for CPUs; weight 1000 each.
 Snapshot gpu_and_cpu_jobs() {
   Snapshot s;
-  s.associations = {{1, 0, "root", "", false, 1, 0},  {2, 1, "A", "", false, 1, 0},
-                    {3, 2, "A", "uA", false, 1, 900}, {4, 1, "B", "", false, 1, 0},
+  s.associations = {{1, 0, "root", "", false, 1, 0},
+                    {2, 1, "A", "", false, 1, 0},
+                    {3, 2, "A", "uA", false, 1, 900},
+                    {4, 1, "B", "", false, 1, 0},
                     {5, 4, "B", "uB", false, 1, 100}};
   s.fairshare_tres = {"gres/gpu"};
   s.tres_usage = {{0, 0, 8, 0, 72}};
@@ -206,8 +207,7 @@ TEST(FairShareTres, ASnapshotKeepsTheTresUsageAndWhichJobsItJudged) {
   EXPECT_NE(text.find("\"dampening_factor\": 1, \"fairshare_tres\": [\"gres/gpu\"],"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("\"usage\": 100.0, \"tres_usage\": {\"gres/gpu\": 72.0}}"),
-            std::string::npos)
+  EXPECT_NE(text.find("\"usage\": 100.0, \"tres_usage\": {\"gres/gpu\": 72.0}}"), std::string::npos)
       << text;
   EXPECT_NE(text.find("\"fairshare_tres\": \"gres/gpu\",\n"), std::string::npos) << text;
   const Snapshot back = parse_snapshot(text);
@@ -252,11 +252,13 @@ TEST(FairShareTres, ASnapshotKeepsTheTresUsageAndWhichJobsItJudged) {
             std::string::npos);
   EXPECT_NE(refused(text, "{\"gres/gpu\": 72.0}", "{}").find("no usage of \"gres/gpu\""),
             std::string::npos);
-  EXPECT_NE(refused(text, "\"fairshare_tres\": \"gres/gpu\",\n", "\"fairshare_tres\": \"gres/mps\",\n")
-                .find("jobs[0] (job 7): \"fairshare_tres\" \"gres/mps\" is not in the top "
-                      "level's \"fairshare_tres\""),
-            std::string::npos);
-  EXPECT_NE(refused(text, "[\"gres/gpu\"]", "[\"billing\"]").find("\"fairshare_tres\"[0] \"billing\": billing"),
+  EXPECT_NE(
+      refused(text, "\"fairshare_tres\": \"gres/gpu\",\n", "\"fairshare_tres\": \"gres/mps\",\n")
+          .find("jobs[0] (job 7): \"fairshare_tres\" \"gres/mps\" is not in the top "
+                "level's \"fairshare_tres\""),
+      std::string::npos);
+  EXPECT_NE(refused(text, "[\"gres/gpu\"]", "[\"billing\"]")
+                .find("\"fairshare_tres\"[0] \"billing\": billing"),
             std::string::npos);
   EXPECT_NE(refused(text, "[\"gres/gpu\"]", "[\"gres/gpu\", \"GRES/GPU\"]")
                 .find("\"fairshare_tres\"[1] \"GRES/GPU\" is listed twice"),

@@ -1,7 +1,5 @@
 // Held usage (fairway_usage=allocated|committed): what running jobs hold, summed up the tree,
 // and fair-share computed from it, on a constructed tree with hand-computed values.
-#include "held_usage.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +8,7 @@
 
 #include "fair_share.h"
 #include "fairway.h"
+#include "held_usage.h"
 #include "plugin_options.h"
 
 namespace fairway {
@@ -111,17 +110,17 @@ TEST(HeldUsage, OptionParsesAndBadValuesAreNamed) {
             std::string::npos)
       << problems[0];
   problems.clear();
-  EXPECT_EQ(parse_priority_parameters("fairway_usage=allocated,fairway_rerank_interval=10",
-                                      problems)
-                .rerank_interval,
-            10u);
+  EXPECT_EQ(
+      parse_priority_parameters("fairway_usage=allocated,fairway_rerank_interval=10", problems)
+          .rerank_interval,
+      10u);
   EXPECT_TRUE(problems.empty());
   // Historical usage changes only at periods: an interval without a held basis is refused.
   EXPECT_EQ(parse_priority_parameters("fairway_rerank_interval=10", problems).rerank_interval, 0u);
-  EXPECT_EQ(parse_priority_parameters("fairway_usage=committed,fairway_rerank_interval=3601",
-                                      problems)
-                .rerank_interval,
-            0u);
+  EXPECT_EQ(
+      parse_priority_parameters("fairway_usage=committed,fairway_rerank_interval=3601", problems)
+          .rerank_interval,
+      0u);
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_NE(problems[0].find("fairway_rerank_interval needs fairway_usage=allocated or committed"),
             std::string::npos);

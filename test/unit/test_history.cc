@@ -24,12 +24,15 @@ namespace {
 HistoryPeriod period(int64_t t, float scale) {
   HistoryPeriod p;
   p.time = t;
-  p.records = {{1, 100 * scale, 1, 1, 0}, {2, 60 * scale, 0.6f, 0.75f, 0}, {3, 60 * scale, 0.6f, 0.75f, 0.5f}};
+  p.records = {{1, 100 * scale, 1, 1, 0},
+               {2, 60 * scale, 0.6f, 0.75f, 0},
+               {3, 60 * scale, 0.6f, 0.75f, 0.5f}};
   return p;
 }
 
 TEST(History, BlocksRoundTrip) {
-  const std::string b = encode_history_period(period(1000, 1)) + encode_history_period(period(1060, 2));
+  const std::string b =
+      encode_history_period(period(1000, 1)) + encode_history_period(period(1060, 2));
   EXPECT_EQ(b.size(), 2 * (16 + 3 * 24 + 4));
   size_t skipped = 99;
   const std::vector<HistoryPeriod> ps = parse_history(b, &skipped);
@@ -116,7 +119,8 @@ TEST_F(HistoryDir, AppendsRotatesAndReadsBack) {
   const std::vector<HistoryName> names = {{1, "root", ""}, {2, "a", ""}, {3, "a", "alice"}};
   const int64_t day = 86400, t0 = 1795608000 - 5 * day;
   for (int d = 0; d < 5; d++)
-    for (int k = 0; k < 3; k++) append_history(dir_, period(t0 + d * day + k * 300, k + 1.0f), names, 2);
+    for (int k = 0; k < 3; k++)
+      append_history(dir_, period(t0 + d * day + k * 300, k + 1.0f), names, 2);
   struct stat st {};
   ASSERT_EQ(stat(dir_.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
@@ -180,7 +184,8 @@ TEST_F(HistoryDir, ManyPeriodsStayWithinTheDaysKept) {
   std::vector<HistoryName> names;
   HistoryPeriod p;
   for (uint32_t id = 1; id <= 200; id++) {
-    names.push_back({id, id == 1 ? "root" : "acct" + std::to_string(id % 17), id > 17 ? "u" + std::to_string(id) : ""});
+    names.push_back({id, id == 1 ? "root" : "acct" + std::to_string(id % 17),
+                     id > 17 ? "u" + std::to_string(id) : ""});
     p.records.push_back({id, 10.0f * id, 0.001f, 0.005f, 0.5f});
   }
   const int64_t day = 86400, t0 = 1795564800;  // a UTC midnight
@@ -260,8 +265,9 @@ TEST(JobStarts, PlaceInTheLastOrderAndTheJobsPassed) {
 
 TEST_F(HistoryDir, TheJournalOfStartsReadsBackAndExplains) {
   StartRecord r;
-  r.job = {12, "alice", "chem", "debug", 1795600000, 1795601800, 1140, true,
-           {140, 0, 1000, 0, 0, 0, 0, static_cast<double>(0)}};
+  r.job = {12,      "alice",    "chem",
+           "debug", 1795600000, 1795601800,
+           1140,    true,       {140, 0, 1000, 0, 0, 0, 0, static_cast<double>(0)}};
   r.order_time = 1795601700;
   r.order_partition = "debug";
   r.place = 3;
@@ -300,7 +306,8 @@ TEST_F(HistoryDir, TheJournalOfStartsReadsBackAndExplains) {
   EXPECT_NE(text.find("It started before 1 job that was ahead of it then and still waits (9)"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("2 jobs submitted before it to debug still wait."), std::string::npos) << text;
+  EXPECT_NE(text.find("2 jobs submitted before it to debug still wait."), std::string::npos)
+      << text;
   // Files older than the days kept go with the next append.
   append_starts(dir_, r.job.start_time + 3 * 86400, {}, 2);
   EXPECT_FALSE(find_start(dir_, 12));
@@ -314,8 +321,9 @@ TEST_F(HistoryDir, TheJournalOfStartsReadsBackAndExplains) {
 // Slurm accepts for a site factor is read as it is, negative ones included.
 TEST(JobStarts, ASiteFactorWrittenWithNiceOffsetReadsBackWithout) {
   StartRecord r;
-  r.job = {14, "fw_u1", "bloggs", "debug", 1795600000, 1795600300, 3555, true,
-           {555, 0, 3000, 0, 0, 0, 2147483648.0, 0}};
+  r.job = {14,      "fw_u1",    "bloggs",
+           "debug", 1795600000, 1795600300,
+           3555,    true,       {555, 0, 3000, 0, 0, 0, 2147483648.0, 0}};
   r.order_time = 1795600240;
   r.order_partition = "debug";
   r.place = 1;

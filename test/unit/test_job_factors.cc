@@ -292,7 +292,7 @@ TEST(JobFactors, PairsOfPartitionAndQos) {
   w.flags = FAIRWAY_FLAG_NO_NORMAL_QOS;
   ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, nullptr, pairs, 3, &r), FAIRWAY_OK);
   EXPECT_EQ(pairs[1].priority, r.priority + 40000);  // (50 - 10) * 1000
-  w.qos = 0;  // no QOS weight: every pair alike
+  w.qos = 0;                                         // no QOS weight: every pair alike
   ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, nullptr, pairs, 3, &r), FAIRWAY_OK);
   EXPECT_EQ(pairs[1].priority, r.priority);
 }
@@ -332,10 +332,10 @@ TEST(JobFactors, WeighOneCallEqualsThePiecewiseCalls) {
   double ta[3], tb[3];
   ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part_a, ta), FAIRWAY_OK);
   ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part_b, tb), FAIRWAY_OK);
-  const uint32_t pa = fairway_job_priority_in_partition(&w, &f, 5, 1.0,
-                                                        fairway_tres_weighted(&w, ta), nullptr);
-  const uint32_t pb = fairway_job_priority_in_partition(&w, &f, 1, 0.2,
-                                                        fairway_tres_weighted(&w, tb), nullptr);
+  const uint32_t pa =
+      fairway_job_priority_in_partition(&w, &f, 5, 1.0, fairway_tres_weighted(&w, ta), nullptr);
+  const uint32_t pb =
+      fairway_job_priority_in_partition(&w, &f, 1, 0.2, fairway_tres_weighted(&w, tb), nullptr);
 
   fairway_job_partition_t parts[2] = {{5, 1.0, part_a, 0, 0}, {1, 0.2, part_b, 0, 0}};
   double tres_out[3];

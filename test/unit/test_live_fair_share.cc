@@ -2,8 +2,6 @@
 // computes from slurmctld's public data is what the plugin compared, under each
 // PriorityParameters option that changes it.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
-#include "live_fair_share.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -11,6 +9,7 @@
 
 #include "explain.h"
 #include "fair_share.h"
+#include "live_fair_share.h"
 #include "snapshot.h"
 
 namespace fairway_cli {
@@ -32,8 +31,10 @@ struct Cluster {
 
 Cluster cluster(const std::string& options) {
   Cluster c;
-  c.snap.associations = {{1, 0, "root", "", false, 1, 0},  {2, 1, "A", "", false, 1, 0},
-                         {3, 2, "A", "uA", false, 1, 900}, {4, 1, "B", "", false, 1, 0},
+  c.snap.associations = {{1, 0, "root", "", false, 1, 0},
+                         {2, 1, "A", "", false, 1, 0},
+                         {3, 2, "A", "uA", false, 1, 900},
+                         {4, 1, "B", "", false, 1, 0},
                          {5, 4, "B", "uB", false, 1, 100}};
   fairway::Queue q;
   q.taken_at = 1000;

@@ -33,9 +33,18 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
       " fairway_metrics_dir=/var/lib/fw/ , other=1,fairway_nope=2,,fairway_metrics_dir", problems);
   EXPECT_EQ(o.metrics_dir, "/var/lib/fw");
   ASSERT_EQ(problems.size(), 3u);
-  EXPECT_EQ(problems[0], "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads)");
-  EXPECT_EQ(problems[2], "PriorityParameters: fairway_metrics_dir needs a directory (fairway_metrics_dir=/path), ignored");
+  EXPECT_EQ(
+      problems[0],
+      "PriorityParameters: 'other=1' is not a Fairway option (those begin with fairway_), ignored");
+  EXPECT_EQ(
+      problems[1],
+      "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: "
+      "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
+      "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, "
+      "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads)");
+  EXPECT_EQ(problems[2],
+            "PriorityParameters: fairway_metrics_dir needs a directory "
+            "(fairway_metrics_dir=/path), ignored");
 }
 
 TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
@@ -43,7 +52,8 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   PluginOptions o = parse_priority_parameters("fairway_metrics_dir=var/fw", problems);
   EXPECT_EQ(o.metrics_dir, "");
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: fairway_metrics_dir='var/fw' is not an absolute path, ignored");
+  EXPECT_EQ(problems[0],
+            "PriorityParameters: fairway_metrics_dir='var/fw' is not an absolute path, ignored");
   problems.clear();
   o = parse_priority_parameters("fairway_metrics_dir=/" + std::string(5000, 'a'), problems);
   EXPECT_EQ(o.metrics_dir, "");
@@ -56,7 +66,12 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
   problems.clear();
   o = parse_priority_parameters("fairway_colour=\x01\xff", problems);
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads)");
+  EXPECT_EQ(
+      problems[0],
+      "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: "
+      "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
+      "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, "
+      "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
@@ -75,18 +90,24 @@ TEST(PluginOptions, ShadowPolicyNeedsAMetricsDirectoryAndQueueJobsAreBounded) {
   o = parse_priority_parameters("fairway_shadow=/etc/slurm/shadow.conf", problems);
   EXPECT_EQ(o.shadow_file, "");
   ASSERT_EQ(problems.size(), 1u);
-  EXPECT_EQ(problems[0], "PriorityParameters: fairway_shadow='/etc/slurm/shadow.conf' needs "
-                         "fairway_metrics_dir (where its results are published), ignored");
+  EXPECT_EQ(problems[0],
+            "PriorityParameters: fairway_shadow='/etc/slurm/shadow.conf' needs "
+            "fairway_metrics_dir (where its results are published), ignored");
   problems.clear();
-  o = parse_priority_parameters("fairway_metrics_dir=/m,fairway_shadow=shadow.conf,"
-                                "fairway_queue_jobs=10000001,fairway_shadow",
-                                problems);
+  o = parse_priority_parameters(
+      "fairway_metrics_dir=/m,fairway_shadow=shadow.conf,"
+      "fairway_queue_jobs=10000001,fairway_shadow",
+      problems);
   EXPECT_EQ(o.shadow_file, "");
   EXPECT_EQ(o.queue_jobs, kDefaultQueueJobs);
   ASSERT_EQ(problems.size(), 3u);
-  EXPECT_EQ(problems[0], "PriorityParameters: fairway_shadow='shadow.conf' is not an absolute path, ignored");
-  EXPECT_EQ(problems[1], "PriorityParameters: fairway_queue_jobs='10000001' is not a whole number of jobs from 0 to 10000000, ignored");
-  EXPECT_EQ(problems[2], "PriorityParameters: fairway_shadow needs a file (fairway_shadow=/path), ignored");
+  EXPECT_EQ(problems[0],
+            "PriorityParameters: fairway_shadow='shadow.conf' is not an absolute path, ignored");
+  EXPECT_EQ(problems[1],
+            "PriorityParameters: fairway_queue_jobs='10000001' is not a whole number of jobs from "
+            "0 to 10000000, ignored");
+  EXPECT_EQ(problems[2],
+            "PriorityParameters: fairway_shadow needs a file (fairway_shadow=/path), ignored");
 }
 
 TEST(PluginOptions, DecayIsSlurmsUnlessExactIsAsked) {
@@ -110,9 +131,9 @@ TEST(PluginOptions, HistoryDays) {
   std::vector<std::string> problems;
   EXPECT_EQ(parse_priority_parameters("fairway_history_days=30", problems).history_days, 30u);
   EXPECT_TRUE(problems.empty());
-  for (const char* bad : {"fairway_history_days=0", "fairway_history_days=3651",
-                          "fairway_history_days=1.5", "fairway_history_days=", "fairway_history_days=-1",
-                          "fairway_history_days=99999"}) {
+  for (const char* bad :
+       {"fairway_history_days=0", "fairway_history_days=3651", "fairway_history_days=1.5",
+        "fairway_history_days=", "fairway_history_days=-1", "fairway_history_days=99999"}) {
     problems.clear();
     EXPECT_EQ(parse_priority_parameters(bad, problems).history_days, 0u) << bad;
     ASSERT_EQ(problems.size(), 1u) << bad;
@@ -136,8 +157,12 @@ TEST(PluginOptions, Starvation) {
   EXPECT_EQ(o.starvation_minutes, 0u);
   EXPECT_EQ(o.starvation_quantile, 0.75);
   ASSERT_EQ(problems.size(), 4u);
-  EXPECT_EQ(problems[0], "PriorityParameters: fairway_starvation_minutes='0' is not a whole number of minutes from 1 to 525600, ignored");
-  EXPECT_EQ(problems[3], "PriorityParameters: fairway_starvation_quantile='x' is not a number above 0 and at most 1, ignored");
+  EXPECT_EQ(problems[0],
+            "PriorityParameters: fairway_starvation_minutes='0' is not a whole number of minutes "
+            "from 1 to 525600, ignored");
+  EXPECT_EQ(problems[3],
+            "PriorityParameters: fairway_starvation_quantile='x' is not a number above 0 and at "
+            "most 1, ignored");
 }
 
 TEST(PluginOptions, WeighThreadsFromOneToSixtyFour) {
@@ -146,9 +171,9 @@ TEST(PluginOptions, WeighThreadsFromOneToSixtyFour) {
   EXPECT_EQ(parse_priority_parameters("fairway_weigh_threads=1", problems).weigh_threads, 1u);
   EXPECT_EQ(parse_priority_parameters("fairway_weigh_threads=64", problems).weigh_threads, 64u);
   EXPECT_TRUE(problems.empty());
-  for (const char* bad : {"fairway_weigh_threads=0", "fairway_weigh_threads=65",
-                          "fairway_weigh_threads=2.5", "fairway_weigh_threads=",
-                          "fairway_weigh_threads=all"}) {
+  for (const char* bad :
+       {"fairway_weigh_threads=0", "fairway_weigh_threads=65", "fairway_weigh_threads=2.5",
+        "fairway_weigh_threads=", "fairway_weigh_threads=all"}) {
     problems.clear();
     EXPECT_EQ(parse_priority_parameters(bad, problems).weigh_threads, 0u) << bad;
     ASSERT_EQ(problems.size(), 1u) << bad;
@@ -164,7 +189,9 @@ TEST(PluginOptions, WeighThreadsFromOneToSixtyFour) {
 TEST(PluginOptions, CApiReportsThroughTheCallback) {
   fairway_options_t o;
   std::vector<std::string> said;
-  auto say = [](const char* m, void* arg) { static_cast<std::vector<std::string>*>(arg)->push_back(m); };
+  auto say = [](const char* m, void* arg) {
+    static_cast<std::vector<std::string>*>(arg)->push_back(m);
+  };
   ASSERT_EQ(fairway_options_parse("fairway_metrics_dir=/x,bad", &o, say, &said), FAIRWAY_OK);
   EXPECT_STREQ(o.metrics_dir, "/x");
   EXPECT_EQ(said.size(), 1u);
@@ -266,19 +293,26 @@ TEST(MetricsFormat, FairTreeValuesLikeSshareAndOneHelpPerFamily) {
   EXPECT_TRUE(std::isinf(s.at("fairway_association_level_fs" + b)));
   EXPECT_EQ(s.at("fairway_association_delivered_entitled_ratio" + b), 0.0);
   // a: all usage (1) over 3/4 of the shares.
-  EXPECT_DOUBLE_EQ(s.at(R"(fairway_association_delivered_entitled_ratio{id="2",account="a",user="",parent="root"})"),
-                   4.0 / 3);
+  EXPECT_DOUBLE_EQ(
+      s.at(
+          R"(fairway_association_delivered_entitled_ratio{id="2",account="a",user="",parent="root"})"),
+      4.0 / 3);
   // The root: no Level FS and no normalized usage sample (sshare prints them empty).
-  EXPECT_EQ(s.count(R"(fairway_association_level_fs{id="1",account="root",user="",parent=""})"), 0u);
+  EXPECT_EQ(s.count(R"(fairway_association_level_fs{id="1",account="root",user="",parent=""})"),
+            0u);
   EXPECT_EQ(s.at(R"(fairway_partition_pending_priority{partition="debug",quantile="0.5"})"), 5.0);
   EXPECT_EQ(s.at(R"(fairway_partition_pending_priority_count{partition="debug"})"), 2.0);
   EXPECT_TRUE(std::isnan(s.at(R"(fairway_qos_pending_priority{qos="normal",quantile="1"})")));
-  EXPECT_EQ(s.at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="slurm",usage="historical"})"), 1.0);
+  EXPECT_EQ(
+      s.at(
+          R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="slurm",usage="historical"})"),
+      1.0);
   in.decay_exact = true;
   in.usage_basis = UsageBasis::kCommitted;
-  EXPECT_EQ(samples(format_metrics(in))
-                .at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="exact",usage="committed"})"),
-            1.0);
+  EXPECT_EQ(
+      samples(format_metrics(in))
+          .at(R"(fairway_info{version="9.9",slurm_release="24.11.5",algorithm="fair_tree",decay="exact",usage="committed"})"),
+      1.0);
   // One HELP and one TYPE per family, before its samples.
   std::istringstream lines(text);
   std::string line;
@@ -314,12 +348,12 @@ TEST(Starvation, TheLongWaitingAmongTheHighestFactorsOnly) {
   ASSERT_DOUBLE_EQ(res.fs_factor[2], 1.0 / 3);
   const int64_t now = 10000;
   std::vector<PendingJobNote> jobs = {
-      {3, 10, now - 7200},  // u1: long wait, lowest factor
-      {4, 11, now - 600},   // u2: short wait
-      {6, 12, now - 4000},  // u3: long wait, highest factor
-      {6, 13, now - 3000},  // u3 again
-      {6, 14, 0},           // not eligible yet
-      {99, 15, now - 9000}, // unknown association
+      {3, 10, now - 7200},   // u1: long wait, lowest factor
+      {4, 11, now - 600},    // u2: short wait
+      {6, 12, now - 4000},   // u3: long wait, highest factor
+      {6, 13, now - 3000},   // u3 again
+      {6, 14, 0},            // not eligible yet
+      {99, 15, now - 9000},  // unknown association
   };
   StarvationSettings s;
   s.minutes = 60;
@@ -406,8 +440,7 @@ struct AliceAndBob {
   fairway_publication_t p{};
   explicit AliceAndBob(const std::string& dir) {
     const uint32_t ids[] = {1, 2, 3, 4, 5}, parents[] = {0, 1, 2, 1, 4};
-    for (int i = 0; i < 5; i++)
-      a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
+    for (int i = 0; i < 5; i++) a[i] = {ids[i], parents[i], accounts[i], users[i], 1, 0, usage[i]};
     p.directory = dir.c_str();
     p.slurm_release = "22.05.8";
     p.algo = FAIRWAY_ALGO_FAIR_TREE;
@@ -475,11 +508,16 @@ TEST_F(Publish, AllocatedUsageIsWhatFairShareComparesAndTheSnapshotKeepsBoth) {
   std::stringstream text;
   text << prom.rdbuf();
   const auto s = samples(text.str());
-  EXPECT_EQ(s.at(R"(fairway_association_fairshare_factor{id="3",account="a",user="alice",parent="a"})"), 1.0);
-  EXPECT_EQ(s.at(R"(fairway_association_usage_raw{id="3",account="a",user="alice",parent="a"})"), 100.0);
+  EXPECT_EQ(
+      s.at(R"(fairway_association_fairshare_factor{id="3",account="a",user="alice",parent="a"})"),
+      1.0);
+  EXPECT_EQ(s.at(R"(fairway_association_usage_raw{id="3",account="a",user="alice",parent="a"})"),
+            100.0);
   // a: 1 of 4 held over 1/2 of the shares.
-  EXPECT_DOUBLE_EQ(s.at(R"(fairway_association_delivered_entitled_ratio{id="2",account="a",user="",parent="root"})"),
-                   0.5);
+  EXPECT_DOUBLE_EQ(
+      s.at(
+          R"(fairway_association_delivered_entitled_ratio{id="2",account="a",user="",parent="root"})"),
+      0.5);
   EXPECT_NE(text.str().find(",usage=\"allocated\"} 1"), std::string::npos);
 }
 
@@ -506,7 +544,9 @@ TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
   fairway_publisher_t* pub = nullptr;
   ASSERT_EQ(fairway_publisher_new(&pub), FAIRWAY_OK);
   std::vector<std::string> said;
-  auto say = [](const char* m, void* arg) { static_cast<std::vector<std::string>*>(arg)->push_back(m); };
+  auto say = [](const char* m, void* arg) {
+    static_cast<std::vector<std::string>*>(arg)->push_back(m);
+  };
   p.period_end = 1000 + 3000;  // 50 minutes: not yet
   ASSERT_EQ(fairway_publish(pub, &p, say, &said), FAIRWAY_OK) << fairway_last_error();
   EXPECT_TRUE(said.empty());
@@ -524,7 +564,9 @@ TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
   std::ifstream prom(dir_ + "/fairway.prom");
   std::stringstream text;
   text << prom.rdbuf();
-  EXPECT_EQ(samples(text.str()).at(R"(fairway_association_starved{id="6",account="b",user="u3",parent="b"})"), 1.0);
+  EXPECT_EQ(samples(text.str())
+                .at(R"(fairway_association_starved{id="6",account="b",user="u3",parent="b"})"),
+            1.0);
   p.row_count = 0;  // the job started
   p.period_end = 1000 + 4500;
   ASSERT_EQ(fairway_publish(pub, &p, say, &said), FAIRWAY_OK);
@@ -544,9 +586,8 @@ TEST_F(Publish, NoStarvationIsToldOfAJobFirstInLineWaitingForResources) {
                  r.shares_raw, 0, r.usage_raw});
   const char* parts[] = {"debug"};
   // u3's job 12 waits for resources; u1's job 16 (higher priority) is held until later.
-  std::vector<fairway_pending_row_t> rows = {
-      {0, UINT32_MAX, 5, 1, 0, 6, 12, 1000, UINT32_MAX, 1},
-      {0, UINT32_MAX, 9, 1, 0, 3, 16, 0, UINT32_MAX, 0}};
+  std::vector<fairway_pending_row_t> rows = {{0, UINT32_MAX, 5, 1, 0, 6, 12, 1000, UINT32_MAX, 1},
+                                             {0, UINT32_MAX, 9, 1, 0, 3, 16, 0, UINT32_MAX, 0}};
   fairway_publication_t p{};
   p.directory = dir_.c_str();
   p.algo = FAIRWAY_ALGO_FAIR_TREE;
@@ -562,7 +603,9 @@ TEST_F(Publish, NoStarvationIsToldOfAJobFirstInLineWaitingForResources) {
   fairway_publisher_t* pub = nullptr;
   ASSERT_EQ(fairway_publisher_new(&pub), FAIRWAY_OK);
   std::vector<std::string> said;
-  auto say = [](const char* m, void* arg) { static_cast<std::vector<std::string>*>(arg)->push_back(m); };
+  auto say = [](const char* m, void* arg) {
+    static_cast<std::vector<std::string>*>(arg)->push_back(m);
+  };
   p.period_end = 1000 + 7200;
   ASSERT_EQ(fairway_publish(pub, &p, say, &said), FAIRWAY_OK) << fairway_last_error();
   EXPECT_TRUE(said.empty()) << (said.empty() ? "" : said[0]);
@@ -599,8 +642,16 @@ struct ShadowQueue : AliceAndBob {
       j.fairshare = fs[k];
       j.site = j.nice = FAIRWAY_NICE_OFFSET;
       j.tres_at = SIZE_MAX;
-      rows[k] = {0, 0, j.priority, 1, 900 + 100 * k, k ? 5u : 3u, 10u + k, 1000 + 100 * k,
-                 static_cast<uint32_t>(k), 0};
+      rows[k] = {0,
+                 0,
+                 j.priority,
+                 1,
+                 900 + 100 * k,
+                 k ? 5u : 3u,
+                 10u + k,
+                 1000 + 100 * k,
+                 static_cast<uint32_t>(k),
+                 0};
     }
     p.partitions = parts;
     p.partition_count = 1;
@@ -628,9 +679,7 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 TEST_F(Publish, WithJobsTheSnapshotHoldsTheQueueThatExplainAndWhatifRead) {
   ShadowQueue q(dir_);
@@ -687,9 +736,17 @@ TEST_F(Publish, FairShareTresAreInTheSnapshotAndTheMetrics) {
   EXPECT_DOUBLE_EQ(r.fs_factor[4], 0.5);  // bob
   std::string text = read_text(dir_ + "/fairway.prom");
   auto s = samples(text);
-  EXPECT_EQ(s.at(R"(fairway_association_tres_fairshare_factor{id="3",account="a",user="alice",parent="a",tres="gres/gpu"})"), 1.0);
-  EXPECT_EQ(s.at(R"(fairway_association_fairshare_factor{id="3",account="a",user="alice",parent="a"})"), 0.5);
-  EXPECT_EQ(s.at(R"(fairway_association_tres_usage_raw{id="1",account="root",user="",parent="",tres="gres/gpu"})"), 50.0);
+  EXPECT_EQ(
+      s.at(
+          R"(fairway_association_tres_fairshare_factor{id="3",account="a",user="alice",parent="a",tres="gres/gpu"})"),
+      1.0);
+  EXPECT_EQ(
+      s.at(R"(fairway_association_fairshare_factor{id="3",account="a",user="alice",parent="a"})"),
+      0.5);
+  EXPECT_EQ(
+      s.at(
+          R"(fairway_association_tres_usage_raw{id="1",account="root",user="",parent="",tres="gres/gpu"})"),
+      50.0);
   EXPECT_NE(text.find(",usage=\"historical\",fairshare_tres=\"gres/gpu\"} 1"), std::string::npos);
 
   // fairway_usage=allocated: what running jobs hold of the TRES (bob 2 GPUs).
@@ -708,7 +765,10 @@ TEST_F(Publish, FairShareTresAreInTheSnapshotAndTheMetrics) {
   EXPECT_EQ(snap.tres_usage[0], (std::vector<long double>{0, 0, 0, 0, 2}));
   EXPECT_EQ(snap.held, (std::vector<long double>{0, 0, 4, 0, 0}));
   s = samples(read_text(dir_ + "/fairway.prom"));
-  EXPECT_EQ(s.at(R"(fairway_association_tres_usage_raw{id="4",account="b",user="",parent="root",tres="gres/gpu"})"), 2.0);
+  EXPECT_EQ(
+      s.at(
+          R"(fairway_association_tres_usage_raw{id="4",account="b",user="",parent="root",tres="gres/gpu"})"),
+      2.0);
 
   // A job naming a TRES the publication does not list; the list without usage.
   q.jobs[0].fairshare_tres = 2;
@@ -727,7 +787,9 @@ TEST_F(Publish, TheShadowPolicyPublishesHowTheOrderWouldChange) {
   fairway_publisher_t* pub = nullptr;
   ASSERT_EQ(fairway_publisher_new(&pub), FAIRWAY_OK);
   std::vector<std::string> said;
-  auto say = [](const char* m, void* arg) { static_cast<std::vector<std::string>*>(arg)->push_back(m); };
+  auto say = [](const char* m, void* arg) {
+    static_cast<std::vector<std::string>*>(arg)->push_back(m);
+  };
 
   // The live settings again: nothing moves.
   write_text(policy, "PriorityWeightFairshare=10000\nPriorityWeightAge=1000\n");
@@ -744,8 +806,11 @@ TEST_F(Publish, TheShadowPolicyPublishesHowTheOrderWouldChange) {
   EXPECT_EQ(s.at(R"(fairway_shadow_jobs_moved{partition="debug"})"), 2.0);
   EXPECT_EQ(s.at(R"(fairway_shadow_rank_correlation{partition="debug"})"), -1.0);
   const std::string json = read_text(dir_ + "/fairway_shadow.json");
-  EXPECT_NE(json.find(R"("job":10,"place_after":1,"place_before":2,"priority_after":800,"priority_before":2800)"),
-            std::string::npos) << json;
+  EXPECT_NE(
+      json.find(
+          R"("job":10,"place_after":1,"place_before":2,"priority_after":800,"priority_before":2800)"),
+      std::string::npos)
+      << json;
   EXPECT_NE(json.find(R"("fairway_shadow":1)"), std::string::npos);
   struct stat st {};
   ASSERT_EQ(stat((dir_ + "/fairway_shadow.json").c_str(), &st), 0);

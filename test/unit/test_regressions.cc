@@ -9,9 +9,9 @@
 #include <string>
 
 #include "api_guard.h"
+#include "decay_state.h"
 #include "fairway.h"
 #include "fairway_usage_files.h"
-#include "decay_state.h"
 #include "usage_store.h"
 
 namespace {

@@ -74,8 +74,8 @@ TEST(ShadowPolicy, EachProblemNamesTheLine) {
             "line 1: PriorityWeightTRES: 'CPU' is not TRES=WEIGHT (a TRES name such as CPU or "
             "GRES/gpu, a number)");
   EXPECT_EQ(problem("weights are nice\n"), "line 1: 'weights' is not KEY=VALUE");
-  EXPECT_NE(problem("PriorityDecayHalfLife=7-0\n").find(
-                "line 1: 'PriorityDecayHalfLife' is not a setting a shadow policy weighs"),
+  EXPECT_NE(problem("PriorityDecayHalfLife=7-0\n")
+                .find("line 1: 'PriorityDecayHalfLife' is not a setting a shadow policy weighs"),
             std::string::npos);
   EXPECT_EQ(problem(std::string(kMaxShadowPolicyBytes + 1, '#')),
             "the shadow policy is larger than 64 KiB; it holds a few slurm.conf lines");

@@ -1,14 +1,12 @@
 // Snapshot reader/writer: valid files, strict rejection of everything else, round trips.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
-#include <csignal>
-
 #include <atomic>
+#include <csignal>
 #include <optional>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "snapshot.h"
@@ -389,11 +387,10 @@ TEST(ReadSnapshotFd, EndlessNonJsonStreamIsRefusedAtItsFirstByte) {
     }
     close(p[0]);
     writer.join();
-    EXPECT_EQ(message, fill == 'y'
-                           ? "snapshot: standard input: line 1, column 1: expected '{' (a "
-                             "snapshot is a JSON object), found 'yyyyyyyyyyyyyyyy...'"
-                           : "snapshot: standard input: line 1, column 1: expected '{' (a "
-                             "snapshot is a JSON object), found byte 0x00");
+    EXPECT_EQ(message, fill == 'y' ? "snapshot: standard input: line 1, column 1: expected '{' (a "
+                                     "snapshot is a JSON object), found 'yyyyyyyyyyyyyyyy...'"
+                                   : "snapshot: standard input: line 1, column 1: expected '{' (a "
+                                     "snapshot is a JSON object), found byte 0x00");
     EXPECT_LT(written.load(), size_t{8} << 20) << "read far past the first byte";
   }
 }

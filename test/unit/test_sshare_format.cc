@@ -244,7 +244,6 @@ TEST(SshareFormat, JsonForm) {
   for (const auto& row : jc) EXPECT_TRUE(row["level_fs"].is_null());
 }
 
-
 // Without -P: sshare's table (print_fields.c): fixed widths, Account left-aligned, the others
 // right-aligned, each field followed by a space, the header underlined, an unset value blank,
 // a string too wide cut with '+'.
@@ -258,17 +257,16 @@ TEST(SshareFormat, TableOfFixedWidths) {
             "Account                    User  RawShares  NormShares    RawUsage   NormUsage "
             " EffectvUsage  FairShare    LevelFS                    GrpTRESMins "
             "                   TRESRunMins ");
-  EXPECT_EQ(got[1], std::string(20, '-') + " " + std::string(10, '-') + " " +
-                        std::string(10, '-') + " " + std::string(11, '-') + " " +
-                        std::string(11, '-') + " " + std::string(11, '-') + " " +
-                        std::string(13, '-') + " " + std::string(10, '-') + " " +
-                        std::string(10, '-') + " " + std::string(30, '-') + " " +
-                        std::string(30, '-') + " ");
+  EXPECT_EQ(got[1], std::string(20, '-') + " " + std::string(10, '-') + " " + std::string(10, '-') +
+                        " " + std::string(11, '-') + " " + std::string(11, '-') + " " +
+                        std::string(11, '-') + " " + std::string(13, '-') + " " +
+                        std::string(10, '-') + " " + std::string(10, '-') + " " +
+                        std::string(30, '-') + " " + std::string(30, '-') + " ");
   // root|||0.000000|3867||1.000000||||cpu=0,...
   EXPECT_EQ(got[2], "root                 " + std::string(10, ' ') + " " + std::string(10, ' ') +
-                        "    0.000000        3867 " + std::string(11, ' ') +
-                        "      1.000000 " + std::string(10, ' ') + " " + std::string(10, ' ') +
-                        " " + std::string(30, ' ') + " cpu=0,mem=0,energy=0,node=0,b+ ");
+                        "    0.000000        3867 " + std::string(11, ' ') + "      1.000000 " +
+                        std::string(10, ' ') + " " + std::string(10, ' ') + " " +
+                        std::string(30, ' ') + " cpu=0,mem=0,energy=0,node=0,b+ ");
   //  root|root|1|0.009901|1079|0.279126|0.279126|0.166667|0.035471||...
   const std::string root_user =
       " root                      root          1    0.009901        1079    0.279126 "
@@ -277,7 +275,8 @@ TEST(SshareFormat, TableOfFixedWidths) {
   // Every line as wide as the columns.
   for (const auto& l : got) EXPECT_EQ(l.size(), got[1].size()) << l;
   // The -P form is unchanged by the option's default.
-  EXPECT_EQ(format_sshare(c.tree, c.out, Algorithm::kFairTree), format_sshare(c.tree, c.out, Algorithm::kFairTree, SshareOptions{}));
+  EXPECT_EQ(format_sshare(c.tree, c.out, Algorithm::kFairTree),
+            format_sshare(c.tree, c.out, Algorithm::kFairTree, SshareOptions{}));
 }
 
 // A double wider than its field: %e with as many digits as fit (print_fields_double).

@@ -166,8 +166,8 @@ TEST_F(ResetTest, ScheduleResetsOnceForNowAndAtEachBoundary) {
   EXPECT_FALSE(fairway_reset_due(&s, t + 86400));  // and never again
 
   s = fairway_reset_schedule_t{FAIRWAY_RESET_DAILY, t, 0};
-  EXPECT_FALSE(fairway_reset_due(&s, t + 3600));     // the same day
-  EXPECT_EQ(s.next_reset, utc(2026, 11, 19));        // computed once, kept
+  EXPECT_FALSE(fairway_reset_due(&s, t + 3600));  // the same day
+  EXPECT_EQ(s.next_reset, utc(2026, 11, 19));     // computed once, kept
   EXPECT_TRUE(fairway_reset_due(&s, utc(2026, 11, 19, 0)));
   EXPECT_EQ(s.last_reset, utc(2026, 11, 19));
   EXPECT_EQ(s.next_reset, utc(2026, 11, 20));

@@ -18,8 +18,10 @@ namespace {
 FairShareInput two_accounts() {
   // root -> a (u11: 300), b (u21: 100); Fair Tree. u11's factor 0.5, u21's 1.
   FairShareInput fs;
-  fs.associations = {{1, 0, "root", "", false, 1, 0},       {2, 1, "a", "", false, 1, 0},
-                     {3, 1, "b", "", false, 1, 0},          {11, 2, "a", "u11", false, 1, 300},
+  fs.associations = {{1, 0, "root", "", false, 1, 0},
+                     {2, 1, "a", "", false, 1, 0},
+                     {3, 1, "b", "", false, 1, 0},
+                     {11, 2, "a", "u11", false, 1, 300},
                      {21, 3, "b", "u21", false, 1, 100}};
   return fs;
 }
