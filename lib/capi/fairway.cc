@@ -20,6 +20,16 @@
 static_assert(FAIRWAY_NO_VAL == fairway::kNoVal);
 static_assert(FAIRWAY_INFINITE == fairway::kInfinite);
 static_assert(FAIRWAY_NICE_OFFSET == fairway::kNiceOffset);
+static_assert(FAIRWAY_FACTOR_COUNT == fairway::kFactorCount);
+static_assert(FAIRWAY_FACTOR_AGE == static_cast<int>(fairway::Factor::kAge));
+static_assert(FAIRWAY_FACTOR_ASSOC == static_cast<int>(fairway::Factor::kAssoc));
+static_assert(FAIRWAY_FACTOR_FAIRSHARE == static_cast<int>(fairway::Factor::kFairshare));
+static_assert(FAIRWAY_FACTOR_JOB_SIZE == static_cast<int>(fairway::Factor::kJobSize));
+static_assert(FAIRWAY_FACTOR_PARTITION == static_cast<int>(fairway::Factor::kPartition));
+static_assert(FAIRWAY_FACTOR_QOS == static_cast<int>(fairway::Factor::kQos));
+static_assert(FAIRWAY_FACTOR_TRES == static_cast<int>(fairway::Factor::kTres));
+static_assert(FAIRWAY_FACTOR_SITE == static_cast<int>(fairway::Factor::kSite));
+static_assert(FAIRWAY_FACTOR_NICE == static_cast<int>(fairway::Factor::kNice));
 static_assert(FAIRWAY_FLAG_ACCRUE_ALWAYS == fairway::kAccrueAlways);
 static_assert(FAIRWAY_FLAG_SMALL_RELATIVE == fairway::kSmallRelativeToTime);
 static_assert(FAIRWAY_FLAG_CALCULATE_RUNNING == fairway::kCalculateRunning);

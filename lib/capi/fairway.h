@@ -57,6 +57,25 @@ const char* fairway_version(void);
 #define FAIRWAY_INFINITE 0xffffffffU
 #define FAIRWAY_NICE_OFFSET 0x80000000U
 
+/*
+ * The factors of a job's priority as sprio shows them, in the order multifactor adds them
+ * (the core's fairway::Factor, checked at compile time): the index of every per-factor
+ * array in the C API.  SITE and NICE are never weighted (the site factor is added to the
+ * priority, nice subtracted).
+ */
+typedef enum fairway_factor {
+  FAIRWAY_FACTOR_AGE = 0,
+  FAIRWAY_FACTOR_ASSOC,
+  FAIRWAY_FACTOR_FAIRSHARE,
+  FAIRWAY_FACTOR_JOB_SIZE,
+  FAIRWAY_FACTOR_PARTITION,
+  FAIRWAY_FACTOR_QOS,
+  FAIRWAY_FACTOR_TRES,
+  FAIRWAY_FACTOR_SITE,
+  FAIRWAY_FACTOR_NICE,
+  FAIRWAY_FACTOR_COUNT
+} fairway_factor_t;
+
 /* ---- Fair-share ---- */
 
 typedef enum fairway_algorithm {
