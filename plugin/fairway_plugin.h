@@ -52,6 +52,9 @@ typedef struct {
 	char *fs_tres_name[FAIRWAY_MAX_FAIRSHARE_TRES];
 } fw_cfg_t;
 
+/* The PriorityWeight* of factor FAIRWAY_FACTOR_<f>. */
+#define FW_WEIGHT(cfg, f) ((cfg)->weights.weight[FAIRWAY_FACTOR_##f])
+
 /* Fair-share compares what running jobs hold (fairway_usage=allocated or
  * committed), not historical usage. */
 static inline bool fw_cfg_held(const fw_cfg_t *cfg)

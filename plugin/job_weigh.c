@@ -9,6 +9,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <stddef.h>
 #include <string.h>
 
 #include "fairway_plugin.h"
@@ -91,8 +92,8 @@ extern int fw_job_tres_factor(const fw_cfg_t *cfg, const job_record_t *job_ptr,
 {
 	int k;
 
-	if (!cfg->fs_tres_n || !job_ptr->assoc_ptr || !cfg->weights.fairshare ||
-	    !cfg->fair_share)
+	if (!cfg->fs_tres_n || !job_ptr->assoc_ptr ||
+	    !FW_WEIGHT(cfg, FAIRSHARE) || !cfg->fair_share)
 		return -1;
 	k = _job_fs_tres(cfg, job_ptr);
 	if ((k < 0) ||
@@ -125,18 +126,18 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	in->time_limit = job_ptr->time_limit;
 	/* Only what a nonzero weight uses: the records of associations, QOS
 	 * and partitions are scattered too, and the core ignores the rest. */
-	if (fs_slots && job_ptr->assoc_ptr && !cfg->weights.assoc &&
+	if (fs_slots && job_ptr->assoc_ptr && !FW_WEIGHT(cfg, ASSOC) &&
 	    (fs = fw_fs_slot(job_ptr->assoc_id))) {
 		/* Fair Tree weighing pass: the association's fs_factor from
 		 * the table built with it (assoc_sync.c). */
 		in->has_assoc = 1;
-		if (cfg->weights.fairshare && cfg->fair_share)
+		if (FW_WEIGHT(cfg, FAIRSHARE) && cfg->fair_share)
 			in->fs_factor = *fs;
 	} else if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage) {
 		in->has_assoc = 1;
-		if (cfg->weights.fairshare)
+		if (FW_WEIGHT(cfg, FAIRSHARE))
 			in->fs_factor = _job_fs_factor(cfg, job_ptr);
-		if (cfg->weights.assoc) {
+		if (FW_WEIGHT(cfg, ASSOC)) {
 			in->assoc_priority = job_ptr->assoc_ptr->priority;
 			in->assoc_priority_norm =
 				job_ptr->assoc_ptr->usage->priority_norm;
@@ -150,17 +151,18 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	}
 	if (job_ptr->part_ptr) {
 		in->has_part = 1;
-		if (cfg->weights.partition) {
+		if (FW_WEIGHT(cfg, PARTITION)) {
 			in->part_priority_job_factor =
 				job_ptr->part_ptr->priority_job_factor;
 			in->part_norm_priority =
 				job_ptr->part_ptr->norm_priority;
 		}
-		if (cfg->weights.job_size &&
+		if (FW_WEIGHT(cfg, JOB_SIZE) &&
 		    (cfg->weights.flags & FAIRWAY_FLAG_SMALL_RELATIVE))
 			in->part_max_time = job_ptr->part_ptr->max_time;
 	}
-	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage && cfg->weights.qos) {
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage &&
+	    FW_WEIGHT(cfg, QOS)) {
 		in->has_qos = 1;
 		in->qos_priority = job_ptr->qos_ptr->priority;
 		in->qos_norm_priority = job_ptr->qos_ptr->usage->norm_priority;
@@ -175,6 +177,22 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			job_ptr->part_ptr->tres_cnt :
 			NULL;
 	}
+}
+
+/* Where prio_factors keeps each weighted factor before the TRES (sprio reads
+ * them there); the site factor and nice follow, with Slurm's offset. */
+static const size_t _pf_weighted[FAIRWAY_FACTOR_TRES] = {
+	[FAIRWAY_FACTOR_AGE] = offsetof(fw_prio_factors_t, priority_age),
+	[FAIRWAY_FACTOR_ASSOC] = offsetof(fw_prio_factors_t, priority_assoc),
+	[FAIRWAY_FACTOR_FAIRSHARE] = offsetof(fw_prio_factors_t, priority_fs),
+	[FAIRWAY_FACTOR_JOB_SIZE] = offsetof(fw_prio_factors_t, priority_js),
+	[FAIRWAY_FACTOR_PARTITION] = offsetof(fw_prio_factors_t, priority_part),
+	[FAIRWAY_FACTOR_QOS] = offsetof(fw_prio_factors_t, priority_qos),
+};
+
+static uint32_t _with_offset(double v)
+{
+	return (uint32_t) ((int64_t) v + NICE_OFFSET);
 }
 
 static void _clear_prio_factors(job_record_t *job_ptr)
@@ -371,14 +389,12 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		if (r.clamped)
 			error("%s: %pJ priority exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
 			      plugin_type, job_ptr);
-		pf->priority_age = r.weighted.age;
-		pf->priority_assoc = r.weighted.assoc;
-		pf->priority_fs = r.weighted.fairshare;
-		pf->priority_js = r.weighted.job_size;
-		pf->priority_part = r.weighted.partition;
-		pf->priority_qos = r.weighted.qos;
-		pf->priority_site = r.weighted.site;
-		pf->nice = r.weighted.nice;
+		for (int k = 0; k < FAIRWAY_FACTOR_TRES; k++)
+			*(double *) ((char *) pf +
+				     _pf_weighted[k]) = r.weighted.factor[k];
+		pf->priority_site =
+			_with_offset(r.weighted.factor[FAIRWAY_FACTOR_SITE]);
+		pf->nice = _with_offset(r.weighted.factor[FAIRWAY_FACTOR_NICE]);
 	}
 	for (int i = 0; i < n; i++) {
 		if (slots[i].clamped)
