@@ -87,8 +87,10 @@ static int _job_fs_tres(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 					  part[TRES_ARRAY_CPU]);
 }
 
-extern int fw_job_tres_factor(const fw_cfg_t *cfg, const job_record_t *job_ptr,
-			      double *f)
+/* The listed TRES that judges the job (its fair-share factor of that TRES in
+ * *f), or -1: billing's. */
+static int _job_tres_factor(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			    const job_record_t *job_ptr, double *f)
 {
 	int k;
 
@@ -97,18 +99,20 @@ extern int fw_job_tres_factor(const fw_cfg_t *cfg, const job_record_t *job_ptr,
 		return -1;
 	k = _job_fs_tres(cfg, job_ptr);
 	if ((k < 0) ||
-	    !fw_tres_fs_factor(job_ptr->assoc_id, cfg->fs_tres_pos[k], f))
+	    !fw_fs_table_tres_factor(fs, job_ptr->assoc_id, cfg->fs_tres_pos[k],
+				     f))
 		return -1;
 	return k;
 }
 
 /* Copy what the job-factor computation needs out of a job.  Caller holds the
  * job lock and the assoc read lock. */
-static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
-		       fairway_job_input_t *in, bool fs_slots)
+static void _job_input(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+		       job_record_t *job_ptr, fairway_job_input_t *in,
+		       bool fs_slots)
 {
 	job_details_t *details = job_ptr->details;
-	const double *fs;
+	const double *slot;
 
 	memset(in, 0, sizeof(*in));
 	in->has_details = (details != NULL);
@@ -127,12 +131,12 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	/* Only what a nonzero weight uses: the records of associations, QOS
 	 * and partitions are scattered too, and the core ignores the rest. */
 	if (fs_slots && job_ptr->assoc_ptr && !FW_WEIGHT(cfg, ASSOC) &&
-	    (fs = fw_fs_slot(job_ptr->assoc_id))) {
+	    (slot = fw_fs_table_factor(fs, job_ptr->assoc_id))) {
 		/* Fair Tree weighing pass: the association's fs_factor from
 		 * the table built with it (assoc_sync.c). */
 		in->has_assoc = 1;
 		if (FW_WEIGHT(cfg, FAIRSHARE) && cfg->fair_share)
-			in->fs_factor = *fs;
+			in->fs_factor = *slot;
 	} else if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage) {
 		in->has_assoc = 1;
 		if (FW_WEIGHT(cfg, FAIRSHARE))
@@ -146,7 +150,7 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	if (cfg->fs_tres_n && in->has_assoc) {
 		double f;
 
-		if (fw_job_tres_factor(cfg, job_ptr, &f) >= 0)
+		if (_job_tres_factor(cfg, fs, job_ptr, &f) >= 0)
 			in->fs_factor = f;
 	}
 	if (job_ptr->part_ptr) {
@@ -281,8 +285,9 @@ static int _foreach_qos(void *x, void *arg)
 	return 0;
 }
 
-extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
-				time_t now, bool assoc_locked, bool fs_slots)
+extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+				job_record_t *job_ptr, time_t now,
+				bool assoc_locked, bool fs_slots)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	fairway_cluster_t cluster = { cluster_cpus, FW_CLUSTER_NODES };
@@ -321,7 +326,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	}
 	if (!assoc_locked)
 		assoc_mgr_lock(&locks);
-	_job_input(cfg, job_ptr, &in, fs_slots);
+	_job_input(cfg, fs, job_ptr, &in, fs_slots);
 	if (qos_list)
 		list_for_each(qos_list, _foreach_qos, &qc);
 	if (!assoc_locked)
@@ -415,7 +420,7 @@ observed:
 		job_ptr->priority :
 		r.priority;
 	w.tres = (cfg->fs_tres_n && IS_JOB_PENDING(job_ptr)) ?
-		fw_job_tres_factor(cfg, job_ptr, &w.tres_factor) :
+		_job_tres_factor(cfg, fs, job_ptr, &w.tres_factor) :
 		-1;
 	fw_publish_note(&w);
 	if (parts != parts_buf)
@@ -438,10 +443,11 @@ extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 
 /* Weigh one weighable job; true if its priority changed (the caller then
  * sets last_job_update). */
-extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
-			 bool assoc_locked, bool fs_slots)
+extern bool fw_weigh_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			 job_record_t *job_ptr, time_t now, bool assoc_locked,
+			 bool fs_slots)
 {
-	uint32_t prio = fw_job_priority(cfg, job_ptr, now, assoc_locked,
+	uint32_t prio = fw_job_priority(cfg, fs, job_ptr, now, assoc_locked,
 					fs_slots);
 
 	if (!(cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
@@ -455,10 +461,10 @@ extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
 /* Recompute one job in the periodic pass (multifactor's
  * decay_apply_weighted_factors).  Caller holds the job write lock, and the
  * assoc read lock if assoc_locked. */
-extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
-			  time_t now, bool assoc_locked)
+extern void fw_recalc_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			  job_record_t *job_ptr, time_t now, bool assoc_locked)
 {
 	if (fw_weighable(cfg, job_ptr) &&
-	    fw_weigh_job(cfg, job_ptr, now, assoc_locked, false))
+	    fw_weigh_job(cfg, fs, job_ptr, now, assoc_locked, false))
 		last_job_update = time(NULL);
 }
