@@ -71,11 +71,11 @@ BENCHMARK_CAPTURE(BM_FairShare, depth_oblivious, fairway::Algorithm::kDepthObliv
 
 void BM_JobPriority(benchmark::State& state) {
   fairway_weights_t w{};
-  w.age = 1000;
-  w.fairshare = 100000;
-  w.job_size = 1000;
-  w.partition = 1000;
-  w.qos = 1000;
+  w.weight[FAIRWAY_FACTOR_AGE] = 1000;
+  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 100000;
+  w.weight[FAIRWAY_FACTOR_JOB_SIZE] = 1000;
+  w.weight[FAIRWAY_FACTOR_PARTITION] = 1000;
+  w.weight[FAIRWAY_FACTOR_QOS] = 1000;
   w.max_age = 7 * 86400;
   const fairway_cluster_t c{4096, 256};
   std::mt19937 rng(7);

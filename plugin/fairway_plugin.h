@@ -52,6 +52,9 @@ typedef struct {
 	char *fs_tres_name[FAIRWAY_MAX_FAIRSHARE_TRES];
 } fw_cfg_t;
 
+/* The PriorityWeight* of factor FAIRWAY_FACTOR_<f>. */
+#define FW_WEIGHT(cfg, f) ((cfg)->weights.weight[FAIRWAY_FACTOR_##f])
+
 /* Fair-share compares what running jobs hold (fairway_usage=allocated or
  * committed), not historical usage. */
 static inline bool fw_cfg_held(const fw_cfg_t *cfg)
@@ -148,6 +151,7 @@ struct fw_pool {
 				 * thread too */
 		int running;	 /* pool threads of this pass not done yet */
 		const fw_cfg_t *cfg;
+		const fw_fs_table_t *fs; /* the fair-share table weighed from */
 		fw_publish_t *pub; /* the calculation thread's publishing */
 		time_t now;
 		size_t n; /* jobs of the pass */
@@ -233,24 +237,21 @@ typedef struct {
 /* ---- job_weigh.c: one job's priority ---- */
 /* Compute a job's priority at `now`, store its weighted factors (sprio) and
  * per-partition priorities, return the priority.  Caller holds the job write
- * lock, and the assoc read lock if assoc_locked; fs_slots: read fair-share
- * factors from the table of the last calculation (Fair Tree's pass). */
-extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
-				time_t now, bool assoc_locked, bool fs_slots);
-/* fairway_fairshare_tres: the index in cfg's list of the TRES whose usage gives
- * the job its fair-share factor, that factor in *f; -1 when billing's does (the
- * job asks mostly for none, or that TRES has no factor this period).  Caller
- * holds the job lock and the assoc read lock. */
-extern int fw_job_tres_factor(const fw_cfg_t *cfg, const job_record_t *job_ptr,
-			      double *f);
+ * lock, and the assoc read lock if assoc_locked; fs: the fair-share table of
+ * the last calculation (fairway_fairshare_tres' factors; with fs_slots, Fair
+ * Tree's pass, the associations' fair-share factors too). */
+extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+				job_record_t *job_ptr, time_t now,
+				bool assoc_locked, bool fs_slots);
 /* Whether a period weighs this job (pending, not held, ...). */
 extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
 /* Weigh a weighable job; true if its priority changed. */
-extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
-			 bool assoc_locked, bool fs_slots);
+extern bool fw_weigh_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			 job_record_t *job_ptr, time_t now, bool assoc_locked,
+			 bool fs_slots);
 /* Weigh a job if weighable; sets last_job_update when it changed. */
-extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
-			  time_t now, bool assoc_locked);
+extern void fw_recalc_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			  job_record_t *job_ptr, time_t now, bool assoc_locked);
 
 /* ---- assoc_sync.c: the association tree in, fair-share values out ---- */
 /* Fair-share of every association under the assoc write lock (taken here),
@@ -273,11 +274,6 @@ extern void fw_assoc_sync_free(fw_fs_table_t *fs);
  * normalized shares for it, the table forgotten.  Takes the assoc write
  * lock. */
 extern void fw_algorithm_switched(fw_fs_table_t *fs, fairway_algorithm_t algo);
-/* fw_fs_table_factor and fw_fs_table_tres_factor of the plugin's table, for
- * the job weighing (job_weigh.c) and publishing, which are given no state
- * (priority_fairway.c, where the instance is). */
-extern const double *fw_fs_slot(uint32_t id);
-extern bool fw_tres_fs_factor(uint32_t id, int pos, double *out);
 
 /* ---- assoc_usage.c: one association's usage on demand ---- */
 extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
@@ -345,8 +341,8 @@ typedef struct {
 } fw_collect_t;
 extern int fw_collect_job(void *x, void *arg);
 /* Weigh the n collected jobs.  Job write lock, assoc and QOS read locks. */
-extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg, time_t now,
-			       size_t n);
+extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
+			       const fw_fs_table_t *fs, time_t now, size_t n);
 /* Set up the pool (no thread yet) from the CPUs and the environment (init). */
 extern void fw_weigh_pass_configure(fw_pool_t *pool);
 /* Stop the pool's threads, free the job array (fini). */

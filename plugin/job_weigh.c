@@ -9,6 +9,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <stddef.h>
 #include <string.h>
 
 #include "fairway_plugin.h"
@@ -86,28 +87,32 @@ static int _job_fs_tres(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 					  part[TRES_ARRAY_CPU]);
 }
 
-extern int fw_job_tres_factor(const fw_cfg_t *cfg, const job_record_t *job_ptr,
-			      double *f)
+/* The listed TRES that judges the job (its fair-share factor of that TRES in
+ * *f), or -1: billing's. */
+static int _job_tres_factor(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			    const job_record_t *job_ptr, double *f)
 {
 	int k;
 
-	if (!cfg->fs_tres_n || !job_ptr->assoc_ptr || !cfg->weights.fairshare ||
-	    !cfg->fair_share)
+	if (!cfg->fs_tres_n || !job_ptr->assoc_ptr ||
+	    !FW_WEIGHT(cfg, FAIRSHARE) || !cfg->fair_share)
 		return -1;
 	k = _job_fs_tres(cfg, job_ptr);
 	if ((k < 0) ||
-	    !fw_tres_fs_factor(job_ptr->assoc_id, cfg->fs_tres_pos[k], f))
+	    !fw_fs_table_tres_factor(fs, job_ptr->assoc_id, cfg->fs_tres_pos[k],
+				     f))
 		return -1;
 	return k;
 }
 
 /* Copy what the job-factor computation needs out of a job.  Caller holds the
  * job lock and the assoc read lock. */
-static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
-		       fairway_job_input_t *in, bool fs_slots)
+static void _job_input(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+		       job_record_t *job_ptr, fairway_job_input_t *in,
+		       bool fs_slots)
 {
 	job_details_t *details = job_ptr->details;
-	const double *fs;
+	const double *slot;
 
 	memset(in, 0, sizeof(*in));
 	in->has_details = (details != NULL);
@@ -125,18 +130,18 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	in->time_limit = job_ptr->time_limit;
 	/* Only what a nonzero weight uses: the records of associations, QOS
 	 * and partitions are scattered too, and the core ignores the rest. */
-	if (fs_slots && job_ptr->assoc_ptr && !cfg->weights.assoc &&
-	    (fs = fw_fs_slot(job_ptr->assoc_id))) {
+	if (fs_slots && job_ptr->assoc_ptr && !FW_WEIGHT(cfg, ASSOC) &&
+	    (slot = fw_fs_table_factor(fs, job_ptr->assoc_id))) {
 		/* Fair Tree weighing pass: the association's fs_factor from
 		 * the table built with it (assoc_sync.c). */
 		in->has_assoc = 1;
-		if (cfg->weights.fairshare && cfg->fair_share)
-			in->fs_factor = *fs;
+		if (FW_WEIGHT(cfg, FAIRSHARE) && cfg->fair_share)
+			in->fs_factor = *slot;
 	} else if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage) {
 		in->has_assoc = 1;
-		if (cfg->weights.fairshare)
+		if (FW_WEIGHT(cfg, FAIRSHARE))
 			in->fs_factor = _job_fs_factor(cfg, job_ptr);
-		if (cfg->weights.assoc) {
+		if (FW_WEIGHT(cfg, ASSOC)) {
 			in->assoc_priority = job_ptr->assoc_ptr->priority;
 			in->assoc_priority_norm =
 				job_ptr->assoc_ptr->usage->priority_norm;
@@ -145,22 +150,23 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	if (cfg->fs_tres_n && in->has_assoc) {
 		double f;
 
-		if (fw_job_tres_factor(cfg, job_ptr, &f) >= 0)
+		if (_job_tres_factor(cfg, fs, job_ptr, &f) >= 0)
 			in->fs_factor = f;
 	}
 	if (job_ptr->part_ptr) {
 		in->has_part = 1;
-		if (cfg->weights.partition) {
+		if (FW_WEIGHT(cfg, PARTITION)) {
 			in->part_priority_job_factor =
 				job_ptr->part_ptr->priority_job_factor;
 			in->part_norm_priority =
 				job_ptr->part_ptr->norm_priority;
 		}
-		if (cfg->weights.job_size &&
+		if (FW_WEIGHT(cfg, JOB_SIZE) &&
 		    (cfg->weights.flags & FAIRWAY_FLAG_SMALL_RELATIVE))
 			in->part_max_time = job_ptr->part_ptr->max_time;
 	}
-	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage && cfg->weights.qos) {
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage &&
+	    FW_WEIGHT(cfg, QOS)) {
 		in->has_qos = 1;
 		in->qos_priority = job_ptr->qos_ptr->priority;
 		in->qos_norm_priority = job_ptr->qos_ptr->usage->norm_priority;
@@ -175,6 +181,22 @@ static void _job_input(const fw_cfg_t *cfg, job_record_t *job_ptr,
 			job_ptr->part_ptr->tres_cnt :
 			NULL;
 	}
+}
+
+/* Where prio_factors keeps each weighted factor before the TRES (sprio reads
+ * them there); the site factor and nice follow, with Slurm's offset. */
+static const size_t _pf_weighted[FAIRWAY_FACTOR_TRES] = {
+	[FAIRWAY_FACTOR_AGE] = offsetof(fw_prio_factors_t, priority_age),
+	[FAIRWAY_FACTOR_ASSOC] = offsetof(fw_prio_factors_t, priority_assoc),
+	[FAIRWAY_FACTOR_FAIRSHARE] = offsetof(fw_prio_factors_t, priority_fs),
+	[FAIRWAY_FACTOR_JOB_SIZE] = offsetof(fw_prio_factors_t, priority_js),
+	[FAIRWAY_FACTOR_PARTITION] = offsetof(fw_prio_factors_t, priority_part),
+	[FAIRWAY_FACTOR_QOS] = offsetof(fw_prio_factors_t, priority_qos),
+};
+
+static uint32_t _with_offset(double v)
+{
+	return (uint32_t) ((int64_t) v + NICE_OFFSET);
 }
 
 static void _clear_prio_factors(job_record_t *job_ptr)
@@ -263,8 +285,9 @@ static int _foreach_qos(void *x, void *arg)
 	return 0;
 }
 
-extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
-				time_t now, bool assoc_locked, bool fs_slots)
+extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+				job_record_t *job_ptr, time_t now,
+				bool assoc_locked, bool fs_slots)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	fairway_cluster_t cluster = { cluster_cpus, FW_CLUSTER_NODES };
@@ -303,7 +326,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	}
 	if (!assoc_locked)
 		assoc_mgr_lock(&locks);
-	_job_input(cfg, job_ptr, &in, fs_slots);
+	_job_input(cfg, fs, job_ptr, &in, fs_slots);
 	if (qos_list)
 		list_for_each(qos_list, _foreach_qos, &qc);
 	if (!assoc_locked)
@@ -371,14 +394,12 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, job_record_t *job_ptr,
 		if (r.clamped)
 			error("%s: %pJ priority exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
 			      plugin_type, job_ptr);
-		pf->priority_age = r.weighted.age;
-		pf->priority_assoc = r.weighted.assoc;
-		pf->priority_fs = r.weighted.fairshare;
-		pf->priority_js = r.weighted.job_size;
-		pf->priority_part = r.weighted.partition;
-		pf->priority_qos = r.weighted.qos;
-		pf->priority_site = r.weighted.site;
-		pf->nice = r.weighted.nice;
+		for (int k = 0; k < FAIRWAY_FACTOR_TRES; k++)
+			*(double *) ((char *) pf +
+				     _pf_weighted[k]) = r.weighted.factor[k];
+		pf->priority_site =
+			_with_offset(r.weighted.factor[FAIRWAY_FACTOR_SITE]);
+		pf->nice = _with_offset(r.weighted.factor[FAIRWAY_FACTOR_NICE]);
 	}
 	for (int i = 0; i < n; i++) {
 		if (slots[i].clamped)
@@ -399,7 +420,7 @@ observed:
 		job_ptr->priority :
 		r.priority;
 	w.tres = (cfg->fs_tres_n && IS_JOB_PENDING(job_ptr)) ?
-		fw_job_tres_factor(cfg, job_ptr, &w.tres_factor) :
+		_job_tres_factor(cfg, fs, job_ptr, &w.tres_factor) :
 		-1;
 	fw_publish_note(&w);
 	if (parts != parts_buf)
@@ -422,10 +443,11 @@ extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 
 /* Weigh one weighable job; true if its priority changed (the caller then
  * sets last_job_update). */
-extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
-			 bool assoc_locked, bool fs_slots)
+extern bool fw_weigh_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			 job_record_t *job_ptr, time_t now, bool assoc_locked,
+			 bool fs_slots)
 {
-	uint32_t prio = fw_job_priority(cfg, job_ptr, now, assoc_locked,
+	uint32_t prio = fw_job_priority(cfg, fs, job_ptr, now, assoc_locked,
 					fs_slots);
 
 	if (!(cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
@@ -439,10 +461,10 @@ extern bool fw_weigh_job(const fw_cfg_t *cfg, job_record_t *job_ptr, time_t now,
 /* Recompute one job in the periodic pass (multifactor's
  * decay_apply_weighted_factors).  Caller holds the job write lock, and the
  * assoc read lock if assoc_locked. */
-extern void fw_recalc_job(const fw_cfg_t *cfg, job_record_t *job_ptr,
-			  time_t now, bool assoc_locked)
+extern void fw_recalc_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			  job_record_t *job_ptr, time_t now, bool assoc_locked)
 {
 	if (fw_weighable(cfg, job_ptr) &&
-	    fw_weigh_job(cfg, job_ptr, now, assoc_locked, false))
+	    fw_weigh_job(cfg, fs, job_ptr, now, assoc_locked, false))
 		last_job_update = time(NULL);
 }

@@ -29,7 +29,7 @@ static int _foreach_charge_and_weigh(void *x, void *arg)
 	struct pass *p = arg;
 
 	if (fw_charge_running_job(p->st, p->cfg, x, p->now, true))
-		fw_recalc_job(p->cfg, x, p->now, true);
+		fw_recalc_job(p->cfg, &p->st->fs, x, p->now, true);
 	fw_publish_note_started(x, p->now);
 	return 0;
 }
@@ -41,7 +41,7 @@ static int _foreach_weigh(void *x, void *arg)
 	struct pass *p = arg;
 
 	if (fw_classic_weighs(p->st, p->cfg, x))
-		fw_recalc_job(p->cfg, x, p->now, true);
+		fw_recalc_job(p->cfg, &p->st->fs, x, p->now, true);
 	fw_publish_note_started(x, p->now);
 	return 0;
 }
@@ -67,7 +67,7 @@ static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 		if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) {
 			fw_collect_t c = { st, cfg, now, false, 0 };
 			list_for_each(job_list, fw_collect_job, &c);
-			fw_weigh_collected(&st->pool, cfg, now, c.n);
+			fw_weigh_collected(&st->pool, cfg, &st->fs, now, c.n);
 		} else {
 			list_for_each(job_list, _foreach_weigh, &pass);
 		}
@@ -111,7 +111,8 @@ static int _walk_and_weigh(fw_collect_t *c, assoc_mgr_lock_t *walk_locks,
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	if (c->n) {
 		assoc_mgr_lock(&assoc_read);
-		fw_weigh_collected(&c->st->pool, c->cfg, c->now, c->n);
+		fw_weigh_collected(&c->st->pool, c->cfg, &c->st->fs, c->now,
+				   c->n);
 		assoc_mgr_unlock(&assoc_read);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t3);

@@ -77,18 +77,6 @@ static void _state_init(fw_state_t *st)
 	fw_sprio_kept_init(&st->sprio_kept);
 }
 
-/* The fs_factor table, for the job weighing and publishing (given no state):
- * the caller holds the assoc read lock. */
-extern const double *fw_fs_slot(uint32_t id)
-{
-	return fw_fs_table_factor(&g_state.fs, id);
-}
-
-extern bool fw_tres_fs_factor(uint32_t id, int pos, double *out)
-{
-	return fw_fs_table_tres_factor(&g_state.fs, id, pos, out);
-}
-
 extern int priority_fairway_recalc(time_t now)
 {
 	return fw_recalc(&g_state, now);
@@ -234,7 +222,8 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	/* First, so a new site factor is part of the sum. */
 	if (g_state.site_factor)
 		site_factor_g_set(job_ptr);
-	prio = fw_job_priority(cfg, job_ptr, time(NULL), false, false);
+	prio = fw_job_priority(cfg, &g_state.fs, job_ptr, time(NULL), false,
+			       false);
 	fw_cfg_put(cfg);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       prio);

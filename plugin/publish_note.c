@@ -53,7 +53,7 @@ extern void fw_publish_begin(fw_publish_t **pubp, const fw_cfg_t *cfg)
 {
 	bool noting = (cfg->metrics_dir != NULL) || cfg->history_days ||
 		cfg->starvation_minutes;
-	bool tally = cfg->fs_tres_n && cfg->weights.fairshare &&
+	bool tally = cfg->fs_tres_n && FW_WEIGHT(cfg, FAIRSHARE) &&
 		cfg->fair_share;
 	fw_publish_t *pub;
 

@@ -206,6 +206,19 @@ static void _usage_basis_check(fw_settings_log_t *log, fw_cfg_t *c)
 	log->basis = c->usage_basis;
 }
 
+/* slurm.conf's PriorityWeight* of each weighted factor. */
+static const struct {
+	fairway_factor_t factor;
+	const uint32_t *conf;
+} _weight_conf[] = {
+	{ FAIRWAY_FACTOR_AGE, &slurm_conf.priority_weight_age },
+	{ FAIRWAY_FACTOR_ASSOC, &slurm_conf.priority_weight_assoc },
+	{ FAIRWAY_FACTOR_FAIRSHARE, &slurm_conf.priority_weight_fs },
+	{ FAIRWAY_FACTOR_JOB_SIZE, &slurm_conf.priority_weight_js },
+	{ FAIRWAY_FACTOR_PARTITION, &slurm_conf.priority_weight_part },
+	{ FAIRWAY_FACTOR_QOS, &slurm_conf.priority_weight_qos },
+};
+
 /* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;
  * without fair-share (no slurmdbd) the age and fair-share weights are 0. */
 extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
@@ -219,12 +232,9 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 	if (c->damp < 1)
 		c->damp = 1;
 
-	w->age = slurm_conf.priority_weight_age;
-	w->assoc = slurm_conf.priority_weight_assoc;
-	w->fairshare = slurm_conf.priority_weight_fs;
-	w->job_size = slurm_conf.priority_weight_js;
-	w->partition = slurm_conf.priority_weight_part;
-	w->qos = slurm_conf.priority_weight_qos;
+	for (size_t k = 0; k < sizeof(_weight_conf) / sizeof(*_weight_conf);
+	     k++)
+		w->weight[_weight_conf[k].factor] = *_weight_conf[k].conf;
 	w->max_age = slurm_conf.priority_max_age;
 	w->favor_small = slurm_conf.priority_favor_small;
 	w->flags = fairway_flags_from_slurm(c->slurm_flags);
@@ -238,8 +248,8 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 	c->algo = fairway_algorithm_from_flags(w->flags);
 
 	if (!fair_share) {
-		w->age = 0;
-		w->fairshare = 0;
+		w->weight[FAIRWAY_FACTOR_AGE] = 0;
+		w->weight[FAIRWAY_FACTOR_FAIRSHARE] = 0;
 	}
 	_options_read(c);
 	_usage_basis_check(log, c);
@@ -248,8 +258,10 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 	log_flag(
 		PRIO,
 		"%s: weights age=%u assoc=%u fairshare=%u jobsize=%u partition=%u qos=%u maxage=%u flags=0x%x algorithm=%d",
-		plugin_type, w->age, w->assoc, w->fairshare, w->job_size,
-		w->partition, w->qos, w->max_age, c->slurm_flags, c->algo);
+		plugin_type, FW_WEIGHT(c, AGE), FW_WEIGHT(c, ASSOC),
+		FW_WEIGHT(c, FAIRSHARE), FW_WEIGHT(c, JOB_SIZE),
+		FW_WEIGHT(c, PARTITION), FW_WEIGHT(c, QOS), w->max_age,
+		c->slurm_flags, c->algo);
 	_cfg_publish(c);
 }
 

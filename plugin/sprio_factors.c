@@ -204,7 +204,7 @@ static int _append_row(void *x, void *arg)
 		f->priority_part = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
 					    part_ptr->priority_job_factor :
 					    part_ptr->norm_priority) *
-			(double) w->partition;
+			(double) w->weight[FAIRWAY_FACTOR_PARTITION];
 		/* Over the copy of the job's weighted factors: a TRES this
 		 * partition does not count keeps the copied value and is
 		 * weighted again, as multifactor's rows show it. */
@@ -227,11 +227,11 @@ static int _append_row(void *x, void *arg)
 						      f->priority_tres);
 		}
 	}
-	if (qos_ptr && qos_ptr->priority && w->qos)
+	if (qos_ptr && qos_ptr->priority && w->weight[FAIRWAY_FACTOR_QOS])
 		f->priority_qos = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_QOS) ?
 					   qos_ptr->priority :
 					   qos_ptr->usage->norm_priority) *
-			(double) w->qos;
+			(double) w->weight[FAIRWAY_FACTOR_QOS];
 	return 0;
 }
 

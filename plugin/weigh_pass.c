@@ -97,8 +97,9 @@ _prefetch_pointed(const job_record_t *j, bool noting)
 }
 
 
-static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg, time_t now,
-			 size_t begin, size_t end)
+static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg,
+			 const fw_fs_table_t *fs, time_t now, size_t begin,
+			 size_t end)
 {
 	bool changed = false, noting = fw_publish_noting();
 	bool queue = fw_publish_noting_queue();
@@ -108,7 +109,7 @@ static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg, time_t now,
 			_prefetch_record(jobs[i + PF_RECORD], noting, queue);
 		if (i + PF_POINTED < end)
 			_prefetch_pointed(jobs[i + PF_POINTED], noting);
-		if (fw_weigh_job(cfg, jobs[i], now, true, true))
+		if (fw_weigh_job(cfg, fs, jobs[i], now, true, true))
 			changed = true;
 	}
 	return changed;
@@ -153,7 +154,8 @@ static void *_pool_main(void *arg)
 		slurm_mutex_unlock(&pool->lock);
 
 		fw_publish_lane(pub, k);
-		changed = _weigh_range(pool->jobs, cfg, now, begin, end);
+		changed = _weigh_range(pool->jobs, cfg, pool->pass.fs, now,
+				       begin, end);
 		fw_publish_lane(pub, -1);
 
 		slurm_mutex_lock(&pool->lock);
@@ -247,8 +249,8 @@ extern int fw_collect_job(void *x, void *arg)
  * threads from pool->parallel_min_jobs on (classic, collected under
  * fairway_usage: one).  Caller holds the job write lock and the assoc and QOS
  * read locks. */
-extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg, time_t now,
-			       size_t n)
+extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
+			       const fw_fs_table_t *fs, time_t now, size_t n)
 {
 	/* jobs per thread, at least */
 	size_t per = (pool->parallel_min_jobs + 1) / 2;
@@ -262,13 +264,14 @@ extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg, time_t now,
 	if ((parts < 2) || (n < pool->parallel_min_jobs) ||
 	    (cfg->algo != FAIRWAY_ALGO_FAIR_TREE) ||
 	    ((parts = _pool_grow(pool, parts)) < 2)) {
-		if (_weigh_range(pool->jobs, cfg, now, 0, n))
+		if (_weigh_range(pool->jobs, cfg, fs, now, 0, n))
 			last_job_update = time(NULL);
 		return;
 	}
 
 	slurm_mutex_lock(&pool->lock);
 	pool->pass.cfg = cfg;
+	pool->pass.fs = fs;
 	pool->pass.pub = fw_publish_current();
 	pool->pass.now = now;
 	pool->pass.n = n;
@@ -279,7 +282,7 @@ extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg, time_t now,
 	slurm_cond_broadcast(&pool->work_cond);
 	slurm_mutex_unlock(&pool->lock);
 
-	changed = _weigh_range(pool->jobs, cfg, now, 0,
+	changed = _weigh_range(pool->jobs, cfg, fs, now, 0,
 			       _range_begin(n, parts, 1));
 
 	slurm_mutex_lock(&pool->lock);

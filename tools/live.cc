@@ -94,12 +94,12 @@ std::vector<std::pair<std::string, uint64_t>> tres_counts(const char* text) {
 // The job's priority in one partition from its sprio row, as multifactor adds it up.
 uint32_t row_priority(const fairway_prio_row_t& r) {
   if (!r.has_factors) return r.direct_prio > 0 ? static_cast<uint32_t>(r.direct_prio) : 0;
-  double tres = 0;
-  for (uint32_t i = 0; i < r.tres_cnt && r.tres; ++i) tres += r.tres[i];
-  double prio = r.part;
-  prio += r.age + r.assoc + r.fs + r.js + r.qos + tres +
-          static_cast<double>(static_cast<int64_t>(r.site) - fairway::kNiceOffset) -
-          static_cast<double>(static_cast<int64_t>(r.nice) - fairway::kNiceOffset);
+  // The partition term, then the others in order, added up first (the same doubles).
+  double others = r.factor[FAIRWAY_FACTOR_AGE];
+  for (int k = FAIRWAY_FACTOR_ASSOC; k <= FAIRWAY_FACTOR_SITE; k++)
+    if (k != FAIRWAY_FACTOR_PARTITION) others += r.factor[k];
+  double prio = r.factor[FAIRWAY_FACTOR_PARTITION];
+  prio += others - r.factor[FAIRWAY_FACTOR_NICE];
   if (!(prio >= 1)) prio = 1;
   if (prio >= 4294967296.0) return 0xffffffffU;
   return static_cast<uint32_t>(prio);
@@ -327,14 +327,14 @@ bool read_jobs(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
       row.partition = r.partition;
       row.admin = !r.has_factors;
       if (r.has_factors) {
-        row.age = r.age;
-        row.assoc = r.assoc;
-        row.fairshare = r.fs;
-        row.job_size = r.js;
-        row.partition_factor = r.part;
-        row.qos = r.qos;
-        row.site = static_cast<int64_t>(r.site) - NICE_OFFSET;
-        row.nice = static_cast<int64_t>(r.nice) - NICE_OFFSET;
+        row.age = r.factor[FAIRWAY_FACTOR_AGE];
+        row.assoc = r.factor[FAIRWAY_FACTOR_ASSOC];
+        row.fairshare = r.factor[FAIRWAY_FACTOR_FAIRSHARE];
+        row.job_size = r.factor[FAIRWAY_FACTOR_JOB_SIZE];
+        row.partition_factor = r.factor[FAIRWAY_FACTOR_PARTITION];
+        row.qos = r.factor[FAIRWAY_FACTOR_QOS];
+        row.site = static_cast<int64_t>(r.factor[FAIRWAY_FACTOR_SITE]);
+        row.nice = static_cast<int64_t>(r.factor[FAIRWAY_FACTOR_NICE]);
         for (uint32_t i = 0; i < r.tres_cnt && r.tres && r.tres_names; ++i)
           if (r.tres[i] != 0)
             row.tres.emplace_back(fairway::ascii_lower(r.tres_names[i]), r.tres[i]);

@@ -61,12 +61,7 @@ namespace {
 
 PrioritySettings to_core(const fairway_weights_t& w) {
   PrioritySettings c;
-  c.weight[Factor::kAge] = w.age;
-  c.weight[Factor::kAssoc] = w.assoc;
-  c.weight[Factor::kFairshare] = w.fairshare;
-  c.weight[Factor::kJobSize] = w.job_size;
-  c.weight[Factor::kPartition] = w.partition;
-  c.weight[Factor::kQos] = w.qos;
+  for (size_t k = 0; k < kFactorCount; k++) c.weight.v[k] = w.weight[k];
   c.max_age = w.max_age;
   c.flags = w.flags;
   c.favor_small = w.favor_small != 0;
@@ -106,30 +101,16 @@ JobInput to_core(const fairway_job_input_t& j) {
   return c;
 }
 
-// The factors, either way between the C struct's fields and the core's array (site and nice
-// with Slurm's offset there, without it here; the C struct has no TRES sum).
+// The factors, either way between the C struct's array and the core's (the same layout).
+static_assert(sizeof(fairway_job_factors_t::factor) == sizeof(FactorValues::v));
 FactorValues to_core(const fairway_job_factors_t& f) {
   FactorValues c;
-  c[Factor::kAge] = f.age;
-  c[Factor::kAssoc] = f.assoc;
-  c[Factor::kFairshare] = f.fairshare;
-  c[Factor::kJobSize] = f.job_size;
-  c[Factor::kPartition] = f.partition;
-  c[Factor::kQos] = f.qos;
-  c[Factor::kSite] = static_cast<double>(static_cast<int64_t>(f.site) - kNiceOffset);
-  c[Factor::kNice] = static_cast<double>(static_cast<int64_t>(f.nice) - kNiceOffset);
+  std::memcpy(c.v.data(), f.factor, sizeof(f.factor));
   return c;
 }
 fairway_job_factors_t to_c(const FactorValues& f) {
   fairway_job_factors_t c;
-  c.age = f[Factor::kAge];
-  c.assoc = f[Factor::kAssoc];
-  c.fairshare = f[Factor::kFairshare];
-  c.job_size = f[Factor::kJobSize];
-  c.partition = f[Factor::kPartition];
-  c.qos = f[Factor::kQos];
-  c.site = static_cast<uint32_t>(static_cast<int64_t>(f[Factor::kSite]) + kNiceOffset);
-  c.nice = static_cast<uint32_t>(static_cast<int64_t>(f[Factor::kNice]) + kNiceOffset);
+  std::memcpy(c.factor, f.v.data(), sizeof(c.factor));
   return c;
 }
 

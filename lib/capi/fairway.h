@@ -280,12 +280,9 @@ fairway_algorithm_t fairway_algorithm_from_flags(uint32_t flags);
 
 /* The Priority* settings of slurm.conf that job priorities depend on. */
 typedef struct fairway_weights {
-  uint32_t age;       /* PriorityWeightAge */
-  uint32_t assoc;     /* PriorityWeightAssoc */
-  uint32_t fairshare; /* PriorityWeightFairshare */
-  uint32_t job_size;  /* PriorityWeightJobSize */
-  uint32_t partition; /* PriorityWeightPartition */
-  uint32_t qos;       /* PriorityWeightQOS */
+  /* PriorityWeightAge, Assoc, Fairshare, JobSize, Partition and QOS by fairway_factor_t;
+   * the TRES, SITE and NICE entries are not read (PriorityWeightTRES is per TRES, below). */
+  uint32_t weight[FAIRWAY_FACTOR_COUNT];
   uint32_t max_age;   /* PriorityMaxAge, seconds */
   uint32_t flags;     /* FAIRWAY_FLAG_* */
   int favor_small;    /* PriorityFavorSmall */
@@ -337,16 +334,14 @@ typedef struct fairway_job_input {
   const uint64_t* part_tres;
 } fairway_job_input_t;
 
-/* Normalized (then, after fairway_job_priority, weighted) factors of a job. */
+/*
+ * Normalized (then, after fairway_job_priority, weighted) factors of a job by
+ * fairway_factor_t, as the core's FactorValues: TRES is the weighted sum of the TRES factors
+ * (0 before weighing); SITE is the site factor and NICE the job's nice, both without
+ * FAIRWAY_NICE_OFFSET and never weighted (the site factor is added, nice subtracted).
+ */
 typedef struct fairway_job_factors {
-  double age;
-  double assoc;
-  double fairshare;
-  double job_size;
-  double partition;
-  double qos;
-  uint32_t site; /* biased by FAIRWAY_NICE_OFFSET */
-  uint32_t nice; /* biased by FAIRWAY_NICE_OFFSET */
+  double factor[FAIRWAY_FACTOR_COUNT];
 } fairway_job_factors_t;
 
 /* One partition of a job submitted to several (in PriorityTier order); from Slurm 24.11

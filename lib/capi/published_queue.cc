@@ -35,12 +35,7 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
   q.cluster_cpus = p.cluster_cpus;
   q.cluster_nodes = p.cluster_nodes;
   PrioritySettings& s = q.settings;
-  s.weight[Factor::kAge] = w.age;
-  s.weight[Factor::kAssoc] = w.assoc;
-  s.weight[Factor::kFairshare] = w.fairshare;
-  s.weight[Factor::kJobSize] = w.job_size;
-  s.weight[Factor::kPartition] = w.partition;
-  s.weight[Factor::kQos] = w.qos;
+  for (size_t k = 0; k < kFactorCount; k++) s.weight.v[k] = w.weight[k];
   for (size_t i = 0; i < w.tres_count; i++)
     if (w.tres[i] != 0) s.weight_tres.emplace_back(tres_name(p, i), w.tres[i]);
   s.flags = w.flags;
@@ -120,7 +115,7 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
       row.partition_factor =
           ((w.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ? static_cast<double>(pi.priority_job_factor)
                                                    : pi.norm_priority) *
-          static_cast<double>(w.partition);
+          static_cast<double>(w.weight[FAIRWAY_FACTOR_PARTITION]);
       row.qos = j.qos;
       row.site = unbiased(j.site);
       row.nice = unbiased(j.nice);

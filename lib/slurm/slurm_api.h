@@ -19,8 +19,10 @@
 #ifndef FAIRWAY_SLURM_API_H
 #define FAIRWAY_SLURM_API_H
 
+#include <stddef.h>
 #include <string.h>
 
+#include "fairway.h"
 #include "slurm/slurm.h"
 #include "slurm/slurmdb.h"
 #include "slurm/slurm_version.h"
@@ -99,16 +101,34 @@ typedef struct {
 	const char *partition;
 	double direct_prio; /* > 0: set by an administrator, no factors */
 	int has_factors;
-	double age, assoc, fs, js, part, qos;
-	uint32_t site, nice; /* biased by NICE_OFFSET */
+	/* Weighted, by fairway_factor_t: TRES is the sum of tres; SITE and
+	 * NICE are without NICE_OFFSET. */
+	double factor[FAIRWAY_FACTOR_COUNT];
 	uint32_t tres_cnt;
 	const double *tres; /* weighted */
 	char **tres_names;
 } fairway_prio_row_t;
 
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
+typedef priority_factors_object_t fairway_slurm_factors_t;
+#else
+typedef priority_factors_t fairway_slurm_factors_t;
+#endif
+
 static inline void fairway_prio_row(const priority_factors_object_t *o,
 				    fairway_prio_row_t *r)
 {
+	/* Where Slurm keeps each weighted factor before the TRES, in
+	 * fairway_factor_t's order (C++ includes this too: no designators). */
+	static const size_t at[FAIRWAY_FACTOR_TRES] = {
+		offsetof(fairway_slurm_factors_t, priority_age),
+		offsetof(fairway_slurm_factors_t, priority_assoc),
+		offsetof(fairway_slurm_factors_t, priority_fs),
+		offsetof(fairway_slurm_factors_t, priority_js),
+		offsetof(fairway_slurm_factors_t, priority_part),
+		offsetof(fairway_slurm_factors_t, priority_qos),
+	};
+
 	memset(r, 0, sizeof(*r));
 	r->partition = o->partition;
 	r->direct_prio = o->direct_prio;
@@ -118,25 +138,25 @@ static inline void fairway_prio_row(const priority_factors_object_t *o,
 	r->job_id = o->job_id;
 #endif
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
-	const priority_factors_object_t *f = o;
+	const fairway_slurm_factors_t *f = o;
 	r->has_factors = o->direct_prio <= 0;
 #else
-	const priority_factors_t *f = o->prio_factors;
+	const fairway_slurm_factors_t *f = o->prio_factors;
 	r->has_factors = f != NULL;
 	if (!f)
 		return;
 #endif
-	r->age = f->priority_age;
-	r->assoc = f->priority_assoc;
-	r->fs = f->priority_fs;
-	r->js = f->priority_js;
-	r->part = f->priority_part;
-	r->qos = f->priority_qos;
-	r->site = f->priority_site;
-	r->nice = f->nice;
+	for (int k = 0; k < FAIRWAY_FACTOR_TRES; k++)
+		r->factor[k] = *(const double *) ((const char *) f + at[k]);
+	r->factor[FAIRWAY_FACTOR_SITE] = (double) ((int64_t) f->priority_site -
+						   NICE_OFFSET);
+	r->factor[FAIRWAY_FACTOR_NICE] = (double) ((int64_t) f->nice -
+						   NICE_OFFSET);
 	r->tres_cnt = f->tres_cnt;
 	r->tres = f->priority_tres;
 	r->tres_names = f->tres_names;
+	for (uint32_t i = 0; (i < r->tres_cnt) && r->tres; i++)
+		r->factor[FAIRWAY_FACTOR_TRES] += r->tres[i];
 }
 
 #endif /* FAIRWAY_SLURM_API_H */

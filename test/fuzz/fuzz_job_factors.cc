@@ -46,12 +46,14 @@ bool is_finite(double d) { return std::isfinite(d); }
 
 void check_factors(const fairway_job_input_t& job, const fairway_cluster_t& c,
                    const fairway_job_factors_t& f) {
-  FUZZ_CHECK(f.age >= 0 && f.age <= 1);
-  if (c.cpus && c.nodes) FUZZ_CHECK(f.job_size >= 0 && f.job_size <= 1);
-  if (is_finite(job.fs_factor)) FUZZ_CHECK(!std::isnan(f.fairshare));
-  if (is_finite(job.assoc_priority_norm)) FUZZ_CHECK(!std::isnan(f.assoc));
-  if (is_finite(job.part_norm_priority)) FUZZ_CHECK(!std::isnan(f.partition));
-  if (is_finite(job.qos_norm_priority)) FUZZ_CHECK(!std::isnan(f.qos));
+  FUZZ_CHECK(f.factor[FAIRWAY_FACTOR_AGE] >= 0 && f.factor[FAIRWAY_FACTOR_AGE] <= 1);
+  if (c.cpus && c.nodes)
+    FUZZ_CHECK(f.factor[FAIRWAY_FACTOR_JOB_SIZE] >= 0 && f.factor[FAIRWAY_FACTOR_JOB_SIZE] <= 1);
+  if (is_finite(job.fs_factor)) FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_FAIRSHARE]));
+  if (is_finite(job.assoc_priority_norm)) FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_ASSOC]));
+  if (is_finite(job.part_norm_priority))
+    FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_PARTITION]));
+  if (is_finite(job.qos_norm_priority)) FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_QOS]));
 }
 
 void check_priority(uint32_t prio, int clamped) {
@@ -68,12 +70,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   double tres_w[kMaxTres];
   fairway_weights_t w;
   std::memset(&w, 0, sizeof(w));
-  w.age = in.u32();
-  w.assoc = in.u32();
-  w.fairshare = in.u32();
-  w.job_size = in.u32();
-  w.partition = in.u32();
-  w.qos = in.u32();
+  w.weight[FAIRWAY_FACTOR_AGE] = in.u32();
+  w.weight[FAIRWAY_FACTOR_ASSOC] = in.u32();
+  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = in.u32();
+  w.weight[FAIRWAY_FACTOR_JOB_SIZE] = in.u32();
+  w.weight[FAIRWAY_FACTOR_PARTITION] = in.u32();
+  w.weight[FAIRWAY_FACTOR_QOS] = in.u32();
   w.max_age = in.u32();
   w.flags = in.u32() & kAllFlags;
   w.favor_small = in.u8() & 1;

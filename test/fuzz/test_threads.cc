@@ -137,9 +137,9 @@ void worker(int seed, const Results& reference, std::latch& start) {
                             "/fairway-threads-" + std::to_string(::getpid()) + "-" +
                             std::to_string(seed);
   fairway_weights_t w{};
-  w.age = 1000 + seed;
-  w.fairshare = 10000;
-  w.job_size = 100;
+  w.weight[FAIRWAY_FACTOR_AGE] = 1000 + seed;
+  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 10000;
+  w.weight[FAIRWAY_FACTOR_JOB_SIZE] = 100;
   w.max_age = 86400;
   fairway_cluster_t c{64, 4};
   start.arrive_and_wait();

@@ -17,11 +17,11 @@ namespace {
 
 fairway_weights_t site_weights() {
   fairway_weights_t w{};
-  w.age = 1000;
-  w.fairshare = 10000;
-  w.job_size = 1000;
-  w.partition = 1000;
-  w.qos = 1000;
+  w.weight[FAIRWAY_FACTOR_AGE] = 1000;
+  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 10000;
+  w.weight[FAIRWAY_FACTOR_JOB_SIZE] = 1000;
+  w.weight[FAIRWAY_FACTOR_PARTITION] = 1000;
+  w.weight[FAIRWAY_FACTOR_QOS] = 1000;
   w.max_age = 600;
   return w;
 }
@@ -75,8 +75,8 @@ TEST(JobFactors, AgeFactorFromLiveSprio) {
   const auto w = site_weights();
   fairway_job_factors_t f;
   EXPECT_EQ(priority(w, pending_job(1, 1, 2.0 / 6, kNow - 75), kNow, &f), 4591u);
-  EXPECT_DOUBLE_EQ(f.age, 125.0);
-  EXPECT_DOUBLE_EQ(f.job_size, 132.8125);  // (1/4 + 1/64) / 2 * 1000
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 125.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 132.8125);  // (1/4 + 1/64) / 2 * 1000
   EXPECT_EQ(priority(w, pending_job(16, 2, 6.0 / 6, kNow - 75), kNow), 11500u);
 }
 
@@ -84,14 +84,14 @@ TEST(JobFactors, AgeCapsAtMaxAgeAndIgnoresFutureAccrue) {
   auto w = site_weights();
   fairway_job_factors_t f;
   priority(w, pending_job(1, 1, 0, kNow - 10000), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.age, 1000.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 1000.0);
   priority(w, pending_job(1, 1, 0, kNow + 50), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.age, 0.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 0.0);
   priority(w, pending_job(1, 1, 0, 0), kNow, &f);  // not accruing
-  EXPECT_DOUBLE_EQ(f.age, 0.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 0.0);
   w.max_age = 0;  // every accruing job has full age
   priority(w, pending_job(1, 1, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.age, 1000.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 1000.0);
 }
 
 TEST(JobFactors, FavorSmall) {
@@ -99,11 +99,12 @@ TEST(JobFactors, FavorSmall) {
   w.favor_small = 1;
   fairway_job_factors_t f;
   priority(w, pending_job(16, 2, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.job_size, ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE],
+                   ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
   // More nodes than the cluster has: the unsigned difference wraps as in Slurm, then the
   // factor is clamped to 1.
   priority(w, pending_job(1, 8, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.job_size, 1000.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 1000.0);
 }
 
 TEST(JobFactors, FavorSmallFrom2411) {
@@ -114,18 +115,20 @@ TEST(JobFactors, FavorSmallFrom2411) {
   w.slurm_release = FAIRWAY_SLURM_24_11;
   fairway_job_factors_t f;
   priority(w, pending_job(16, 2, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.job_size, ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE],
+                   ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
   priority(w, pending_job(1, 8, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.job_size, (0.0 + (64.0 - 1) / 64) / 2 * 1000);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], (0.0 + (64.0 - 1) / 64) / 2 * 1000);
   const auto j = pending_job(16, 2, 0, kNow);
   for (const fairway_cluster_t c : {fairway_cluster_t{0, 4}, fairway_cluster_t{64, 0}}) {
     ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
-    EXPECT_EQ(f.job_size, 0.0);
+    EXPECT_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 0.0);
   }
   w.slurm_release = FAIRWAY_SLURM_22_05;
   const fairway_cluster_t no_nodes{64, 0};
   ASSERT_EQ(fairway_job_factors(&w, &no_nodes, &j, kNow, &f), FAIRWAY_OK);
-  EXPECT_EQ(f.job_size, 1.0);  // 22.05: (0 - 2) wraps, / 0 is +inf: clamped to 1
+  EXPECT_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE],
+            1.0);  // 22.05: (0 - 2) wraps, / 0 is +inf: clamped to 1
 }
 
 TEST(JobFactors, SmallRelativeToTime) {
@@ -135,18 +138,18 @@ TEST(JobFactors, SmallRelativeToTime) {
   j.time_limit = 60;
   fairway_job_factors_t f;
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.job_size, 32.0 / 60 / 64 * 1000);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 32.0 / 60 / 64 * 1000);
   j.min_cpus = 2;  // fewer CPUs than one node's average share: the share counts
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.job_size, 16.0 / 60 / 64 * 1000);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 16.0 / 60 / 64 * 1000);
   w.favor_small = 1;
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.job_size, (1.0 - 16.0 / 60 / 64) * 1000);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], (1.0 - 16.0 / 60 / 64) * 1000);
 }
 
 TEST(JobFactors, PartitionQosAssocNormalization) {
   auto w = site_weights();
-  w.assoc = 100;
+  w.weight[FAIRWAY_FACTOR_ASSOC] = 100;
   auto j = pending_job(1, 1, 0, kNow);
   j.part_priority_job_factor = 7;
   j.part_norm_priority = 0.5;
@@ -157,17 +160,17 @@ TEST(JobFactors, PartitionQosAssocNormalization) {
   j.assoc_priority_norm = 0.75;
   fairway_job_factors_t f;
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.partition, 500.0);
-  EXPECT_DOUBLE_EQ(f.qos, 250.0);
-  EXPECT_DOUBLE_EQ(f.assoc, 75.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_PARTITION], 500.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_QOS], 250.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_ASSOC], 75.0);
   w.flags = FAIRWAY_FLAG_NO_NORMAL_PART | FAIRWAY_FLAG_NO_NORMAL_QOS | FAIRWAY_FLAG_NO_NORMAL_ASSOC;
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.partition, 7000.0);
-  EXPECT_DOUBLE_EQ(f.qos, 20000.0);
-  EXPECT_DOUBLE_EQ(f.assoc, 300.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_PARTITION], 7000.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_QOS], 20000.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_ASSOC], 300.0);
   j.qos_priority = 0;  // a QOS of priority 0 contributes nothing, normalized or not
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.qos, 0.0);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_QOS], 0.0);
 }
 
 TEST(JobFactors, ClampToOneAndTo32Bits) {
@@ -176,8 +179,8 @@ TEST(JobFactors, ClampToOneAndTo32Bits) {
   EXPECT_EQ(priority(w, j, kNow), 1u);  // nothing weighted: clamp to 1, 0 is for held jobs
   j.nice = FAIRWAY_NICE_OFFSET + 100000;
   EXPECT_EQ(priority(w, j, kNow), 1u);
-  w.fairshare = 0xffffffffu;
-  w.partition = 0xffffffffu;
+  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 0xffffffffu;
+  w.weight[FAIRWAY_FACTOR_PARTITION] = 0xffffffffu;
   j = pending_job(1, 1, 1.0, kNow);
   const fairway_cluster_t c{64, 4};
   fairway_job_factors_t f;
@@ -292,7 +295,7 @@ TEST(JobFactors, PairsOfPartitionAndQos) {
   w.flags = FAIRWAY_FLAG_NO_NORMAL_QOS;
   ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, nullptr, pairs, 3, &r), FAIRWAY_OK);
   EXPECT_EQ(pairs[1].priority, r.priority + 40000);  // (50 - 10) * 1000
-  w.qos = 0;                                         // no QOS weight: every pair alike
+  w.weight[FAIRWAY_FACTOR_QOS] = 0;                  // no QOS weight: every pair alike
   ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, nullptr, pairs, 3, &r), FAIRWAY_OK);
   EXPECT_EQ(pairs[1].priority, r.priority);
 }
@@ -305,7 +308,7 @@ TEST(JobFactors, NoDetailsMeansNeutralNice) {
   const fairway_cluster_t c{64, 4};
   fairway_job_factors_t f;
   ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
-  EXPECT_EQ(f.nice, FAIRWAY_NICE_OFFSET);
+  EXPECT_EQ(f.factor[FAIRWAY_FACTOR_NICE], 0.0);  // FAIRWAY_NICE_OFFSET, without the offset
 }
 
 // fairway_job_weigh is the whole composition the plugin needs: the same numbers as the
@@ -342,8 +345,8 @@ TEST(JobFactors, WeighOneCallEqualsThePiecewiseCalls) {
   fairway_job_weighed_t r;
   ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, tres_out, parts, 2, &r), FAIRWAY_OK);
   EXPECT_EQ(r.priority, prio);
-  EXPECT_EQ(r.weighted.fairshare, f.fairshare);
-  EXPECT_EQ(r.weighted.age, f.age);
+  EXPECT_EQ(r.weighted.factor[FAIRWAY_FACTOR_FAIRSHARE], f.factor[FAIRWAY_FACTOR_FAIRSHARE]);
+  EXPECT_EQ(r.weighted.factor[FAIRWAY_FACTOR_AGE], f.factor[FAIRWAY_FACTOR_AGE]);
   for (int i = 0; i < 3; i++) EXPECT_EQ(tres_out[i], tres[i]);
   EXPECT_EQ(parts[0].priority, pa);
   EXPECT_EQ(parts[1].priority, pb);

@@ -628,8 +628,8 @@ struct ShadowQueue : AliceAndBob {
   fairway_pending_job_t jobs[2]{};
   fairway_pending_row_t rows[2]{};
   explicit ShadowQueue(const std::string& dir) : AliceAndBob(dir) {
-    w.age = 1000;
-    w.fairshare = 10000;
+    w.weight[FAIRWAY_FACTOR_AGE] = 1000;
+    w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 10000;
     w.max_age = 7 * 86400;
     const double age[] = {800, 100}, fs[] = {2000, 6000};
     for (int k = 0; k < 2; k++) {

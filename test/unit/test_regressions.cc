@@ -49,12 +49,8 @@ TEST(DecayState, NowNearInt64MaxDoesNotOverflow) {
   EXPECT_THROW(fairway::parse_decay_state(bytes, 1767225600 - 86401), fairway::Error);
 }
 
-fairway_job_factors_t neutral_factors() {
-  fairway_job_factors_t f{};
-  f.site = FAIRWAY_NICE_OFFSET;
-  f.nice = FAIRWAY_NICE_OFFSET;
-  return f;
-}
+// No site factor, no nice (both 0 without Slurm's offset).
+fairway_job_factors_t neutral_factors() { return fairway_job_factors_t{}; }
 
 // Review while writing the fuzz targets: a weighted sum of 2^64 or more (e.g. a large
 // PriorityWeightTRES) was converted to uint64_t before clamping -- undefined, and 0 on x86-64,
@@ -89,9 +85,9 @@ TEST(JobPriority, Above2To64IsClampedNotHeld) {
 
 TEST(JobPriority, NanIsOneNotMaximal) {
   fairway_weights_t w{};
-  w.fairshare = 1000;
+  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 1000;
   fairway_job_factors_t f = neutral_factors();
-  f.fairshare = std::nan("");
+  f.factor[FAIRWAY_FACTOR_FAIRSHARE] = std::nan("");
   int clamped = 0;
   EXPECT_EQ(fairway_job_priority(&w, &f, 0, &clamped), 1U);
   EXPECT_EQ(clamped, 0);
@@ -124,7 +120,7 @@ namespace {
 // overflow for times far apart.  Now unsigned, with the same low 32 bits Slurm keeps.
 TEST(JobFactors, AgeOfTimesFarApartIsDefined) {
   fairway_weights_t w{};
-  w.age = 1000;
+  w.weight[FAIRWAY_FACTOR_AGE] = 1000;
   w.max_age = 7 * 86400;
   fairway_cluster_t c{64, 4};
   fairway_job_input_t job{};
@@ -134,19 +130,19 @@ TEST(JobFactors, AgeOfTimesFarApartIsDefined) {
   fairway_job_factors_t f;
   ASSERT_EQ(fairway_job_factors(&w, &c, &job, std::numeric_limits<int64_t>::max() / 2 + 3600, &f),
             FAIRWAY_OK);
-  EXPECT_GE(f.age, 0.0);
-  EXPECT_LE(f.age, 1.0);
+  EXPECT_GE(f.factor[FAIRWAY_FACTOR_AGE], 0.0);
+  EXPECT_LE(f.factor[FAIRWAY_FACTOR_AGE], 1.0);
   // An ordinary case is unchanged: one day of a week.
   job.accrue_time = 1767225600;
   ASSERT_EQ(fairway_job_factors(&w, &c, &job, 1767225600 + 86400, &f), FAIRWAY_OK);
-  EXPECT_DOUBLE_EQ(f.age, 1.0 / 7);
+  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 1.0 / 7);
 }
 
 // fuzz job_factors: SMALL_RELATIVE_TO_TIME with no nodes, no CPUs and a zero time limit
 // divided 0 by 0; the NaN job-size factor passed the clamps.  It counts as 0 now.
 TEST(JobFactors, JobSizeZeroOverZeroIsZero) {
   fairway_weights_t w{};
-  w.job_size = 1000;
+  w.weight[FAIRWAY_FACTOR_JOB_SIZE] = 1000;
   w.flags = FAIRWAY_FLAG_SMALL_RELATIVE;
   fairway_cluster_t c{64, 4};
   fairway_job_input_t job{};
@@ -155,7 +151,7 @@ TEST(JobFactors, JobSizeZeroOverZeroIsZero) {
   job.time_limit = 0;
   fairway_job_factors_t f;
   ASSERT_EQ(fairway_job_factors(&w, &c, &job, 1767225600, &f), FAIRWAY_OK);
-  EXPECT_EQ(f.job_size, 0.0);
+  EXPECT_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 0.0);
 }
 
 // fuzz job_factors: fairway_job_charge converted doubles out of the range of the integer
