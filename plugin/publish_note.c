@@ -4,8 +4,9 @@
  *  words, into a lane per weighing thread), with fairway_metrics_dir the
  *  queue's details, with fairway_fairshare_tres a tally of the TRES that
  *  judged the jobs, with fairway_history_days the jobs that started since the
- *  last published period.  A thread with no lane notes nothing, at the cost
- *  of one test.
+ *  last published period.  What to note is the library's plan
+ *  (fairway_publisher_begin).  A thread with no lane notes nothing, at the
+ *  cost of one test.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -19,72 +20,40 @@
  * weighing pool's threads note at once). */
 static __thread fw_lane_t *t_lane = NULL;
 
-extern int fw_publish_cmp_id(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
-
-	return (x > y) - (x < y);
-}
-
-extern void fw_publish_started_clear(fw_publish_t *pub)
-{
-	for (size_t i = 0; i < pub->started_n; i++) {
-		xfree(*(char **) &pub->started[i].user);
-		xfree(*(char **) &pub->started[i].account);
-		xfree(*(char **) &pub->started[i].partition);
-	}
-	pub->started_n = 0;
-}
-
-static fw_publish_t *_publish_new(void)
-{
-	void *mem = NULL;
-
-	/* The lanes are aligned on cache lines. */
-	if (posix_memalign(&mem, 64, sizeof(fw_publish_t)))
-		fatal("%s: out of memory for publishing", plugin_type);
-	memset(mem, 0, sizeof(fw_publish_t));
-	for (int i = 0; i < FW_PUBLISH_LANES; i++)
-		((fw_publish_t *) mem)->lanes[i].pub = mem;
-	return mem;
-}
-
 extern void fw_publish_begin(fw_publish_t **pubp, const fw_cfg_t *cfg)
 {
-	bool noting = (cfg->metrics_dir != NULL) || cfg->history_days ||
-		cfg->starvation_minutes;
-	bool tally = cfg->fs_tres_n && FW_WEIGHT(cfg, FAIRSHARE) &&
-		cfg->fair_share;
-	fw_publish_t *pub;
+	fairway_publish_settings_t s = fw_publish_settings(cfg);
+	fairway_publish_plan_t plan;
+	fw_publish_t *pub = *pubp;
+	void *mem = NULL;
 
-	if (!*pubp && !noting && !tally)
+	if (fairway_publisher_begin(pub ? pub->publisher : NULL, &s, &plan) ||
+	    (!pub && !plan.rows && !plan.tally))
 		return;
-	if (!*pubp)
-		*pubp = _publish_new();
-	pub = *pubp;
-	pub->noting = noting;
-	pub->tally = tally;
-	pub->noting_starts = cfg->history_days && pub->last_walk;
-	/* Not while the last period had more jobs than the queue may hold:
-	 * they would be noted under the job lock only to be dropped. */
-	pub->noting_queue = (cfg->metrics_dir != NULL) && cfg->queue_jobs &&
-		(pub->last_jobs <= cfg->queue_jobs);
-	pub->queue_jobs = cfg->queue_jobs;
-	pub->queue_tres = cfg->weights.tres ? cfg->weights.tres_count : 0;
-	/* Only this period's walk (not a reconfigure's). */
-	fw_publish_started_clear(pub);
+	if (!pub) { /* the lanes are aligned on cache lines */
+		if (posix_memalign(&mem, 64, sizeof(*pub)))
+			fatal("%s: out of memory for publishing", plugin_type);
+		pub = memset(mem, 0, sizeof(*pub));
+		if (fairway_publisher_new(&pub->publisher))
+			fatal("%s: out of memory for publishing", plugin_type);
+		for (int i = 0; i < FW_PUBLISH_LANES; i++)
+			pub->lanes[i].pub = pub;
+		fairway_publisher_begin(pub->publisher, &s, &plan);
+		*pubp = pub;
+	}
+	pub->plan = plan;
+	pub->queue_jobs = s.queue_jobs;
+	pub->queue_tres = s.queue_tres;
 	for (int i = 0; i < FW_PUBLISH_LANES; i++) {
-		fw_lane_t *l = &pub->lanes[i];
+		fairway_lane_t *l = &pub->lanes[i].l;
 
-		l->n = l->jobs = 0;
-		l->njobs = l->ntres = 0;
-		l->over = false;
-		l->tally_jobs = 0;
+		l->n = l->jobs = l->njobs = l->ntres = l->tally_jobs = 0;
+		l->over = 0;
 		memset(l->tres_jobs, 0, sizeof(l->tres_jobs));
 		memset(l->tres_differ, 0, sizeof(l->tres_differ));
 	}
-	t_lane = (noting || tally) ? &pub->lanes[0] : NULL;
-	fw_publish_parts_clear(&pub->parts);
+	t_lane = (plan.rows || plan.tally) ? &pub->lanes[0] : NULL;
+	fw_publish_parts_clear(pub);
 }
 
 extern void fw_publish_lane_leave(void)
@@ -99,12 +68,12 @@ extern fw_publish_t *fw_publish_current(void)
 
 extern bool fw_publish_noting(void)
 {
-	return t_lane && t_lane->pub->noting;
+	return t_lane && t_lane->pub->plan.rows;
 }
 
 extern bool fw_publish_noting_queue(void)
 {
-	return t_lane && t_lane->pub->noting && t_lane->pub->noting_queue;
+	return t_lane && t_lane->pub->plan.rows && t_lane->pub->plan.queue;
 }
 
 extern void fw_publish_lane(fw_publish_t *pub, int lane)
@@ -115,18 +84,20 @@ extern void fw_publish_lane(fw_publish_t *pub, int lane)
 }
 
 /* The job's detail for the queue: UINT32_MAX when not noted. */
-static uint32_t _note_detail(fw_lane_t *l, const fw_weighed_t *w)
+static uint32_t _note_detail(fw_lane_t *lane, const fw_weighed_t *w)
 {
-	const fw_publish_t *pub = l->pub;
+	const fw_publish_t *pub = lane->pub;
+	fairway_lane_t *l = &lane->l;
 	const job_record_t *job_ptr = w->job;
 	const fw_prio_factors_t *pf = job_ptr->prio_factors;
 	const job_details_t *d = job_ptr->details;
 	fairway_pending_job_t *j;
+	double *f;
 
-	if (!pub->noting_queue || l->over)
+	if (!pub->plan.queue || l->over)
 		return UINT32_MAX;
 	if (l->njobs >= pub->queue_jobs) {
-		l->over = true;
+		l->over = 1;
 		return UINT32_MAX;
 	}
 	if (l->njobs == l->jobs_cap) { /* grows with the queue */
@@ -149,13 +120,20 @@ static uint32_t _note_detail(fw_lane_t *l, const fw_weighed_t *w)
 	j->time_limit = job_ptr->time_limit;
 	j->admin = job_ptr->direct_set_prio || !pf;
 	j->fairshare_tres = pf ? w->tres + 1 : 0;
-	j->age = pf ? pf->priority_age : 0;
-	j->assoc = pf ? pf->priority_assoc : 0;
-	j->fairshare = pf ? pf->priority_fs : 0;
-	j->job_size = pf ? pf->priority_js : 0;
-	j->qos = pf ? pf->priority_qos : 0;
-	j->site = pf ? pf->priority_site : NICE_OFFSET;
-	j->nice = d ? d->nice : NICE_OFFSET;
+	f = j->factors;
+	memset(f, 0, sizeof(j->factors));
+	if (pf) {
+		f[FAIRWAY_FACTOR_AGE] = pf->priority_age;
+		f[FAIRWAY_FACTOR_ASSOC] = pf->priority_assoc;
+		f[FAIRWAY_FACTOR_FAIRSHARE] = pf->priority_fs;
+		f[FAIRWAY_FACTOR_JOB_SIZE] = pf->priority_js;
+		f[FAIRWAY_FACTOR_QOS] = pf->priority_qos;
+		f[FAIRWAY_FACTOR_SITE] = (double) ((int64_t) pf->priority_site -
+						   (int64_t) NICE_OFFSET);
+	}
+	if (d)
+		f[FAIRWAY_FACTOR_NICE] = (double) ((int64_t) d->nice -
+						   (int64_t) NICE_OFFSET);
 	j->tres_at = SIZE_MAX;
 	if (pub->queue_tres && pf && pf->priority_tres &&
 	    (pf->tres_cnt >= pub->queue_tres)) {
@@ -165,8 +143,8 @@ static uint32_t _note_detail(fw_lane_t *l, const fw_weighed_t *w)
 			l->tres_cap += l->tres_cap / 4 + 1024 * nt;
 			xrecalloc(l->tres, l->tres_cap, sizeof(*l->tres));
 		}
-		for (size_t t = 0; t < nt; t++) /* a few */
-			l->tres[l->ntres + t] = pf->priority_tres[t];
+		memcpy(l->tres + l->ntres, pf->priority_tres,
+		       nt * sizeof(double));
 		j->tres_at = l->ntres;
 		l->ntres += nt;
 	}
@@ -174,18 +152,18 @@ static uint32_t _note_detail(fw_lane_t *l, const fw_weighed_t *w)
 }
 
 static inline __attribute__((always_inline)) void
-_note(fw_lane_t *l, const fw_note_t *job, const void *part, uint32_t prio,
-      bool first)
+_note(fairway_lane_t *l, const fairway_note_t *job, const void *part,
+      uint32_t prio, bool first)
 {
-	fw_note_t *n;
+	fairway_note_t *n;
 
 	if (l->n == l->cap) { /* grows with the queue, never shrinks */
 		l->cap += l->cap / 4 + 1024;
-		xrecalloc(l->v, l->cap, sizeof(*l->v));
+		xrecalloc(l->rows, l->cap, sizeof(*l->rows));
 	}
-	n = &l->v[l->n++];
+	n = &l->rows[l->n++];
 	if (l->n + 16 < l->cap)
-		__builtin_prefetch(&l->v[l->n + 16], 1);
+		__builtin_prefetch(&l->rows[l->n + 16], 1);
 	*n = *job;
 	n->part = part;
 	n->priority = prio;
@@ -194,7 +172,7 @@ _note(fw_lane_t *l, const fw_note_t *job, const void *part, uint32_t prio,
 
 /* fairway_fairshare_tres: which listed TRES judged a pending job, and its
  * factor there. */
-static void _tally(fw_lane_t *l, int k, double f)
+static void _tally(fairway_lane_t *l, int k, double f)
 {
 	l->tally_jobs++;
 	if ((k < 0) || (k >= FAIRWAY_MAX_FAIRSHARE_TRES))
@@ -202,22 +180,24 @@ static void _tally(fw_lane_t *l, int k, double f)
 	if (!l->tres_jobs[k]++)
 		l->tres_factor[k] = f;
 	else if (f != l->tres_factor[k])
-		l->tres_differ[k] = true;
+		l->tres_differ[k] = 1;
 }
 
 extern void fw_publish_note(const fw_weighed_t *w)
 {
-	fw_lane_t *l = t_lane;
+	fw_lane_t *lane = t_lane;
 	const job_record_t *job_ptr = w->job;
 	const job_details_t *d;
-	fw_note_t job = { 0 };
+	fairway_note_t job = { 0 };
+	fairway_lane_t *l;
 
 	/* Pending jobs only (CALCULATE_RUNNING weighs running ones too). */
-	if (!l || !IS_JOB_PENDING(job_ptr))
+	if (!lane || !IS_JOB_PENDING(job_ptr))
 		return;
-	if (l->pub->tally && !job_ptr->direct_set_prio)
+	l = &lane->l;
+	if (lane->pub->plan.tally && !job_ptr->direct_set_prio)
 		_tally(l, w->tres, w->tres_factor);
-	if (!l->pub->noting)
+	if (!lane->pub->plan.rows)
 		return;
 	d = job_ptr->details;
 	job.qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
@@ -228,7 +208,7 @@ extern void fw_publish_note(const fw_weighed_t *w)
 	job.assoc_id = job_ptr->assoc_id;
 	job.job_id = job_ptr->job_id;
 	job.resources = (job_ptr->state_reason == WAIT_RESOURCES);
-	job.job = _note_detail(l, w);
+	job.job = _note_detail(lane, w);
 	l->jobs++;
 	if (w->nparts <= 0) {
 		_note(l, &job, job_ptr->part_ptr, w->priority, true);
@@ -259,53 +239,44 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 	fw_publish_t *pub = t_lane ? t_lane->pub : NULL;
 	const fw_prio_factors_t *pf;
 	const slurmdb_assoc_rec_t *assoc;
-	fairway_started_job_t *s;
-	uint32_t id;
+	fairway_started_job_t s = { 0 };
 
 	/* A job cancelled while pending gets start_time = end_time but no
 	 * nodes: it never started.  Nothing else of the job is read before
 	 * this test: it runs for every job of the walk under the job lock. */
-	if (!pub || !pub->noting_starts || IS_JOB_PENDING(job_ptr) ||
-	    (job_ptr->start_time < pub->last_walk) ||
+	if (!pub || !pub->plan.starts || IS_JOB_PENDING(job_ptr) ||
+	    (job_ptr->start_time < pub->plan.last_walk) ||
 	    (job_ptr->start_time > now) || !job_ptr->nodes ||
 	    !job_ptr->nodes[0])
 		return;
+	if ((job_ptr->start_time == pub->plan.last_walk) &&
+	    !fairway_publisher_weighed(pub->publisher, job_ptr->job_id))
+		return;
 	pf = job_ptr->prio_factors;
 	assoc = job_ptr->assoc_ptr;
-	id = job_ptr->job_id;
-	if ((!pub->prev_n ||
-	     !bsearch(&id, pub->prev_ids, pub->prev_n, sizeof(id),
-		      fw_publish_cmp_id)) &&
-	    (job_ptr->start_time == pub->last_walk))
-		return;
-	if (pub->started_n == pub->started_cap) {
-		pub->started_cap += pub->started_cap / 2 + 64;
-		xrecalloc(pub->started, pub->started_cap,
-			  sizeof(*pub->started));
-	}
-	s = &pub->started[pub->started_n++];
-	memset(s, 0, sizeof(*s));
-	s->job_id = job_ptr->job_id;
-	s->user = xstrdup(assoc ? assoc->user : NULL);
-	s->account = xstrdup(assoc ? assoc->acct : job_ptr->account);
-	s->partition = xstrdup(job_ptr->part_ptr ? job_ptr->part_ptr->name :
-						   job_ptr->partition);
-	s->submit_time = job_ptr->details ? job_ptr->details->submit_time : 0;
-	s->start_time = job_ptr->start_time;
-	s->priority = job_ptr->priority;
+	s.job_id = job_ptr->job_id;
+	s.user = assoc ? assoc->user : NULL;
+	s.account = assoc ? assoc->acct : job_ptr->account;
+	s.partition = job_ptr->part_ptr ? job_ptr->part_ptr->name :
+					  job_ptr->partition;
+	s.submit_time = job_ptr->details ? job_ptr->details->submit_time : 0;
+	s.start_time = job_ptr->start_time;
+	s.priority = job_ptr->priority;
 	if (pf) {
-		s->has_factors = 1;
-		s->age = pf->priority_age;
-		s->assoc = pf->priority_assoc;
-		s->fairshare = pf->priority_fs;
-		s->job_size = pf->priority_js;
-		s->partition_factor = pf->priority_part;
-		s->qos = pf->priority_qos;
-		/* prio_factors keeps the site factor biased by NICE_OFFSET
-		 * (as site_factor), in every release: the priority used
-		 * the unbiased value. */
-		s->site = (double) ((int64_t) pf->priority_site -
-				    (int64_t) NICE_OFFSET);
-		s->nice = pf->nice;
+		s.has_factors = 1;
+		s.factors[FAIRWAY_FACTOR_AGE] = pf->priority_age;
+		s.factors[FAIRWAY_FACTOR_ASSOC] = pf->priority_assoc;
+		s.factors[FAIRWAY_FACTOR_FAIRSHARE] = pf->priority_fs;
+		s.factors[FAIRWAY_FACTOR_JOB_SIZE] = pf->priority_js;
+		s.factors[FAIRWAY_FACTOR_PARTITION] = pf->priority_part;
+		s.factors[FAIRWAY_FACTOR_QOS] = pf->priority_qos;
+		/* prio_factors keeps the site factor and nice biased by
+		 * NICE_OFFSET, in every release. */
+		s.factors[FAIRWAY_FACTOR_SITE] =
+			(double) ((int64_t) pf->priority_site -
+				  (int64_t) NICE_OFFSET);
+		s.factors[FAIRWAY_FACTOR_NICE] =
+			(double) ((int64_t) pf->nice - (int64_t) NICE_OFFSET);
 	}
+	fairway_publisher_note_start(pub->publisher, &s);
 }

@@ -84,11 +84,12 @@ typedef struct fairway_pending_job {
   uint32_t fairshare_tres; /* fairway_fairshare_tres: 1 + the index in
                             * fairway_publication_t.fairshare_tres of the TRES that judged
                             * it; 0: billing */
-  /* Its weighted factors as sprio shows them (the partition factor is each partition's). */
-  double age, assoc, fairshare, job_size, qos;
-  uint32_t site, nice; /* biased by FAIRWAY_NICE_OFFSET */
-  size_t tres_at;      /* its weighted TRES factors: fairway_publication_t.tres_values
-                        * [tres_at .. tres_at + tres_count); SIZE_MAX: none */
+  /* Its weighted factors as sprio shows them, by fairway_factor_t; site and nice NOT
+   * biased.  The partition factor is each partition's (not read here), the TRES factors
+   * are at tres_at. */
+  double factors[FAIRWAY_FACTOR_COUNT];
+  size_t tres_at; /* its weighted TRES factors: fairway_publication_t.tres_values
+                   * [tres_at .. tres_at + tres_count); SIZE_MAX: none */
 } fairway_pending_job_t;
 
 /* A partition's settings that the queue's factors depend on. */
@@ -114,9 +115,9 @@ typedef struct fairway_started_job {
   int64_t submit_time, start_time;
   uint32_t priority;
   int has_factors; /* its weighted factors (sprio's) below are known */
-  double age, assoc, fairshare, job_size, partition_factor, qos;
-  double site;   /* what the priority added: NOT biased (prio_factors' is) */
-  uint32_t nice; /* biased by FAIRWAY_NICE_OFFSET */
+  /* By fairway_factor_t (TRES not read); site, what the priority added, and nice NOT
+   * biased (prio_factors' are). */
+  double factors[FAIRWAY_FACTOR_COUNT];
 } fairway_started_job_t;
 
 typedef struct fairway_publication {
@@ -178,12 +179,125 @@ typedef struct fairway_publication {
   const size_t* fairshare_tres_running_count;
 } fairway_publication_t;
 
-/* What publishing keeps from one period to the next (starvation episodes). */
+/* What publishing keeps from one period to the next: the jobs the last published period
+ * weighed and when, the jobs started since, starvation episodes, the ties and the failure
+ * last told. */
 typedef struct fairway_publisher fairway_publisher_t;
 /* Errors: FAIRWAY_EINVAL (NULL out), FAIRWAY_ENOMEM. */
 fairway_error_t fairway_publisher_new(fairway_publisher_t** out);
 /* Free *pub and set it to NULL; NULL is a no-op.  Errors: none. */
 void fairway_publisher_destroy(fairway_publisher_t** pub);
+
+/* ---- A period of the plugin: what it notes under slurmctld's locks, handed over after ---- */
+
+/* What the settings ask of publishing this period. */
+typedef struct fairway_publish_settings {
+  const char* metrics_dir; /* fairway_metrics_dir; NULL: none */
+  uint32_t history_days, starvation_minutes, queue_jobs;
+  size_t queue_tres; /* TRES weights: the TRES factors noted per job; 0: none */
+  /* fairway_fairshare_tres (as slurmctld tracks them) and whether fair-share is weighted
+   * (a tally of the TRES that judged the jobs is kept only then). */
+  const char* const* fairshare_tres;
+  size_t fairshare_tres_count;
+  int fair_share;
+} fairway_publish_settings_t;
+
+/* What the plugin notes this period (all 0: nothing; then no publisher is needed). */
+typedef struct fairway_publish_plan {
+  int rows;          /* a row per pending job and partition (files, history, starvation) */
+  int tally;         /* the TRES that judged each pending job */
+  int queue;         /* the queue's details (fairway_pending_job_t), up to queue_jobs jobs */
+  int starts;        /* the jobs started since last_walk (fairway_publisher_note_start) */
+  int64_t last_walk; /* when the last published period's walk began; 0: none */
+} fairway_publish_plan_t;
+
+/* One pending job in one partition as noted under the job lock (40 bytes): the partition
+ * by address (fairway_period_notes_t.partition_at), the QOS and association by id, times
+ * as unsigned 32-bit Unix times. */
+typedef struct fairway_note {
+  const void* part;
+  uint32_t qos_id; /* 0: none */
+  uint32_t priority;
+  uint32_t submit;
+  uint32_t eligible; /* accrue or begin time; 0: not eligible yet */
+  uint32_t assoc_id;
+  uint32_t job_id;
+  uint32_t job; /* the lane's job detail; UINT32_MAX: none */
+  uint8_t first;
+  uint8_t resources; /* its state reason is Resources */
+} fairway_note_t;
+
+/* What one weighing thread noted; the lanes in order hold the jobs in job_list's order.
+ * The plugin owns the arrays (cap: their allocated lengths). */
+typedef struct fairway_lane {
+  fairway_note_t* rows;
+  size_t n, cap;
+  uint64_t jobs;               /* pending jobs noted */
+  fairway_pending_job_t* jobv; /* with the queue: a detail per job ... */
+  size_t njobs, jobs_cap;
+  double* tres; /* ... and its weighted TRES factors (queue_tres each) */
+  size_t ntres, tres_cap;
+  int over; /* more jobs than queue_jobs: details left off */
+  /* The tally: pending jobs weighed, and per listed TRES those it judged, the first one's
+   * factor and whether another's differed. */
+  uint64_t tally_jobs;
+  uint64_t tres_jobs[FAIRWAY_MAX_FAIRSHARE_TRES];
+  double tres_factor[FAIRWAY_MAX_FAIRSHARE_TRES];
+  int tres_differ[FAIRWAY_MAX_FAIRSHARE_TRES];
+} fairway_lane_t;
+
+/* The period's notes and what was copied with them, at its end. */
+typedef struct fairway_period_notes {
+  const fairway_lane_t* const* lanes;
+  size_t lane_count;
+  const void* const* partition_at; /* the partitions' addresses, parallel to the
+                                    * publication's partitions */
+  const uint32_t* qos_ids;         /* parallel to the publication's qos */
+  int64_t walk;                    /* when the period's walk began */
+  const char* where;               /* the directory the failure lines name */
+} fairway_period_notes_t;
+
+/* Whether `unused` TRES k (the k-th listed) is used by no association. */
+typedef int (*fairway_unused_fn)(size_t k, void* arg);
+
+/*
+ * Start a period: what to note under s (pub NULL: a publisher that published nothing).
+ * With pub, the jobs started noted before are dropped (only this period's walk counts).
+ * Errors: FAIRWAY_EINVAL (NULL s or out).
+ */
+fairway_error_t fairway_publisher_begin(fairway_publisher_t* pub,
+                                        const fairway_publish_settings_t* s,
+                                        fairway_publish_plan_t* out);
+/* Whether the last published period weighed job_id (a pending job then).  Errors: none. */
+int fairway_publisher_weighed(const fairway_publisher_t* pub, uint32_t job_id);
+/* Keep a copy of a job that started since the last published period.
+ * Errors: FAIRWAY_EINVAL (NULL pub or job), FAIRWAY_ENOMEM. */
+fairway_error_t fairway_publisher_note_start(fairway_publisher_t* pub,
+                                             const fairway_started_job_t* job);
+/*
+ * fairway_fairshare_tres: from the lanes' tallies, a listed TRES that makes every pending
+ * job or, with a job it judged, every association tie (`unused` is asked only then) is
+ * told through say once when it starts, and once when it ends.
+ * Errors: FAIRWAY_EINVAL (NULL pub or s, NULL lanes with a count), FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_publisher_tell_ties(fairway_publisher_t* pub,
+                                            const fairway_publish_settings_t* s,
+                                            const fairway_lane_t* const* lanes, size_t lane_count,
+                                            fairway_unused_fn unused, fairway_message_fn say,
+                                            void* arg);
+/*
+ * The period's end: p holds the copies (no association: none could be copied) and the
+ * settings, not yet the rows, jobs, started jobs or jobs weighed: those come from n and
+ * pub.  Whether the queue goes out is decided (told through say once per episode of more
+ * jobs than queue_jobs), fairway_publish runs, a failure is told through say_error when it
+ * starts or changes and through say when it ends, and on success pub keeps the jobs
+ * weighed and n->walk for the next period's starts.  The started jobs noted are dropped.
+ * Errors: FAIRWAY_EINVAL (NULL pub, s, n or p), what fairway_publish returns (told).
+ */
+fairway_error_t fairway_publisher_end(fairway_publisher_t* pub, const fairway_publish_settings_t* s,
+                                      const fairway_period_notes_t* n, fairway_publication_t* p,
+                                      fairway_message_fn say, fairway_message_fn say_error,
+                                      void* arg);
 
 /*
  * Compute the fair-share values of the associations (as the period does, outside

@@ -28,16 +28,11 @@
 #include "pending_stats.h"
 #include "plugin_options.h"
 #include "published_queue.h"
+#include "publisher.h"
 #include "shadow_policy.h"
 #include "snapshot.h"
 #include "starvation.h"
 #include "whatif_json.h"
-
-struct fairway_publisher {
-  std::map<uint32_t, int64_t> starved;  // association id -> when its episode started
-  fairway::PeriodOrder last;            // the last period's pending order (job starts)
-  std::string shadow_problem;           // what stopped the shadow policy last, or empty
-};
 
 namespace {
 
@@ -263,14 +258,10 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       j.start_time = s.start_time;
       j.priority = s.priority;
       j.has_factors = s.has_factors != 0;
-      j.factors = {s.age,
-                   s.assoc,
-                   s.fairshare,
-                   s.job_size,
-                   s.partition_factor,
-                   s.qos,
-                   s.site,
-                   static_cast<double>(static_cast<int64_t>(s.nice) - FAIRWAY_NICE_OFFSET)};
+      j.factors = {s.factors[FAIRWAY_FACTOR_AGE],       s.factors[FAIRWAY_FACTOR_ASSOC],
+                   s.factors[FAIRWAY_FACTOR_FAIRSHARE], s.factors[FAIRWAY_FACTOR_JOB_SIZE],
+                   s.factors[FAIRWAY_FACTOR_PARTITION], s.factors[FAIRWAY_FACTOR_QOS],
+                   s.factors[FAIRWAY_FACTOR_SITE],      s.factors[FAIRWAY_FACTOR_NICE]};
       starts.push_back(fairway::explain_start(j, pub->last, pending_now));
     }
     fairway::StarvationSettings ss;

@@ -12,8 +12,6 @@
 namespace fairway {
 namespace {
 
-int64_t unbiased(uint32_t v) { return static_cast<int64_t>(v) - kNiceOffset; }
-
 // The name of TRES index i, as sprio's rows and the snapshot write it (lower case).
 std::string tres_name(const fairway_publication_t& p, size_t i) {
   return ascii_lower(p.tres_names[i] ? p.tres_names[i] : "");
@@ -84,7 +82,7 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
       job.min_nodes = j.min_nodes;
       job.time_limit =
           (j.time_limit == kNoVal || j.time_limit == kInfinite) ? kInfinite : j.time_limit;
-      job.nice = unbiased(j.nice);
+      job.nice = static_cast<int64_t>(j.factors[FAIRWAY_FACTOR_NICE]);
       job.priority = j.priority;
       job.held = j.priority == 0;
       job.admin_priority = j.admin != 0;
@@ -107,18 +105,18 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
     row.admin = j.admin != 0;
     if (!row.admin) {
       const fairway_partition_info_t& pi = p.partition_info[r.partition];
-      row.age = j.age;
-      row.assoc = j.assoc;
-      row.fairshare = j.fairshare;
-      row.job_size = j.job_size;
+      row.age = j.factors[FAIRWAY_FACTOR_AGE];
+      row.assoc = j.factors[FAIRWAY_FACTOR_ASSOC];
+      row.fairshare = j.factors[FAIRWAY_FACTOR_FAIRSHARE];
+      row.job_size = j.factors[FAIRWAY_FACTOR_JOB_SIZE];
       // As sprio shows a partition's row: that partition's factor, weighted.
       row.partition_factor =
           ((w.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ? static_cast<double>(pi.priority_job_factor)
                                                    : pi.norm_priority) *
           static_cast<double>(w.weight[FAIRWAY_FACTOR_PARTITION]);
-      row.qos = j.qos;
-      row.site = unbiased(j.site);
-      row.nice = unbiased(j.nice);
+      row.qos = j.factors[FAIRWAY_FACTOR_QOS];
+      row.site = static_cast<int64_t>(j.factors[FAIRWAY_FACTOR_SITE]);
+      row.nice = job.nice;
       if (j.tres_at != SIZE_MAX) {
         if (!p.tres_values || j.tres_at + w.tres_count > p.tres_value_count)
           invalid("fairway_publish: a job's TRES factors are out of range");

@@ -638,9 +638,8 @@ struct ShadowQueue : AliceAndBob {
       j.accrue_time = 1000 + 100 * k;
       j.min_cpus = j.max_cpus = j.min_nodes = 1;
       j.time_limit = 60;
-      j.age = age[k];
-      j.fairshare = fs[k];
-      j.site = j.nice = FAIRWAY_NICE_OFFSET;
+      j.factors[FAIRWAY_FACTOR_AGE] = age[k];
+      j.factors[FAIRWAY_FACTOR_FAIRSHARE] = fs[k];
       j.tres_at = SIZE_MAX;
       rows[k] = {0,
                  0,
