@@ -1,9 +1,7 @@
 /*****************************************************************************\
- *  assoc_usage.c - one association's values outside a period: normalized and
- *  effective usage on demand (sshare, a classic job's fair-share factor), as
- *  multifactor's priority_p_set_assoc_usage sets them (from Slurm 25.11 with the
- *  fair-share factor of classic and depth-oblivious).  It calls nothing of the
- *  whole-tree files (assoc_sync.c calls it).
+ *  assoc_usage.c - one association's values outside a period, as multifactor's
+ *  priority_p_set_assoc_usage sets them on demand (sshare, a classic job's
+ *  fair-share factor); the core picks each formula.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -11,12 +9,9 @@
 
 #include "fairway_plugin.h"
 
-/*
- * 25.11 on, classic and depth-oblivious: the fair-share factor a job of this
+/* 25.11 on, classic and depth-oblivious: the fair-share factor a job of this
  * association gets, stored in it (multifactor's _set_assoc_fs_factor), from
- * its account's values for Fairshare=parent; 0 while the effective usage is
- * NO_VAL.  Caller holds the assoc lock.
- */
+ * its account's for Fairshare=parent.  Caller holds the assoc lock. */
 extern void fw_store_fs_factor(slurmdb_assoc_rec_t *assoc, double damp)
 {
 	slurmdb_assoc_rec_t *fs = assoc;
@@ -28,12 +23,9 @@ extern void fw_store_fs_factor(slurmdb_assoc_rec_t *assoc, double damp)
 		fs->usage->usage_efctv, fs->usage->shares_norm, damp);
 }
 
-/*
- * 25.11 on, classic and depth-oblivious, at the end of a period: the stored
+/* 25.11 on, classic and depth-oblivious, at the end of a period: the stored
  * fair-share factor of every job's association, from the effective usage of
- * that moment (users not computed this period get 0, and are computed before
- * a job reads it).
- */
+ * that moment (users not computed this period get 0 until a job reads it). */
 extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK };
@@ -58,10 +50,8 @@ extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg)
 	unlock_slurmctld(job_read_lock);
 }
 
-/*
- * The sum of usage_norm over the children of the fair-share parent `arg`
- * (Fairshare=parent ones skipped), as stored now.  Caller holds the assoc lock.
- */
+/* The sum of usage_norm over the children of the fair-share parent `arg`
+ * (Fairshare=parent ones skipped), as stored now.  Caller holds the assoc lock. */
 static long double _siblings_usage_norm(void *arg)
 {
 	slurmdb_assoc_rec_t *fs_assoc = arg, *sib;
@@ -78,11 +68,8 @@ static long double _siblings_usage_norm(void *arg)
 	return siblings;
 }
 
-/*
- * Normalized and effective usage of one association, as multifactor sets them
- * on demand (sshare, a job's fair-share factor); from 25.11 its fair-share
- * factor too, unless Fair Tree computes it.  Caller holds the assoc lock.
- */
+/* Normalized and effective usage of one association; from 25.11 its
+ * fair-share factor too, unless Fair Tree computes it.  Assoc lock held. */
 extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	slurmdb_assoc_rec_t *fs_assoc;

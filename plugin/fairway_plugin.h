@@ -23,6 +23,7 @@
 #include "fairway.h"
 #include "fairway_publish.h"
 #include "fairway_usage_files.h"
+#include "fairway_fair_share_table.h"
 
 extern const char plugin_type[];
 
@@ -87,29 +88,16 @@ typedef struct fw_publish fw_publish_t;
  * through that module's functions (which take a pointer to it); settings.c's
  * is above ---- */
 
-/* assoc_sync.c: the association tree of the last calculation, kept while
- * the associations keep their shape, and the tables the weighing reads. */
-typedef struct fw_fs_slot fw_fs_slot_t;
-typedef struct fw_fs_shape fw_fs_shape_t;
+/* assoc_sync.c: the core's fair-share table (the tree of the last calculation,
+ * the id -> fs_factor lookups, the per-TRES trees; assoc write lock to change,
+ * read lock to look up) and this period's associations as copied for it. */
 typedef struct {
-	/* every association's fs_factor by id (assoc write lock to build,
-	 * read lock to read) */
-	fw_fs_slot_t *slots;
-	size_t mask;
-	bool slots_valid; /* fs_factor: Fair Tree's */
-	/* fairway_fairshare_tres: per listed TRES, its tree, its position in
-	 * the TRES arrays and every association's factor from it */
-	fairway_fair_share_t *tres_tree[FAIRWAY_MAX_FAIRSHARE_TRES];
-	int tres_pos[FAIRWAY_MAX_FAIRSHARE_TRES];
-	double *tres_fs;
-	size_t tres_fs_cap;
-	int tres_n;
-	bool tres_valid;
-	/* the tree, its associations and what its shape was built from */
-	fairway_fair_share_t *tree;
-	slurmdb_assoc_rec_t **ptrs;
-	fw_fs_shape_t *shape;
-	size_t n, cap;
+	/* NULL until the first calculation */
+	fairway_fair_share_table_t *table;
+	slurmdb_assoc_rec_t **ptrs; /* the associations, input order */
+	fairway_assoc_t *in;	    /* their shape and usage */
+	long double *tres_usage;    /* their usage of one listed TRES */
+	size_t n, cap, tres_cap;
 } fw_fs_table_t;
 
 /* held_usage.c: what running jobs hold (fairway_usage), noted by the
@@ -258,11 +246,9 @@ extern void fw_recalc_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
  * kept in fs; held: what running jobs hold (fairway_usage). */
 extern int fw_fair_share_locked(fw_fs_table_t *fs, fw_held_t *held,
 				const fw_cfg_t *cfg, bool users_lazy);
-/* An association's fs_factor after the last Fair Tree calculation, or NULL.
- * Caller holds the assoc read lock. */
+/* An association's fs_factor after the last Fair Tree calculation, or NULL
+ * (then read the association).  Caller holds the assoc read lock. */
 extern const double *fw_fs_table_factor(const fw_fs_table_t *fs, uint32_t id);
-/* Forget the fs_factor table (associations changed).  Assoc write lock. */
-extern void fw_fs_slots_invalidate(fw_fs_table_t *fs);
 /* fairway_fairshare_tres: the fair-share factor association `id` has when
  * fair-share compares its usage of the TRES at position `pos` of the TRES
  * arrays, from the last calculation, in *out; false when there is none (the

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,8 +15,14 @@
 #include "assoc_tree.h"
 #include "capi_types.h"
 #include "fair_share.h"
+#include "fair_share_table.h"
 #include "fairshare_tres.h"
 #include "fairway.h"
+#include "fairway_fair_share_table.h"
+
+struct fairway_fair_share_table {
+  fairway::FairShareTable table;
+};
 
 struct fairway_fair_share {
   fairway::AssocTree tree;
@@ -49,6 +57,29 @@ bool known_algorithm(fairway_algorithm_t algo, fairway::Algorithm* out) {
       return true;
   }
   return false;
+}
+
+// The algorithm of a C argument, read as its bytes (see to_algorithm); throws for a value
+// outside the enumeration.
+fairway::Algorithm algorithm_of(fairway_algorithm_t algo) {
+  int raw_algo;
+  static_assert(sizeof raw_algo == sizeof algo);
+  std::memcpy(&raw_algo, &algo, sizeof raw_algo);
+  return to_algorithm(raw_algo);
+}
+
+void check_dampening(double dampening) {
+  if (!(dampening >= 1) || !std::isfinite(dampening))
+    fairway::invalid("FairShareDampeningFactor must be a finite number, at least 1");
+}
+
+void copy_result(const fairway::FairShareResult& r, size_t index, fairway_assoc_result_t* out) {
+  out->shares_norm = r.shares_norm[index];
+  out->usage_norm = r.usage_norm[index];
+  out->usage_efctv = r.usage_efctv[index];
+  out->level_fs = r.level_fs[index];
+  out->fs_factor = r.fs_factor[index];
+  out->set = r.set[index];  // FieldMask bits equal FAIRWAY_SET_* bits
 }
 
 }  // namespace
@@ -123,14 +154,10 @@ fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis
 
 fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_algorithm_t algo,
                                            double dampening) {
-  int raw_algo;  // the bytes, not a typed load of the enum (see to_algorithm)
-  static_assert(sizeof raw_algo == sizeof algo);
-  std::memcpy(&raw_algo, &algo, sizeof raw_algo);
   return fairway::guard([&] {
     if (!fs) fairway::invalid("fairway_fair_share_compute: NULL tree");
-    if (!(dampening >= 1) || !std::isfinite(dampening))
-      fairway::invalid("FairShareDampeningFactor must be a finite number, at least 1");
-    fairway::compute_fair_share(fs->tree, to_algorithm(raw_algo), dampening, fs->result);
+    check_dampening(dampening);
+    fairway::compute_fair_share(fs->tree, algorithm_of(algo), dampening, fs->result);
     fs->computed = true;
   });
 }
@@ -143,13 +170,7 @@ fairway_error_t fairway_fair_share_result(const fairway_fair_share_t* fs, size_t
       fairway::invalid("fairway_fair_share_result: index " + std::to_string(index) +
                        " out of range");
     if (!fs->computed) fairway::invalid("fairway_fair_share_result: nothing computed yet");
-    const fairway::FairShareResult& r = fs->result;
-    out->shares_norm = r.shares_norm[index];
-    out->usage_norm = r.usage_norm[index];
-    out->usage_efctv = r.usage_efctv[index];
-    out->level_fs = r.level_fs[index];
-    out->fs_factor = r.fs_factor[index];
-    out->set = r.set[index];  // FieldMask bits equal FAIRWAY_SET_* bits
+    copy_result(fs->result, index, out);
   });
 }
 
@@ -197,6 +218,130 @@ long double fairway_assoc_usage_efctv(fairway_algorithm_t algo, const fairway_as
   const fairway::AssocValues parent = fs_parent ? to_values(*fs_parent) : fairway::AssocValues{};
   return fairway::on_demand_usage_efctv(a, to_values(*self), shares_raw, level_shares,
                                         fs_parent ? &parent : nullptr, siblings_usage_norm, arg);
+}
+
+// ---- The fair-share table (fairway_fair_share_table.h) ----
+
+fairway_error_t fairway_fair_share_table_new(fairway_fair_share_table_t** out) {
+  return fairway::guard([&] {
+    if (!out) fairway::invalid("fairway_fair_share_table_new: NULL out");
+    *out = new fairway_fair_share_table;
+  });
+}
+
+void fairway_fair_share_table_destroy(fairway_fair_share_table_t** t) {
+  if (!t || !*t) return;
+  delete *t;
+  *t = nullptr;
+}
+
+fairway_error_t fairway_fair_share_table_load(fairway_fair_share_table_t* t,
+                                              const fairway_assoc_t* assocs, size_t count,
+                                              uint32_t basis, const fairway_running_job_t* jobs,
+                                              size_t count_jobs, size_t* unknown) {
+  return fairway::guard([&] {
+    if (!t) fairway::invalid("fairway_fair_share_table_load: NULL table");
+    if (!assocs && count) fairway::invalid("fairway_fair_share_table_load: NULL associations");
+    const fairway::UsageBasis b = fairway::to_usage_basis(basis);
+    fairway::FairShareTable& ft = t->table;
+    const bool same = ft.same_shape(count, [&](size_t i) {
+      const fairway_assoc_t& a = assocs[i];
+      return fairway::AssocShape{a.id, a.parent_id, a.shares_raw, a.shares_parent != 0,
+                                 a.user && a.user[0]};
+    });
+    ft.forget();
+    if (!same)
+      ft.rebuild(fairway::to_records(assocs, count));
+    else if (b == fairway::UsageBasis::kHistorical)
+      for (size_t i = 0; i < count; i++)
+        ft.set_usage(static_cast<uint32_t>(i), assocs[i].usage_raw);
+    if (b != fairway::UsageBasis::kHistorical)
+      ft.hold(b, fairway::to_running_jobs(jobs, count_jobs), unknown);
+  });
+}
+
+fairway_error_t fairway_fair_share_table_compute(fairway_fair_share_table_t* t,
+                                                 fairway_algorithm_t algo, double dampening,
+                                                 size_t tres_count) {
+  return fairway::guard([&] {
+    if (!t) fairway::invalid("fairway_fair_share_table_compute: NULL table");
+    t->table.forget();
+    check_dampening(dampening);
+    const fairway::Algorithm a = algorithm_of(algo);
+    t->table.compute(a, dampening, a == fairway::Algorithm::kFairTree, tres_count > 0);
+  });
+}
+
+size_t fairway_fair_share_table_count(const fairway_fair_share_table_t* t) {
+  return t ? t->table.size() : 0;
+}
+
+fairway_error_t fairway_fair_share_table_result(const fairway_fair_share_table_t* t, size_t index,
+                                                fairway_assoc_result_t* out) {
+  return fairway::guard([&] {
+    if (!t || !out) fairway::invalid("fairway_fair_share_table_result: NULL argument");
+    if (!t->table.computed())
+      fairway::invalid("fairway_fair_share_table_result: nothing computed yet");
+    if (index >= t->table.size())
+      fairway::invalid("fairway_fair_share_table_result: index " + std::to_string(index) +
+                       " out of range");
+    copy_result(t->table.result(), index, out);
+  });
+}
+
+fairway_error_t fairway_fair_share_table_tres_begin(fairway_fair_share_table_t* t, size_t count) {
+  return fairway::guard([&] {
+    if (!t) fairway::invalid("fairway_fair_share_table_tres_begin: NULL table");
+    t->table.begin_tres(count);
+  });
+}
+
+fairway_error_t fairway_fair_share_table_tres(fairway_fair_share_table_t* t, size_t k, int pos,
+                                              const long double* usage, uint32_t basis,
+                                              const fairway_running_job_t* jobs, size_t count_jobs,
+                                              fairway_algorithm_t algo, double dampening) {
+  return fairway::guard([&] {
+    if (!t) fairway::invalid("fairway_fair_share_table_tres: NULL table");
+    fairway::FairShareTable& ft = t->table;
+    try {
+      check_dampening(dampening);
+      const fairway::Algorithm a = algorithm_of(algo);
+      const fairway::UsageBasis b = fairway::to_usage_basis(basis);
+      std::vector<fairway::RunningJob> running;
+      std::span<const long double> u;
+      if (usage)
+        u = {usage, ft.size()};
+      else
+        running = fairway::to_running_jobs(jobs, count_jobs);
+      ft.compute_tres(k, pos, u, b, running, a, dampening);
+    } catch (...) {
+      ft.begin_tres(0);
+      throw;
+    }
+  });
+}
+
+unsigned fairway_fair_share_switch_clears(fairway_algorithm_t to, uint32_t slurm_release) {
+  fairway::Algorithm a;
+  if (!known_algorithm(to, &a)) return FAIRWAY_SET_LEVEL_FS | FAIRWAY_SET_FS_FACTOR;
+  return fairway::switch_clears(a, slurm_release);
+}
+
+void fairway_fair_share_table_forget(fairway_fair_share_table_t* t) {
+  if (t) t->table.forget();
+}
+
+const double* fairway_fair_share_table_factor(const fairway_fair_share_table_t* t, uint32_t id) {
+  return t ? t->table.factor(id) : nullptr;
+}
+
+int fairway_fair_share_table_tres_factor(const fairway_fair_share_table_t* t, uint32_t id, int pos,
+                                         double* out) {
+  if (!t || !out) return 0;
+  const std::optional<double> f = t->table.tres_factor(id, pos);
+  if (!f) return 0;
+  *out = *f;
+  return 1;
 }
 
 }  // extern "C"

@@ -70,6 +70,11 @@ double classic_fs_factor(long double usage_efctv, long double shares_norm,
   return std::pow(2.0, static_cast<double>(-r));
 }
 
+uint8_t switch_clears(Algorithm to, uint32_t slurm_release) noexcept {
+  if (to != Algorithm::kFairTree) return kLevelFs | kFsFactor;
+  return slurm_release >= kSlurm2511 ? kFsFactor : 0;
+}
+
 double job_fs_factor(Algorithm algorithm, uint32_t slurm_release, const AssocValues& own,
                      const AssocValues& shared, double dampening_factor,
                      ComputeFirst* compute_first) noexcept {

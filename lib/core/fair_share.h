@@ -86,6 +86,13 @@ long double usage_norm(long double usage_raw, long double root_usage_raw);
 long double classic_usage_efctv(long double un, long double parent_usage_efctv, uint32_t shares_raw,
                                 uint32_t level_shares);
 
+// What a reconfigure that switches fair-share to `to` clears in every association (FieldMask
+// bits kLevelFs, kFsFactor), for what a controller started with the new PriorityFlags has:
+// leaving Fair Tree, its Level FS and fair-share factor (the other algorithms never store
+// Level FS, and from 25.11 store their own factor from the next period on); going to Fair Tree
+// from 25.11 on, classic's factors (Fair Tree stores users' again, accounts have none).
+uint8_t switch_clears(Algorithm to, uint32_t slurm_release) noexcept;
+
 // priority_p_calc_fs_factor(): 2^(-(usage_efctv/shares_norm)/dampening) computed with Slurm's
 // types (long double quotient, converted to double for pow()); 0 when shares_norm <= 0 or
 // usage_efctv is NO_VAL (within Slurm's fuzzy epsilon 1e-5).

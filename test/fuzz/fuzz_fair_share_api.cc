@@ -19,6 +19,7 @@
 #include "assoc_tree.h"
 #include "fair_share.h"
 #include "fairway.h"
+#include "fairway_fair_share_table.h"
 #include "fuzz_common.h"
 #include "sshare_format.h"
 
@@ -199,6 +200,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(fs == nullptr);
     fairway_fair_share_destroy(&fs);  // no-op
   }
+
+  // The same records through the plugin's fair-share table: refused alike; when accepted,
+  // every association's Fair Tree factor looked up by id is its result's (users) or none.
+  fairway_fair_share_table_t* table = nullptr;
+  FUZZ_CHECK(fairway_fair_share_table_new(&table) == FAIRWAY_OK);
+  for (int load = 0; load < 2; ++load) {  // the second keeps the tree (same shape)
+    const fairway_error_t le = fairway_fair_share_table_load(
+        table, n ? assocs.data() : nullptr, n, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr);
+    FUZZ_CHECK(le == err);
+    if (le != FAIRWAY_OK) {
+      FUZZ_CHECK(fairway_fair_share_table_count(table) == 0);
+      break;
+    }
+    FUZZ_CHECK(fairway_fair_share_table_compute(table, FAIRWAY_ALGO_FAIR_TREE, 1, 1) == FAIRWAY_OK);
+    for (size_t i = 0; i < n; ++i) {
+      fairway_assoc_result_t r;
+      FUZZ_CHECK(fairway_fair_share_table_result(table, i, &r) == FAIRWAY_OK);
+      if (!assocs[i].id) continue;  // ids start at 1: 0 is never looked up
+      const double* f = fairway_fair_share_table_factor(table, assocs[i].id);
+      FUZZ_CHECK((f != nullptr) == ((r.set & FAIRWAY_SET_FS_FACTOR) != 0));
+      if (f) FUZZ_CHECK(*f == r.fs_factor);
+    }
+    FUZZ_CHECK(fairway_fair_share_table_factor(table, 0) == nullptr);
+  }
+  fairway_fair_share_table_destroy(&table);
+  FUZZ_CHECK(table == nullptr);
 
   // The same records through the C++ core, as the CLI's live mode uses it: sshare output.
   std::vector<fairway::AssocRecord> records(n);
