@@ -8,13 +8,9 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include "fairway_plugin.h"
+#include <limits.h>
 
-static char *_state_path(const char *suffix)
-{
-	return xstrdup_printf("%s/priority_last_decay_ran%s",
-			      slurm_conf.state_save_location, suffix);
-}
+#include "fairway_plugin.h"
 
 /*
  * Read when the last period ran.  Missing: 0 (as multifactor: running jobs
@@ -24,10 +20,13 @@ static char *_state_path(const char *suffix)
  */
 static void _read_state(fw_state_t *st, time_t now)
 {
-	char *path = _state_path(""), *old = _state_path(".old");
+	const char *dir = slurm_conf.state_save_location;
+	char path[PATH_MAX], old[PATH_MAX];
 	int found = 0;
 	fairway_error_t err;
 
+	fairway_state_path(dir, FAIRWAY_STATE_DECAY, path, sizeof(path));
+	fairway_state_path(dir, FAIRWAY_STATE_DECAY_OLD, old, sizeof(old));
 	st->last_ran = st->reset.last_reset = 0;
 	lock_state_files();
 	err = fairway_decay_state_read(path, now, &found, &st->last_ran,
@@ -53,27 +52,25 @@ static void _read_state(fw_state_t *st, time_t now)
 	unlock_state_files();
 	log_flag(PRIO, "%s: last period ran at %ld", plugin_type,
 		 (long) st->last_ran);
-	xfree(path);
-	xfree(old);
 }
 
 extern void fw_decay_state_write(const fw_state_t *st)
 {
-	char *path;
+	char path[PATH_MAX];
 
 	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null")) {
 		error("%s: can not save priority state information, StateSaveLocation is /dev/null",
 		      plugin_type);
 		return;
 	}
-	path = _state_path("");
+	fairway_state_path(slurm_conf.state_save_location, FAIRWAY_STATE_DECAY,
+			   path, sizeof(path));
 	lock_state_files();
 	if (fairway_decay_state_write(path, st->last_ran,
 				      st->reset.last_reset) != FAIRWAY_OK)
 		error("%s: can't save decay state: %s", plugin_type,
 		      fairway_last_error());
 	unlock_state_files();
-	xfree(path);
 }
 
 /* PriorityDecayHalfLife as a per-second factor: multifactor's first-order
@@ -109,9 +106,11 @@ extern void fw_period_state_load(fw_state_t *st, time_t now, bool job_locked)
 	_read_state(st, now);
 	if (!st->reset.last_reset)
 		st->reset.last_reset = now;
+	if (!st->journal)
+		st->journal = fairway_usage_journal_new();
 	if (xstrcmp(slurm_conf.state_save_location, "/dev/null")) {
 		fw_usage_restore(st);
-		fw_journal_open(st);
+		fw_journal_open(st, false);
 	}
 	if (!job_locked)
 		lock_slurmctld(job_write_lock);

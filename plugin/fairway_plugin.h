@@ -101,15 +101,9 @@ typedef struct {
 } fw_fs_table_t;
 
 /* held_usage.c: what running jobs hold (fairway_usage), noted by the
- * period's walk; calc_lock. */
+ * period's walk; calc_lock.  NULL until the first job is noted. */
 typedef struct {
-	fairway_running_job_t *jobs;
-	size_t n, cap;
-	/* each job's allocated count of each listed TRES times its usage
-	 * factor (FAIRWAY_MAX_FAIRSHARE_TRES per job), and the jobs handed
-	 * out per TRES */
-	double *tres;
-	fairway_running_job_t *tres_jobs;
+	fairway_held_jobs_t *jobs;
 } fw_held_t;
 
 /* weigh_pass.c: the weighing pool's threads and the collected jobs. */
@@ -198,15 +192,10 @@ typedef struct {
 	 * its period sets only after releasing the lock: a job ending in
 	 * between is charged that stretch twice; doc/differences.md.) */
 	time_t charged_to;
-	/* Restart safety (usage_journal.c): the period the journal's lines
-	 * belong to (assoc write lock), the journal (journal_lock), and the
-	 * jobs whose end was replayed from it at start, never charged again
-	 * (sorted). */
-	time_t epoch;
-	int journal_fd;
-	pthread_mutex_t journal_lock;
-	uint32_t *ended_ids;
-	size_t ended_n;
+	/* Restart safety (usage_journal.c): the journal, the period its lines
+	 * belong to (set under the assoc write lock), and the jobs whose end
+	 * was replayed from it at start, never charged again. */
+	fairway_usage_journal_t *journal;
 	/* The job write lock's hold time in the period being run. */
 	fw_job_lock_t job_lock;
 	/* What publishing keeps between periods (publish.c). */
@@ -305,7 +294,7 @@ extern bool fw_ended_before_restart(const fw_state_t *st, uint32_t job_id);
 extern void fw_journal_job_end(fw_state_t *st, job_record_t *job_ptr,
 			       const fairway_job_charge_t *c,
 			       slurmdb_qos_rec_t *qos);
-extern void fw_journal_open(fw_state_t *st);
+extern void fw_journal_open(fw_state_t *st, bool rotate);
 extern void fw_journal_close(fw_state_t *st);
 extern void fw_usage_save(fw_state_t *st, time_t now);
 extern void fw_usage_restore(fw_state_t *st);
@@ -338,17 +327,29 @@ extern void fw_weigh_pass_free(fw_pool_t *pool);
 /* Forget the last walk's jobs; note one running job (job write lock, assoc
  * read or write lock, TRES read lock); the jobs noted since the reset.  All
  * under calc_lock. */
-extern void fw_held_reset(fw_held_t *held);
+static inline void fw_held_reset(fw_held_t *held)
+{
+	fairway_held_jobs_reset(held->jobs);
+}
 extern void fw_held_note(fw_held_t *held, const fw_cfg_t *cfg,
 			 job_record_t *job_ptr, time_t now);
-extern const fairway_running_job_t *fw_held_jobs(const fw_held_t *held,
-						 size_t *n);
+static inline const fairway_running_job_t *fw_held_jobs(const fw_held_t *held,
+							size_t *n)
+{
+	return fairway_held_jobs_list(held->jobs, n);
+}
 /* The same jobs holding what they were allocated of the cfg's k-th
  * fairway_fairshare_tres (times the QOS UsageFactor) in place of billing, in
  * one buffer that the next call overwrites (copy it to keep several). */
-extern const fairway_running_job_t *fw_held_tres_jobs(fw_held_t *held, int k,
-						      size_t *n);
-extern void fw_held_free(fw_held_t *held);
+static inline const fairway_running_job_t *fw_held_tres_jobs(fw_held_t *held,
+							     int k, size_t *n)
+{
+	return fairway_held_jobs_tres(held->jobs, k, n);
+}
+static inline void fw_held_free(fw_held_t *held)
+{
+	fairway_held_jobs_destroy(&held->jobs);
+}
 
 /* ---- period.c: one calculation period and the thread running them ---- */
 extern int fw_period(fw_state_t *st, time_t now);

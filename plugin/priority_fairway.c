@@ -58,8 +58,6 @@ _Static_assert((int) FAIRWAY_RESET_YEARLY == PRIORITY_RESET_YEARLY,
 static fw_state_t g_state = {
 	.calc_lock = PTHREAD_MUTEX_INITIALIZER,
 	.calc_cond = PTHREAD_COND_INITIALIZER,
-	.journal_lock = PTHREAD_MUTEX_INITIALIZER,
-	.journal_fd = -1,
 	.fair_share = true,
 	.decay_factor = 1.0,
 };
@@ -69,8 +67,6 @@ static void _state_init(fw_state_t *st)
 {
 	slurm_mutex_init(&st->calc_lock);
 	slurm_cond_init(&st->calc_cond, NULL);
-	slurm_mutex_init(&st->journal_lock);
-	st->journal_fd = -1;
 	st->fair_share = true;
 	st->decay_factor = 1.0;
 	fw_weigh_pass_configure(&st->pool);
@@ -207,7 +203,6 @@ extern int fini(void)
 		fw_site_factor_fini();
 	pthread_mutex_destroy(&st->calc_lock);
 	pthread_cond_destroy(&st->calc_cond);
-	pthread_mutex_destroy(&st->journal_lock);
 	/* A later init (the plugin reloaded) starts from the state file again,
 	 * every part new (job ends charge from the state file's period). */
 	memset(st, 0, sizeof(*st));

@@ -137,7 +137,7 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 	/* The job's end was charged already. */
 	if (job_ptr->end_time_exp == (time_t) NO_VAL)
 		return false;
-	if (st->ended_n && fw_ended_before_restart(st, job_ptr->job_id)) {
+	if (fw_ended_before_restart(st, job_ptr->job_id)) {
 		if (at_end)
 			job_ptr->end_time_exp = (time_t) NO_VAL;
 		log_flag(
@@ -256,7 +256,7 @@ extern bool fw_classic_weighs(const fw_state_t *st, const fw_cfg_t *cfg,
 	if (!_period_charges(cfg, job_ptr))
 		return true;
 	return (job_ptr->end_time_exp != (time_t) NO_VAL) &&
-		!(st->ended_n && fw_ended_before_restart(st, job_ptr->job_id));
+		!(fw_ended_before_restart(st, job_ptr->job_id));
 }
 
 /*

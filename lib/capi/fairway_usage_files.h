@@ -105,6 +105,132 @@ fairway_error_t fairway_journal_read(const char* path, fairway_journal_entry_t**
 /* Free what fairway_journal_read returned and set *entries to NULL.  Errors: none. */
 void fairway_journal_destroy(fairway_journal_entry_t** entries);
 
+/* ---- The state files of a StateSaveLocation ---- */
+
+typedef enum {
+  FAIRWAY_STATE_DECAY,       /* priority_last_decay_ran (multifactor's) */
+  FAIRWAY_STATE_DECAY_OLD,   /* priority_last_decay_ran.old, its previous copy */
+  FAIRWAY_STATE_USAGE,       /* fairway_usage */
+  FAIRWAY_STATE_JOURNAL,     /* fairway_usage.journal */
+  FAIRWAY_STATE_JOURNAL_OLD, /* fairway_usage.journal.old, the journal of the period before */
+} fairway_state_file_t;
+
+/* The path of state file `file` in directory dir (StateSaveLocation), NUL-terminated in buf;
+ * its length.  Errors: none; 0 (buf "" when len > 0) for a NULL argument, an unknown file or
+ * a path longer than len - 1. */
+size_t fairway_state_path(const char* dir, fairway_state_file_t file, char* buf, size_t len);
+
+/* ---- The journal's handle: the open journal, its period, the job ends replayed ---- */
+
+/* An association's usage as the plugin copied it, with its parent (charged with it). */
+typedef struct fairway_usage_node {
+  fairway_usage_entry_t usage;
+  uint32_t parent_id;
+  int has_parent; /* 0: parent_id is meaningless */
+} fairway_usage_node_t;
+
+typedef struct fairway_usage_journal fairway_usage_journal_t;
+
+/* A handle with no journal open, period 0 and no job end replayed; NULL when out of memory.
+ * Errors: none but that NULL. */
+fairway_usage_journal_t* fairway_usage_journal_new(void);
+
+/* Close the journal, free j and set *j to NULL; NULL is a no-op.  Errors: none. */
+void fairway_usage_journal_destroy(fairway_usage_journal_t** j);
+
+/*
+ * Open dir's journal for appending (O_APPEND, O_NOFOLLOW, mode 0600), closing the one open.
+ * With rotate, the journal is first renamed to .journal.old (failure ignored: the old one
+ * stays and gets the next lines).  On failure no journal is open, errno is open(2)'s, and
+ * fairway_last_error() is the path.
+ * Errors: FAIRWAY_EINVAL (NULL j or dir), FAIRWAY_EIO.
+ */
+fairway_error_t fairway_usage_journal_open(fairway_usage_journal_t* j, const char* dir, int rotate);
+
+/* The period the lines appended from now on belong to (set with the usage copied for the
+ * usage file, under the same lock as appending).  Errors: none; NULL j is a no-op. */
+void fairway_usage_journal_set_epoch(fairway_usage_journal_t* j, time_t epoch);
+
+/*
+ * Append what a job end charged, with the handle's period as its epoch, in one write(2): a
+ * killed process leaves whole lines or a torn last one.  Nothing is written when no journal
+ * is open.  Errors: FAIRWAY_EINVAL (NULL e), FAIRWAY_EIO (errno is write(2)'s).
+ */
+fairway_error_t fairway_usage_journal_append(fairway_usage_journal_t* j,
+                                             const fairway_journal_entry_t* e);
+
+/* Whether a restore replayed this job's end (it must not be charged again).
+ * Errors: none; 0 for NULL j. */
+int fairway_usage_journal_ended(const fairway_usage_journal_t* j, uint32_t job_id);
+
+/*
+ * Write dir's usage file as fairway_usage_write does, as of `period` (the associations'
+ * parents are not written).  The journal is not touched: open it with rotate next.
+ * Errors: FAIRWAY_EINVAL (NULL dir, or NULL array with a count), FAIRWAY_EIO.
+ */
+fairway_error_t fairway_usage_journal_save(const char* dir, time_t period,
+                                           const fairway_usage_node_t* assocs, size_t nassocs,
+                                           const fairway_usage_entry_t* qos, size_t nqos);
+
+/*
+ * A restart, first step: read dir's usage file, kept in j; *found 0 when there is none, else
+ * *period its period.  Errors: FAIRWAY_EINVAL, FAIRWAY_EIO, FAIRWAY_EPARSE.
+ */
+fairway_error_t fairway_usage_journal_read_usage(fairway_usage_journal_t* j, const char* dir,
+                                                 int* found, time_t* period);
+
+/* Second step: read dir's journals (.journal.old, then .journal), kept in j.
+ * Errors: FAIRWAY_EINVAL, FAIRWAY_EIO, FAIRWAY_EPARSE, FAIRWAY_ENOMEM. */
+fairway_error_t fairway_usage_journal_read_journals(fairway_usage_journal_t* j, const char* dir);
+
+typedef struct fairway_replay_counts {
+  size_t restored; /* associations whose usage the file held */
+  size_t applied;  /* journal entries added */
+  size_t fresh;    /* associations created since the period, from 0 */
+} fairway_replay_counts_t;
+
+/*
+ * Last step: replace the usage of every association and QOS given by the usage file's (0 for
+ * one it does not hold), then add the journal entries of period `epoch` (to the association and
+ * its ancestors, its QOS, its partition's QOS), each job end at most once; the jobs whose end
+ * was added are remembered (fairway_usage_journal_ended).  Frees what was read.
+ * Errors: FAIRWAY_EINVAL (NULL j or counts, NULL array with a count, nothing read),
+ *         FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_usage_journal_replay(fairway_usage_journal_t* j, time_t epoch,
+                                             fairway_usage_node_t* assocs, size_t nassocs,
+                                             fairway_usage_entry_t* qos, size_t nqos,
+                                             fairway_replay_counts_t* counts);
+
+/* ---- What running jobs hold (fairway_usage=allocated|committed), noted each period ---- */
+
+typedef struct fairway_held_jobs fairway_held_jobs_t;
+
+/* An empty list; NULL when out of memory.  Errors: none but that NULL. */
+fairway_held_jobs_t* fairway_held_jobs_new(void);
+/* Free *h and set it to NULL; NULL is a no-op.  Errors: none. */
+void fairway_held_jobs_destroy(fairway_held_jobs_t** h);
+/* Forget every job noted.  Errors: none; NULL is a no-op. */
+void fairway_held_jobs_reset(fairway_held_jobs_t* h);
+
+/*
+ * Note one running job, and what it holds of each of the ntres listed TRES (tres[k], its
+ * allocation times its QOS's UsageFactor; 0 for k >= ntres).
+ * Errors: FAIRWAY_EINVAL (NULL h or job, NULL tres with ntres > 0, ntres over
+ *         FAIRWAY_MAX_FAIRSHARE_TRES), FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_held_jobs_add(fairway_held_jobs_t* h, const fairway_running_job_t* job,
+                                      const double* tres, size_t ntres);
+
+/* The jobs noted since the reset, in order, valid until the next add or reset.
+ * Errors: none; NULL with *n 0 for NULL h. */
+const fairway_running_job_t* fairway_held_jobs_list(const fairway_held_jobs_t* h, size_t* n);
+
+/* The same jobs with what each holds of the k-th listed TRES as its charge rate, in one
+ * buffer that the next call overwrites.  Errors: none; NULL with *n 0 for NULL h or no job,
+ * NULL with *n the count for k out of range. */
+const fairway_running_job_t* fairway_held_jobs_tres(fairway_held_jobs_t* h, int k, size_t* n);
+
 #ifdef __cplusplus
 }
 #endif
