@@ -1,7 +1,7 @@
 // fairway.cc - the C API of fairway.h: errors, version, settings, job priorities, usage
 // arithmetic and the reset schedule.  Fair-share trees are in fair_share_api.cc, the files
 // (decay state, usage file, journal) in usage_files.cc.  Each function converts between
-// the C structures and the core's own types (lib/core/).
+// the C structures and the core's own types (lib/priority/).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "fairway.h"
 

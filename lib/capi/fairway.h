@@ -4,7 +4,8 @@
  * This header is plain C and knows nothing of Slurm's headers.  The plugin shim
  * (plugin/) copies what it needs out of slurmctld into the plain structures below and
  * calls these functions; the tests call them directly.  The implementation (lib/capi/)
- * converts to the C++ core's own types (lib/core/, which never includes this header); no
+ * converts to the C++ core's own types (lib/priority/ and the libraries beside it, which
+ * never include this header); no
  * exception ever crosses this API: every failure is reported as a fairway_error_t, with
  * details in fairway_last_error().  Functions that cannot fail say "Errors: none"; an
  * object this API allocates is freed by the _destroy function named beside it.
@@ -161,7 +162,7 @@ typedef struct fairway_running_job {
 
 /*
  * Replace every association's usage by what the running jobs of its subtree hold
- * under `basis` (lib/core/held_usage.h): the jobs' charge rates (ALLOCATED) or rates
+ * under `basis` (lib/priority/held_usage.h): the jobs' charge rates (ALLOCATED) or rates
  * times remaining seconds (COMMITTED), summed up the tree.  A job whose association is
  * not in the tree holds nothing and is counted in *unknown (unknown may be NULL).
  * Errors: FAIRWAY_EINVAL (NULL fs, jobs NULL with count > 0, basis not ALLOCATED or
@@ -174,7 +175,7 @@ fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis
 
 /*
  * PriorityParameters fairway_fairshare_tres: which of the listed TRES a job is judged by
- * (lib/core/fairshare_tres.h), an index in [0, count), or -1 for billing.  asked[k] is
+ * (lib/queue/fairshare_tres.h), an index in [0, count), or -1 for billing.  asked[k] is
  * what the job asks for of the k-th listed TRES, available[k] what its partition has;
  * asked_cpus and available_cpus the same for CPUs.  Errors: none (NULL arrays: -1).
  */

@@ -1,4 +1,4 @@
-// Usage accrual, decay and reset arithmetic (lib/core/usage_decay.h) against hand-computed values
+// Usage accrual, decay and reset arithmetic (lib/priority/usage_decay.h) against hand-computed values
 // of multifactor's formulas.
 #include <gtest/gtest.h>
 
