@@ -47,7 +47,7 @@ typedef struct {
 	uint32_t rerank_interval;    /* fairway_rerank_interval, seconds */
 	uint32_t weigh_threads;	     /* fairway_weigh_threads, 0: not given */
 	/* fairway_fairshare_tres: the listed TRES slurmctld tracks, by name
-	 * and position in the TRES arrays (lib/core/fairshare_tres.h). */
+	 * and position in the TRES arrays (lib/queue/fairshare_tres.h). */
 	int fs_tres_n;
 	int fs_tres_pos[FAIRWAY_MAX_FAIRSHARE_TRES];
 	char *fs_tres_name[FAIRWAY_MAX_FAIRSHARE_TRES];

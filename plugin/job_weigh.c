@@ -64,7 +64,7 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 
 /*
  * fairway_fairshare_tres: which listed TRES the job mostly asks for in its
- * partition (lib/core/fairshare_tres.h), or -1 (billing).  A pending job by
+ * partition (lib/queue/fairshare_tres.h), or -1 (billing).  A pending job by
  * what it asks for, a running one (CALCULATE_RUNNING) by what it was given.
  */
 static int _job_fs_tres(const fw_cfg_t *cfg, const job_record_t *job_ptr)

@@ -1,5 +1,5 @@
 // plot_command.h - `fairway plot tree SNAPSHOT` and `fairway plot history --account A ...`:
-// pictures as plain SVG (lib/io/plot_svg.h), to a file (-o, written as output_file.h says) or
+// pictures as plain SVG (lib/text/plot_svg.h), to a file (-o, written as output_file.h says) or
 // standard output.
 // Each returns the exit status (cli_io.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.

@@ -183,14 +183,6 @@ double fairway_classic_fs_factor(long double usage_efctv, long double shares_nor
   }
 }
 
-long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double shares_norm,
-                                                long double parent_usage_efctv,
-                                                double parent_shares_norm,
-                                                long double siblings_usage_norm) {
-  return fairway::depth_oblivious_usage_efctv(usage_norm, shares_norm, parent_usage_efctv,
-                                              parent_shares_norm, siblings_usage_norm);
-}
-
 // Once per job per period: nothing here can throw, so no guard.
 double fairway_job_fs_factor(fairway_algorithm_t algo, uint32_t slurm_release,
                              const fairway_assoc_result_t* own,

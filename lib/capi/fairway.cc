@@ -1,7 +1,7 @@
 // fairway.cc - the C API of fairway.h: errors, version, settings, job priorities, usage
 // arithmetic and the reset schedule.  Fair-share trees are in fair_share_api.cc, the files
 // (decay state, usage file, journal) in usage_files.cc.  Each function converts between
-// the C structures and the core's own types (lib/core/).
+// the C structures and the core's own types (lib/priority/).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "fairway.h"
 
@@ -215,19 +215,6 @@ fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cl
   return FAIRWAY_OK;
 }
 
-fairway_error_t fairway_tres_factors(const fairway_weights_t* w, const uint64_t* alloc,
-                                     const uint64_t* req, const uint64_t* part_tres, double* out) {
-  return fairway::guard([&] {
-    if (!w || (!out && w->tres_count)) fairway::invalid("fairway_tres_factors: NULL argument");
-    fairway::tres_factors(fairway::to_core(*w), alloc, req, part_tres, out);
-  });
-}
-
-double fairway_tres_weighted(const fairway_weights_t* w, double* factors) {
-  if (!w || !factors) return 0.0;
-  return fairway::tres_weighted(fairway::to_core(*w), factors);
-}
-
 double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
                               const uint64_t* req, const uint64_t* part_tres, double* row) {
   if (!w || !row) return 0.0;
@@ -247,20 +234,6 @@ uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t*
   return p;
 }
 
-uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
-                                           const fairway_job_factors_t* weighted,
-                                           uint32_t part_priority_job_factor,
-                                           double part_norm_priority, double part_tres_weighted,
-                                           int* clamped) {
-  if (!w || !weighted) return 1;
-  bool c = false;
-  const uint32_t p = fairway::job_priority_in_partition(
-      fairway::to_core(*w), fairway::to_core(*weighted), part_priority_job_factor,
-      part_norm_priority, part_tres_weighted, &c);
-  if (clamped) *clamped = c;
-  return p;
-}
-
 double fairway_decay_factor(double half_life_seconds) {
   return fairway::decay_factor(half_life_seconds);
 }
@@ -271,10 +244,6 @@ double fairway_exact_decay_factor(double half_life_seconds) {
 
 double fairway_period_decay(double decay_factor, double seconds) {
   return fairway::period_decay(decay_factor, seconds);
-}
-
-time_t fairway_next_reset(fairway_reset_period_t period, time_t last_reset, time_t now) {
-  return fairway::next_reset(static_cast<fairway::ResetPeriod>(period), last_reset, now);
 }
 
 int fairway_reset_due(fairway_reset_schedule_t* s, time_t now) {
@@ -293,11 +262,6 @@ int fairway_reset_due(fairway_reset_schedule_t* s, time_t now) {
 
 long double fairway_usage_norm(long double usage_raw, long double root_usage_raw) {
   return fairway::usage_norm(usage_raw, root_usage_raw);
-}
-
-long double fairway_classic_usage_efctv(long double usage_norm, long double parent_usage_efctv,
-                                        uint32_t shares_raw, uint32_t level_shares) {
-  return fairway::classic_usage_efctv(usage_norm, parent_usage_efctv, shares_raw, level_shares);
 }
 
 // Once per running job per period: nothing here can throw, so no guard.

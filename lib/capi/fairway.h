@@ -4,7 +4,8 @@
  * This header is plain C and knows nothing of Slurm's headers.  The plugin shim
  * (plugin/) copies what it needs out of slurmctld into the plain structures below and
  * calls these functions; the tests call them directly.  The implementation (lib/capi/)
- * converts to the C++ core's own types (lib/core/, which never includes this header); no
+ * converts to the C++ core's own types (lib/priority/ and the libraries beside it, which
+ * never include this header); no
  * exception ever crosses this API: every failure is reported as a fairway_error_t, with
  * details in fairway_last_error().  Functions that cannot fail say "Errors: none"; an
  * object this API allocates is freed by the _destroy function named beside it.
@@ -161,7 +162,7 @@ typedef struct fairway_running_job {
 
 /*
  * Replace every association's usage by what the running jobs of its subtree hold
- * under `basis` (lib/core/held_usage.h): the jobs' charge rates (ALLOCATED) or rates
+ * under `basis` (lib/priority/held_usage.h): the jobs' charge rates (ALLOCATED) or rates
  * times remaining seconds (COMMITTED), summed up the tree.  A job whose association is
  * not in the tree holds nothing and is counted in *unknown (unknown may be NULL).
  * Errors: FAIRWAY_EINVAL (NULL fs, jobs NULL with count > 0, basis not ALLOCATED or
@@ -174,7 +175,7 @@ fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis
 
 /*
  * PriorityParameters fairway_fairshare_tres: which of the listed TRES a job is judged by
- * (lib/core/fairshare_tres.h), an index in [0, count), or -1 for billing.  asked[k] is
+ * (lib/queue/fairshare_tres.h), an index in [0, count), or -1 for billing.  asked[k] is
  * what the job asks for of the k-th listed TRES, available[k] what its partition has;
  * asked_cpus and available_cpus the same for CPUs.  Errors: none (NULL arrays: -1).
  */
@@ -207,26 +208,11 @@ double fairway_classic_fs_factor(long double usage_efctv, long double shares_nor
                                  double dampening);
 
 /*
- * The on-demand values of one association, as multifactor's priority_p_set_assoc_usage
- * sets them: normalized usage (usage_raw / the root's, at most 1, 0 when the root has
- * none) and classic effective usage (usage_norm + (parent's usage_efctv - usage_norm) x
- * shares_raw / level_shares; the parent's when level_shares is 0).  Errors: none.
+ * The on-demand normalized usage of one association, as multifactor's
+ * priority_p_set_assoc_usage sets it: usage_raw / the root's, at most 1, 0 when the root has
+ * none.  Errors: none.
  */
 long double fairway_usage_norm(long double usage_raw, long double root_usage_raw);
-long double fairway_classic_usage_efctv(long double usage_norm, long double parent_usage_efctv,
-                                        uint32_t shares_raw, uint32_t level_shares);
-
-/*
- * Depth-oblivious effective usage of one association (multifactor's
- * _depth_oblivious_set_usage_efctv): usage_norm and shares_norm of the association,
- * usage_efctv and shares_norm of its fair-share parent, and the sum of usage_norm over
- * the parent's children (Fairshare=parent ones skipped).
- */
-/* Errors: none. */
-long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double shares_norm,
-                                                long double parent_usage_efctv,
-                                                double parent_shares_norm,
-                                                long double siblings_usage_norm);
 
 /*
  * Which formula gives a job's fair-share factor and an association's effective usage on
@@ -244,8 +230,10 @@ long double fairway_depth_oblivious_usage_efctv(long double usage_norm, double s
  * fairway_assoc_usage_efctv: as priority_p_set_assoc_usage sets it for algo once usage_norm
  * is set: self's usage_norm when fs_parent is NULL (the root, or a child of the root);
  * fs_parent's usage_efctv for Fairshare=parent (shares_raw 0x7FFFFFFF); else
- * fairway_depth_oblivious_usage_efctv(), with siblings_usage_norm(arg) called only then, or
- * fairway_classic_usage_efctv().
+ * depth-oblivious's (multifactor's _depth_oblivious_set_usage_efctv), with
+ * siblings_usage_norm(arg), the sum of usage_norm over fs_parent's children, called only
+ * then, or classic's (usage_norm + (fs_parent's usage_efctv - usage_norm) x shares_raw /
+ * level_shares; fs_parent's when level_shares is 0).
  * Errors: none (a NULL own, shared or self, or an unknown algo: 0).
  */
 double fairway_job_fs_factor(fairway_algorithm_t algo, uint32_t slurm_release,
@@ -389,19 +377,6 @@ fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cl
                                     fairway_job_factors_t* out);
 
 /*
- * Per-TRES factors of a job (requested, or allocated where known, divided by the
- * partition's TRES counts unless NO_NORMAL_TRES).  Arrays have w->tres_count
- * entries; part_tres may be NULL; out is zeroed first.
- * Errors: FAIRWAY_EINVAL.
- */
-fairway_error_t fairway_tres_factors(const fairway_weights_t* w, const uint64_t* alloc,
-                                     const uint64_t* req, const uint64_t* part_tres, double* out);
-
-/* Multiply each TRES factor by its weight in place and return their sum.
- * Errors: none; without weights (w or w->tres NULL) or factors the sum is 0. */
-double fairway_tres_weighted(const fairway_weights_t* w, double* factors);
-
-/*
  * The TRES factors of one row of sprio for a job submitted to several partitions,
  * as multifactor builds it: `row` holds a copy of the job's weighted TRES factors;
  * each TRES the job uses and the partition counts (or every TRES, with
@@ -417,23 +392,12 @@ double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
  * Weight the factors in place (as multifactor stores them in prio_factors) and
  * return the job's priority: the weighted sum plus the site factor minus nice,
  * clamped to [1, 2^32-1].  *clamped (if not NULL) is set when the sum exceeded 32 bits.
- * tres_weighted is fairway_tres_weighted() of the job's TRES factors (or 0).  A part of
+ * tres_weighted is the weighted sum of the job's TRES factors (or 0).  A part of
  * fairway_job_weigh, for tests and tools.
  * Errors: none; a NULL w or f returns 1, the lowest priority of a job that is not held.
  */
 uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
                               double tres_weighted, int* clamped);
-
-/*
- * The priority of an already-weighted job in one of several partitions: as
- * fairway_job_priority() but with that partition's factor and TRES sum.
- * Errors: none; a NULL w or weighted returns 1.
- */
-uint32_t fairway_job_priority_in_partition(const fairway_weights_t* w,
-                                           const fairway_job_factors_t* weighted,
-                                           uint32_t part_priority_job_factor,
-                                           double part_norm_priority, double part_tres_weighted,
-                                           int* clamped);
 
 /* ---- Usage accrual and decay ---- */
 
@@ -457,9 +421,6 @@ typedef enum fairway_reset_period {
   FAIRWAY_RESET_QUARTERLY,
   FAIRWAY_RESET_YEARLY,
 } fairway_reset_period_t;
-
-/* The next usage reset after last_reset (local time); 0 for NONE/NOW.  Errors: none. */
-time_t fairway_next_reset(fairway_reset_period_t period, time_t last_reset, time_t now);
 
 /* PriorityUsageResetPeriod across periods: when usage is forgotten. */
 typedef struct fairway_reset_schedule {

@@ -110,7 +110,7 @@ int fairway_fair_share_table_tres_factor(const fairway_fair_share_table_t* t, ui
 /*
  * What a reconfigure that switches fair-share to `to` clears in every association of Slurm
  * release slurm_release (SLURM_VERSION_NUMBER), as FAIRWAY_SET_LEVEL_FS and
- * FAIRWAY_SET_FS_FACTOR bits (lib/core/fair_share.h, switch_clears).  Errors: none (an
+ * FAIRWAY_SET_FS_FACTOR bits (lib/priority/fair_share.h, switch_clears).  Errors: none (an
  * unknown algorithm clears both).
  */
 unsigned fairway_fair_share_switch_clears(fairway_algorithm_t to, uint32_t slurm_release);

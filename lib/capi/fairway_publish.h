@@ -309,14 +309,14 @@ fairway_error_t fairway_publisher_end(fairway_publisher_t* pub, const fairway_pu
  *                 mode 0600;
  * With jobs, fairway.json is a version 2 snapshot (the queue: `fairway explain`, `whatif`
  * read it); with shadow_file too, the queue is weighed again under the settings that file
- * names (lib/core/shadow_policy.h) and the movement is in the metrics and in
+ * names (lib/queue/shadow_policy.h) and the movement is in the metrics and in
  * fairway_shadow.json (mode 0600); a shadow policy that cannot be read or weighed is told
  * through say once until it changes, and the other files are written still.
  * And, with history_dir, appends one record per association to the day's history file
- * there (lib/core/history.h), removing the files older than history_days, and one line
- * per started job to the journal of job starts (lib/io/job_starts_file.h: its place in the
+ * there (lib/queue/history.h), removing the files older than history_days, and one line
+ * per started job to the journal of job starts (lib/publish/job_starts_file.h: its place in the
  * last order pub kept, and the jobs it passed).  With
- * starvation_minutes, a user starved of service (lib/core/starvation.h) is told through say
+ * starvation_minutes, a user starved of service (lib/queue/starvation.h) is told through say
  * (may be NULL) once when its episode starts and once when it ends (pub keeps the episodes;
  * NULL: none are kept), and the metrics mark it.
  * Errors: FAIRWAY_EINVAL (NULL p, NULL array with a count, bad algo),

@@ -1,5 +1,5 @@
 // usage_files.cc - the C API of fairway_usage_files.h, the files of restart safety: the decay state
-// file, the usage file and its journal (lib/core/decay_state.h, lib/core/usage_store.h), the
+// file, the usage file and its journal (lib/state/decay_state.h, lib/state/usage_store.h), the
 // journal's handle and a restart's replay (lib/state/usage_replay.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <fcntl.h>

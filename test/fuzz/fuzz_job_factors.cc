@@ -7,10 +7,10 @@
 //   * fairway_job_factors() succeeds, NULL arguments give FAIRWAY_EINVAL;
 //   * the age factor is in [0, 1]; with a non-empty cluster the job-size factor is too;
 //     with finite inputs no factor is NaN;
-//   * fairway_job_priority() and fairway_job_priority_in_partition() are in [1, 2^32-1],
+//   * fairway_job_priority() and the core's job_priority_in_partition() are in [1, 2^32-1],
 //     2^32-1 exactly when they report clamping, and the same when computed again;
-//   * fairway_tres_factors() succeeds; with finite weights the factors are finite and,
-//     normalized, not negative;
+//   * with finite weights the core's TRES factors (tres_factors) are finite and, normalized,
+//     not negative;
 //   * fairway_job_charge() succeeds; with a decay factor in (0, 1] and billable TRES,
 //     usage factor and time within any real cluster's magnitudes, what it charges is
 //     finite and not negative (and never more with decay than without).
@@ -21,6 +21,8 @@
 
 #include "fairway.h"
 #include "fuzz_common.h"
+#include "job_factors.h"
+#include "slurm_values.h"
 
 namespace {
 
@@ -54,6 +56,40 @@ void check_factors(const fairway_job_input_t& job, const fairway_cluster_t& c,
   if (is_finite(job.part_norm_priority))
     FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_PARTITION]));
   if (is_finite(job.qos_norm_priority)) FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_QOS]));
+}
+
+// The C API's weights and weighted factors as the core's: the TRES factors and a job's
+// priority in one of its partitions are the core's own calls.
+fairway::PrioritySettings core_settings(const fairway_weights_t& w) {
+  fairway::PrioritySettings c;
+  c.weight[fairway::Factor::kAge] = w.age;
+  c.weight[fairway::Factor::kAssoc] = w.assoc;
+  c.weight[fairway::Factor::kFairshare] = w.fairshare;
+  c.weight[fairway::Factor::kJobSize] = w.job_size;
+  c.weight[fairway::Factor::kPartition] = w.partition;
+  c.weight[fairway::Factor::kQos] = w.qos;
+  c.max_age = w.max_age;
+  c.flags = w.flags;
+  c.favor_small = w.favor_small != 0;
+  c.tres = w.tres;
+  c.tres_count = w.tres_count;
+  c.slurm_release = w.slurm_release;
+  return c;
+}
+
+fairway::FactorValues core_factors(const fairway_job_factors_t& f) {
+  fairway::FactorValues c;
+  c[fairway::Factor::kAge] = f.age;
+  c[fairway::Factor::kAssoc] = f.assoc;
+  c[fairway::Factor::kFairshare] = f.fairshare;
+  c[fairway::Factor::kJobSize] = f.job_size;
+  c[fairway::Factor::kPartition] = f.partition;
+  c[fairway::Factor::kQos] = f.qos;
+  c[fairway::Factor::kSite] =
+      static_cast<double>(static_cast<int64_t>(f.site) - fairway::kNiceOffset);
+  c[fairway::Factor::kNice] =
+      static_cast<double>(static_cast<int64_t>(f.nice) - fairway::kNiceOffset);
+  return c;
 }
 
 void check_priority(uint32_t prio, int clamped) {
@@ -131,13 +167,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   double tf[kMaxTres];
   const uint8_t which = in.u8();
-  FUZZ_CHECK(fairway_tres_factors(&w, (which & 1) ? alloc : nullptr, (which & 2) ? req : nullptr,
-                                  (which & 4) ? part : nullptr, tf) == FAIRWAY_OK);
+  const fairway::PrioritySettings cw = core_settings(w);
+  fairway::tres_factors(cw, (which & 1) ? alloc : nullptr, (which & 2) ? req : nullptr,
+                        (which & 4) ? part : nullptr, tf);
   for (size_t i = 0; i < w.tres_count; ++i) {
     FUZZ_CHECK(is_finite(tf[i]));
     FUZZ_CHECK(tf[i] >= 0);
   }
-  const double tres_sum = fairway_tres_weighted(&w, tf);
+  const double tres_sum = fairway::tres_weighted(cw, tf);
   if (!w.tres) FUZZ_CHECK(tres_sum == 0);
   if (w.tres && tres_sane) FUZZ_CHECK(tres_sum >= 0);  // +inf at most, never NaN
 
@@ -152,8 +189,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const uint32_t pf = in.u32();
     const double pn = number(in);
     const double pt = number(in);
-    int cl = 0;
-    check_priority(fairway_job_priority_in_partition(&w, &weighted, pf, pn, pt, &cl), cl);
+    bool cl = false;
+    check_priority(fairway::job_priority_in_partition(cw, core_factors(weighted), pf, pn, pt, &cl),
+                   cl);
   }
 
   // Usage charged for a stretch of a job's run.

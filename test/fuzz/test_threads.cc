@@ -25,6 +25,7 @@
 
 #include "fairway.h"
 #include "fairway_usage_files.h"
+#include "usage_decay.h"
 
 namespace {
 
@@ -182,8 +183,8 @@ void worker(int seed, const Results& reference, std::latch& start) {
 
     // Decay helpers and this thread's own state file.
     CHECK(fairway_period_decay(fairway_decay_factor(604800), 300) <= 1, "decay");
-    (void)fairway_next_reset(FAIRWAY_RESET_WEEKLY, 1767225600 + round * 3600,
-                             1767225600 + round * 3600);
+    (void)fairway::next_reset(fairway::ResetPeriod::kWeekly, 1767225600 + round * 3600,
+                              1767225600 + round * 3600);
     if (round % 20 == 0) {
       const time_t ran = 1767225600 + seed * 100 + round;
       CHECK(fairway_decay_state_write(state.c_str(), ran, ran - 10) == FAIRWAY_OK, "write: %s",

@@ -4,7 +4,7 @@
 # usage charged before the kill (a calculation period's charge of the running job, a job
 # end since) must not be lost, and nothing may be charged twice.  slurmctld itself saves
 # association usage only every 5 minutes; Fairway's usage file and journal
-# (lib/core/usage_store.h) fill the gap.  Decay is off, so RawUsage must equal AllocCPUS x
+# (lib/state/usage_store.h) fill the gap.  Decay is off, so RawUsage must equal AllocCPUS x
 # Elapsed (sacct) exactly.  The fair-share history (fairway_history_days, kept in
 # StateSaveLocation) reads back whole after the kill, with periods from before and after it.
 #

@@ -406,7 +406,7 @@ else
 fi
 
 # 6. fairway history over a history directory written here in the documented format
-#    (lib/core/history.h: blocks "FWH1" | count | time | records | FNV-1a), with a torn block.
+#    (lib/queue/history.h: blocks "FWH1" | count | time | records | FNV-1a), with a torn block.
 hist=$tmp/history
 mkdir -p "$hist"
 now=$(date +%s)

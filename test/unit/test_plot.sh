@@ -38,7 +38,7 @@ for d in range(12):
 json.dump({"fairway_snapshot": 1, "algorithm": "fair_tree", "dampening_factor": 1, "associations": a}, open(sys.argv[1], "w"))
 PY
 
-# A history of 100 periods of account chem (lib/core/history.h's format).
+# A history of 100 periods of account chem (lib/queue/history.h's format).
 mkdir -p "$tmp/hist"
 {
   echo "name 1 root"

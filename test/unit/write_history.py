@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a fair-share history directory in the format of lib/core/history.h, for the tests of
+"""Writes a fair-share history directory in the format of lib/queue/history.h, for the tests of
 `fairway history` and `fairway plot history`, independently of the C++ writer.
 
 Usage: write_history.py DIR < SPEC, one line each:

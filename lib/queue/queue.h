@@ -68,7 +68,7 @@ struct PendingJob {
   uint32_t priority = 0;        // the job's priority (squeue)
   std::vector<std::pair<std::string, uint64_t>> tres_req;  // requested TRES by name
   // fairway_fairshare_tres: the listed TRES whose usage gave the job its fair-share factor
-  // (lib/core/fairshare_tres.h); empty: billing's.
+  // (lib/queue/fairshare_tres.h); empty: billing's.
   std::string fairshare_tres;
   // squeue's Reason ("Priority", "Resources", "Dependency", ...); empty when unknown.
   std::string reason;

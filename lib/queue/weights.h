@@ -1,7 +1,7 @@
 // weights.h - which factor decides the order of the pending queue: for every pair of
 // neighbouring jobs in a partition's order, what puts the first ahead; per factor, how many
 // pairs it decides, and whether it is saturated, never decides, or is drowned by another (the
-// answer of `fairway weights`, as numbers; the words are lib/io/weights_format's).
+// answer of `fairway weights`, as numbers; the words are lib/text/weights_format's).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The decay state file (lib/core/decay_state.h): multifactor's format, atomic writes, and a clear
+// The decay state file (lib/state/decay_state.h): multifactor's format, atomic writes, and a clear
 // error for every way the file can be damaged.
 #include <gtest/gtest.h>
 #include <sys/stat.h>

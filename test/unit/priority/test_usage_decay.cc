@@ -1,5 +1,5 @@
-// Usage accrual, decay and reset arithmetic (lib/core/usage_decay.h) against hand-computed values
-// of multifactor's formulas.
+// Usage accrual, decay and reset arithmetic (lib/priority/usage_decay.h) against hand-computed
+// values of multifactor's formulas.
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "fairway.h"
+#include "usage_decay.h"
 
 namespace {
 
@@ -138,23 +139,26 @@ class ResetTest : public ::testing::Test {
 
 TEST_F(ResetTest, NextResetOfEachPeriod) {
   const time_t last = utc(2026, 11, 18, 15);  // a Wednesday afternoon
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_DAILY, last, last), utc(2026, 11, 19));
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_WEEKLY, last, last), utc(2026, 11, 22));  // Sunday
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_MONTHLY, last, last), utc(2026, 12, 1));
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_QUARTERLY, last, last), utc(2027, 1, 1));
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_YEARLY, last, last), utc(2027, 1, 1));
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_QUARTERLY, utc(2026, 2, 3), 0), utc(2026, 4, 1));
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_MONTHLY, utc(2026, 12, 9), 0), utc(2027, 1, 1));
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_NONE, last, last), 0);
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_NOW, last, last), 0);
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kDaily, last, last), utc(2026, 11, 19));
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kWeekly, last, last),
+            utc(2026, 11, 22));  // Sunday
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kMonthly, last, last), utc(2026, 12, 1));
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kQuarterly, last, last), utc(2027, 1, 1));
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kYearly, last, last), utc(2027, 1, 1));
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kQuarterly, utc(2026, 2, 3), 0),
+            utc(2026, 4, 1));
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kMonthly, utc(2026, 12, 9), 0),
+            utc(2027, 1, 1));
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kNone, last, last), 0);
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kNow, last, last), 0);
 }
 
 TEST_F(ResetTest, DailyAndWeeklySkipPeriodsThatAlreadyPassed) {
   const time_t last = utc(2026, 11, 1, 6);
   const time_t now = utc(2026, 11, 10, 12);
   // The reset due after `now` minus one period is the one still ahead or just due.
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_DAILY, last, now), utc(2026, 11, 10));
-  EXPECT_EQ(fairway_next_reset(FAIRWAY_RESET_WEEKLY, last, now), utc(2026, 11, 8));
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kDaily, last, now), utc(2026, 11, 10));
+  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kWeekly, last, now), utc(2026, 11, 8));
 }
 
 TEST_F(ResetTest, ScheduleResetsOnceForNowAndAtEachBoundary) {

@@ -1,5 +1,5 @@
 // test_publisher.cc - what publishing decides at a period's end from the plugin's notes
-// (fairway_publisher_*, lib/publish/publisher.h): the rows and jobs that go out, the starts
+// (fairway_publisher_*, lib/capi/publisher.h): the rows and jobs that go out, the starts
 // window, and the lines told once per episode.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <gtest/gtest.h>

@@ -57,6 +57,33 @@ uint32_t priority(const fairway_weights_t& w, const fairway_job_input_t& j, time
 
 const time_t kNow = 1700000000;
 
+// site_weights() and pending_job() as the core takes them.
+fairway::PrioritySettings core_site_weights() {
+  fairway::PrioritySettings w;
+  w.weight[fairway::Factor::kAge] = 1000;
+  w.weight[fairway::Factor::kFairshare] = 10000;
+  w.weight[fairway::Factor::kJobSize] = 1000;
+  w.weight[fairway::Factor::kPartition] = 1000;
+  w.weight[fairway::Factor::kQos] = 1000;
+  w.max_age = 600;
+  return w;
+}
+
+fairway::JobInput core_pending_job(uint32_t cpus, uint32_t nodes, double fs, time_t accrue) {
+  fairway::JobInput j;
+  j.has_details = true;
+  j.accrue_time = accrue;
+  j.min_cpus = cpus;
+  j.min_nodes = nodes;
+  j.has_assoc = true;
+  j.fs_factor = fs;
+  j.has_part = true;
+  j.part_priority_job_factor = 1;
+  j.part_norm_priority = 1.0;
+  j.part_max_time = fairway::kInfinite;
+  return j;
+}
+
 // sprio at 23:28:16: u1 (fs 2/6) 1 CPU/1 node -> 4466, 16 CPUs/2 nodes -> 4708;
 // u5 (fs 6/6) -> 11132 / 11375; u3 (fs 4/6) with --nice=500 -> 7299.
 TEST(JobFactors, ReproducesLiveSprio) {
@@ -200,23 +227,23 @@ TEST(JobFactors, SiteFactorAndNegativeNice) {
 
 TEST(JobFactors, TresFactorsAndWeights) {
   const std::vector<double> tw{1000, 0, 0, 0, 2000};
-  fairway_weights_t w{};
+  fairway::PrioritySettings w;
   w.tres = tw.data();
   w.tres_count = tw.size();
   const uint64_t req[] = {16, 4000, 0, 2, 16};
   const uint64_t part[] = {64, 16000, 0, 4, 64};
   std::vector<double> f(5, -1);
-  ASSERT_EQ(fairway_tres_factors(&w, nullptr, req, part, f.data()), FAIRWAY_OK);
+  fairway::tres_factors(w, nullptr, req, part, f.data());
   EXPECT_DOUBLE_EQ(f[0], 0.25);
   EXPECT_DOUBLE_EQ(f[2], 0.0);  // zero in the partition: factor stays 0
-  EXPECT_DOUBLE_EQ(fairway_tres_weighted(&w, f.data()), 250.0 + 500.0);
+  EXPECT_DOUBLE_EQ(fairway::tres_weighted(w, f.data()), 250.0 + 500.0);
   // Allocated counts win over requested ones, except NO_CONSUME entries.
   const uint64_t alloc[] = {32, 0xfffffffffffffffdULL, 0, 2, 32};
-  ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part, f.data()), FAIRWAY_OK);
+  fairway::tres_factors(w, alloc, req, part, f.data());
   EXPECT_DOUBLE_EQ(f[0], 0.5);
   EXPECT_DOUBLE_EQ(f[1], 0.25);
-  w.flags = FAIRWAY_FLAG_NO_NORMAL_TRES;
-  ASSERT_EQ(fairway_tres_factors(&w, nullptr, req, part, f.data()), FAIRWAY_OK);
+  w.flags = fairway::kNoNormalTres;
+  fairway::tres_factors(w, nullptr, req, part, f.data());
   EXPECT_DOUBLE_EQ(f[1], 4000.0);
 }
 
@@ -231,9 +258,12 @@ TEST(JobFactors, SprioRowKeepsAndReweighsATresThePartitionLacks) {
   const uint64_t req[] = {16, 4000, 0, 2, 16, 2};  // cpu, mem, energy, node, billing, gpu
   const uint64_t with_gpus[] = {64, 16000, 0, 4, 64, 8};
   const uint64_t no_gpus[] = {64, 16000, 0, 4, 64, 0};
+  fairway::PrioritySettings cw;
+  cw.tres = tw.data();
+  cw.tres_count = tw.size();
   std::vector<double> job(6);
-  ASSERT_EQ(fairway_tres_factors(&w, nullptr, req, with_gpus, job.data()), FAIRWAY_OK);
-  fairway_tres_weighted(&w, job.data());  // the job's own row: weighted once
+  fairway::tres_factors(cw, nullptr, req, with_gpus, job.data());
+  fairway::tres_weighted(cw, job.data());  // the job's own row: weighted once
   EXPECT_DOUBLE_EQ(job[5], 2.0 / 8 * 100);
 
   std::vector<double> row = job;  // the row of the partition without GPUs
@@ -256,16 +286,14 @@ TEST(JobFactors, SprioRowKeepsAndReweighsATresThePartitionLacks) {
 }
 
 TEST(JobFactors, PerPartitionPriority) {
-  auto w = site_weights();
-  auto j = pending_job(1, 1, 2.0 / 6, kNow);
-  const fairway_cluster_t c{64, 4};
-  fairway_job_factors_t f;
-  ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
-  EXPECT_EQ(fairway_job_priority(&w, &f, 0.0, nullptr), 4466u);
+  auto w = core_site_weights();
+  const fairway::Cluster c{64, 4};
+  fairway::JobFactors f = fairway::job_factors(w, c, core_pending_job(1, 1, 2.0 / 6, kNow), kNow);
+  EXPECT_EQ(fairway::job_priority(w, f, 0.0, nullptr), 4466u);
   // Another partition with half the normalized factor: 500 less.
-  EXPECT_EQ(fairway_job_priority_in_partition(&w, &f, 1, 0.5, 0.0, nullptr), 3966u);
-  w.flags = FAIRWAY_FLAG_NO_NORMAL_PART;
-  EXPECT_EQ(fairway_job_priority_in_partition(&w, &f, 3, 0.5, 0.0, nullptr), 6466u);
+  EXPECT_EQ(fairway::job_priority_in_partition(w, f, 1, 0.5, 0.0, nullptr), 3966u);
+  w.flags = fairway::kNoNormalPart;
+  EXPECT_EQ(fairway::job_priority_in_partition(w, f, 3, 0.5, 0.0, nullptr), 6466u);
 }
 
 TEST(JobFactors, PairsOfPartitionAndQos) {
@@ -312,7 +340,7 @@ TEST(JobFactors, NoDetailsMeansNeutralNice) {
 }
 
 // fairway_job_weigh is the whole composition the plugin needs: the same numbers as the
-// piecewise calls, TRES included, per partition, and INCR_ONLY keeping higher values.
+// core's piecewise calls, TRES included, per partition, and INCR_ONLY keeping higher values.
 TEST(JobFactors, WeighOneCallEqualsThePiecewiseCalls) {
   const double tres_w[3] = {100.0, 0.0, 2500.0};
   auto w = site_weights();
@@ -326,27 +354,33 @@ TEST(JobFactors, WeighOneCallEqualsThePiecewiseCalls) {
   j.part_tres = part_a;
   const fairway_cluster_t c{64, 4};
 
-  fairway_job_factors_t f;
-  ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
+  auto cw = core_site_weights();
+  cw.tres = tres_w;
+  cw.tres_count = 3;
+  auto cj = core_pending_job(8, 1, 0.25, kNow - 120);
+  cj.tres_alloc = alloc;
+  cj.tres_req = req;
+  cj.part_tres = part_a;
+  fairway::JobFactors f = fairway::job_factors(cw, fairway::Cluster{64, 4}, cj, kNow);
   double tres[3];
-  ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part_a, tres), FAIRWAY_OK);
-  const double tres_sum = fairway_tres_weighted(&w, tres);
-  const uint32_t prio = fairway_job_priority(&w, &f, tres_sum, nullptr);
+  fairway::tres_factors(cw, alloc, req, part_a, tres);
+  const double tres_sum = fairway::tres_weighted(cw, tres);
+  const uint32_t prio = fairway::job_priority(cw, f, tres_sum, nullptr);
   double ta[3], tb[3];
-  ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part_a, ta), FAIRWAY_OK);
-  ASSERT_EQ(fairway_tres_factors(&w, alloc, req, part_b, tb), FAIRWAY_OK);
+  fairway::tres_factors(cw, alloc, req, part_a, ta);
+  fairway::tres_factors(cw, alloc, req, part_b, tb);
   const uint32_t pa =
-      fairway_job_priority_in_partition(&w, &f, 5, 1.0, fairway_tres_weighted(&w, ta), nullptr);
+      fairway::job_priority_in_partition(cw, f, 5, 1.0, fairway::tres_weighted(cw, ta), nullptr);
   const uint32_t pb =
-      fairway_job_priority_in_partition(&w, &f, 1, 0.2, fairway_tres_weighted(&w, tb), nullptr);
+      fairway::job_priority_in_partition(cw, f, 1, 0.2, fairway::tres_weighted(cw, tb), nullptr);
 
   fairway_job_partition_t parts[2] = {{5, 1.0, part_a, 0, 0}, {1, 0.2, part_b, 0, 0}};
   double tres_out[3];
   fairway_job_weighed_t r;
   ASSERT_EQ(fairway_job_weigh(&w, &c, &j, kNow, tres_out, parts, 2, &r), FAIRWAY_OK);
   EXPECT_EQ(r.priority, prio);
-  EXPECT_EQ(r.weighted.factor[FAIRWAY_FACTOR_FAIRSHARE], f.factor[FAIRWAY_FACTOR_FAIRSHARE]);
-  EXPECT_EQ(r.weighted.factor[FAIRWAY_FACTOR_AGE], f.factor[FAIRWAY_FACTOR_AGE]);
+  EXPECT_EQ(r.weighted.factor[FAIRWAY_FACTOR_FAIRSHARE], f[fairway::Factor::kFairshare]);
+  EXPECT_EQ(r.weighted.factor[FAIRWAY_FACTOR_AGE], f[fairway::Factor::kAge]);
   for (int i = 0; i < 3; i++) EXPECT_EQ(tres_out[i], tres[i]);
   EXPECT_EQ(parts[0].priority, pa);
   EXPECT_EQ(parts[1].priority, pb);
@@ -371,8 +405,8 @@ TEST(JobFactors, OnDemandClassicUsage) {
   EXPECT_EQ(fairway_usage_norm(5.0L, 0.0L), 0.0L);
   EXPECT_EQ(fairway_usage_norm(5.0L, 10.0L), 0.5L);
   EXPECT_EQ(fairway_usage_norm(15.0L, 10.0L), 1.0L);
-  EXPECT_EQ(fairway_classic_usage_efctv(0.2L, 0.6L, 1, 0), 0.6L);
-  EXPECT_EQ(fairway_classic_usage_efctv(0.2L, 0.6L, 1, 4), 0.2L + (0.6L - 0.2L) * (1 / 4.0L));
+  EXPECT_EQ(fairway::classic_usage_efctv(0.2L, 0.6L, 1, 0), 0.6L);
+  EXPECT_EQ(fairway::classic_usage_efctv(0.2L, 0.6L, 1, 4), 0.2L + (0.6L - 0.2L) * (1 / 4.0L));
   EXPECT_EQ(fairway_algorithm_from_flags(0), FAIRWAY_ALGO_FAIR_TREE);
   EXPECT_EQ(fairway_algorithm_from_flags(FAIRWAY_FLAG_NO_FAIR_TREE), FAIRWAY_ALGO_CLASSIC);
   EXPECT_EQ(fairway_algorithm_from_flags(FAIRWAY_FLAG_NO_FAIR_TREE | FAIRWAY_FLAG_DEPTH_OBLIVIOUS),
@@ -476,11 +510,11 @@ TEST(AssocUsageEfctv, TheRuleOfTheAlgorithm) {
   }
   EXPECT_EQ(
       fairway_assoc_usage_efctv(FAIRWAY_ALGO_CLASSIC, &self, 1, 4, &parent, three_tenths, &calls),
-      fairway_classic_usage_efctv(0.2L, 0.6L, 1, 4));
+      fairway::classic_usage_efctv(0.2L, 0.6L, 1, 4));
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(fairway_assoc_usage_efctv(FAIRWAY_ALGO_DEPTH_OBLIVIOUS, &self, 1, 4, &parent,
                                       three_tenths, &calls),
-            fairway_depth_oblivious_usage_efctv(0.2L, 0.25, 0.6L, 0.5, 0.3L));
+            fairway::depth_oblivious_usage_efctv(0.2L, 0.25, 0.6L, 0.5, 0.3L));
   EXPECT_EQ(calls, 1);
   EXPECT_EQ(
       fairway_assoc_usage_efctv(FAIRWAY_ALGO_CLASSIC, nullptr, 1, 4, &parent, nullptr, nullptr),

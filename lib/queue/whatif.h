@@ -1,7 +1,7 @@
 // whatif.h - the pending queue under other settings: new weights, shares, usage, PriorityMaxAge
 // or fair-share algorithm applied to a snapshot's jobs, every pending job's priority computed
 // again, and who moves (the answer of `fairway whatif`, as numbers; the words are
-// lib/io/whatif_format's).
+// lib/text/whatif_format's).
 //
 // How a priority is computed again: a factor whose weight or inputs change is its normalized
 // value times the new weight. That value is computed from the snapshot where it can be:

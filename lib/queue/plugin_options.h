@@ -28,7 +28,7 @@ struct PluginOptions {
   uint32_t starvation_minutes = 0;
   double starvation_quantile = 0.75;
   // fairway_shadow: a file of candidate Priority* settings weighed beside the live ones every
-  // period (lib/core/shadow_policy.h); empty: off.  Needs fairway_metrics_dir.
+  // period (lib/queue/shadow_policy.h); empty: off.  Needs fairway_metrics_dir.
   std::string shadow_file;
   // fairway_queue_jobs: the most pending jobs the per-period snapshot holds and the shadow
   // policy weighs (0 to 10,000,000); above it the snapshot holds the association tree only.
@@ -38,14 +38,14 @@ struct PluginOptions {
   bool decay_exact = false;
   // fairway_usage: what fair-share compares with shares: "historical" (the default: decayed
   // usage, as multifactor), "allocated" (what running jobs hold now) or "committed" (that,
-  // times the time they have left); lib/core/held_usage.h.
+  // times the time they have left); lib/priority/held_usage.h.
   UsageBasis usage_basis = UsageBasis::kHistorical;
   // fairway_rerank_interval: with a held usage basis, fair-share and every pending job's
   // priority are also recomputed from what is held every this many seconds between periods
   // (1 to 3600); 0: at periods only.
   uint32_t rerank_interval = 0;
   // fairway_fairshare_tres: TRES whose usage judges the jobs that mostly ask for them
-  // (lib/core/fairshare_tres.h), in the order given; empty: every job by billing.  The list is
+  // (lib/queue/fairshare_tres.h), in the order given; empty: every job by billing.  The list is
   // comma-separated like the options: an item without '=' after it continues it
   // (fairway_fairshare_tres=gres/gpu,license/matlab).
   std::vector<std::string> fairshare_tres;

@@ -1,6 +1,6 @@
 // compare.h - why one pending job is ahead of another: factor by factor in each partition
 // both wait in, and where their fair-share paths part (the answer of `fairway compare`, as
-// numbers; the words are lib/io/compare_format's).
+// numbers; the words are lib/text/compare_format's).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 

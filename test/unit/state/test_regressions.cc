@@ -12,6 +12,7 @@
 #include "decay_state.h"
 #include "fairway.h"
 #include "fairway_usage_files.h"
+#include "job_factors.h"
 #include "usage_store.h"
 
 namespace {
@@ -64,10 +65,11 @@ TEST(JobPriority, Above2To64IsClampedNotHeld) {
     int clamped = 0;
     EXPECT_EQ(fairway_job_priority(&w, &f, tres, &clamped), 0xffffffffU) << tres;
     EXPECT_EQ(clamped, 1) << tres;
-    f = neutral_factors();
-    clamped = 0;
-    EXPECT_EQ(fairway_job_priority_in_partition(&w, &f, 0, 0, tres, &clamped), 0xffffffffU);
-    EXPECT_EQ(clamped, 1);
+    bool part_clamped = false;
+    EXPECT_EQ(fairway::job_priority_in_partition(
+                  fairway::PrioritySettings{}, fairway::FactorValues{}, 0, 0, tres, &part_clamped),
+              0xffffffffU);
+    EXPECT_TRUE(part_clamped);
   }
   // Unchanged below 2^64: 2^32 and more clamps, less does not.
   fairway_job_factors_t f = neutral_factors();

@@ -1,5 +1,5 @@
 // json_fields.h - reading the fields of a snapshot's JSON: each error a SnapshotError whose
-// one-line message names the field.  Private to lib/io (snapshot.cc, snapshot_queue.cc).
+// one-line message names the field.  Private to lib/publish (snapshot.cc, snapshot_queue.cc).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 

@@ -2,7 +2,7 @@
 // before it started, and the jobs it passed (ahead of it then, still waiting after it started).
 // The plugin notes the jobs that started since the last period (under the job lock, from the
 // walk it makes anyway); the publisher keeps each period's order to explain the next period's
-// starts, and lib/io/job_starts_file.h keeps the answers in a journal beside the history.
+// starts, and lib/publish/job_starts_file.h keeps the answers in a journal beside the history.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 

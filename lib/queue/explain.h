@@ -1,5 +1,5 @@
 // explain.h - why a pending job has its place in the queue, and what would change it: the
-// answer of `fairway explain`, as numbers (the words are lib/io/explain_format's).
+// answer of `fairway explain`, as numbers (the words are lib/text/explain_format's).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
@@ -22,7 +22,7 @@ struct FairShareInput {
   double dampening_factor = 1;
   // What that usage is: historical, or (fairway_usage) what running jobs held.
   UsageBasis usage_basis = UsageBasis::kHistorical;
-  // PriorityParameters fairway_fairshare_tres (lib/core/fairshare_tres.h): the listed TRES,
+  // PriorityParameters fairway_fairshare_tres (lib/queue/fairshare_tres.h): the listed TRES,
   // and for each the usage of it charged directly to each association (parallel to
   // `associations`, in the same basis); both empty when the option is off.
   std::vector<std::string> fairshare_tres;

@@ -23,11 +23,11 @@
 //
 // Either version may have "usage_basis": "allocated" or "committed" (PriorityParameters
 // fairway_usage; absent means "historical"); then every association has "held_usage", the usage
-// its own running jobs held (lib/core/held_usage.h), in the form of "usage", and fair-share is
+// its own running jobs held (lib/priority/held_usage.h), in the form of "usage", and fair-share is
 // computed from the held usage while "usage" keeps the historical usage sshare's RawUsage shows.
 //
 // Either version may have "fairshare_tres": ["gres/gpu", ...] (PriorityParameters
-// fairway_fairshare_tres, lib/core/fairshare_tres.h: the listed TRES the cluster tracks, as it
+// fairway_fairshare_tres, lib/queue/fairshare_tres.h: the listed TRES the cluster tracks, as it
 // spells them); then every association has "tres_usage": {"gres/gpu": 12.5, ...}, its usage of
 // each listed TRES in the form of "usage" (charged directly; under a held basis what its own
 // running jobs held of it), and a job of version 2 judged by a listed TRES names it in its

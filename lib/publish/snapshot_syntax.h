@@ -1,5 +1,5 @@
 // snapshot_syntax.h - text that nlohmann::json refused, described in our words: "line L,
-// column C: expected X, found Y".  Private to lib/io (snapshot.cc reads with it).
+// column C: expected X, found Y".  Private to lib/publish (snapshot.cc reads with it).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
