@@ -62,12 +62,7 @@ void check_factors(const fairway_job_input_t& job, const fairway_cluster_t& c,
 // priority in one of its partitions are the core's own calls.
 fairway::PrioritySettings core_settings(const fairway_weights_t& w) {
   fairway::PrioritySettings c;
-  c.weight[fairway::Factor::kAge] = w.age;
-  c.weight[fairway::Factor::kAssoc] = w.assoc;
-  c.weight[fairway::Factor::kFairshare] = w.fairshare;
-  c.weight[fairway::Factor::kJobSize] = w.job_size;
-  c.weight[fairway::Factor::kPartition] = w.partition;
-  c.weight[fairway::Factor::kQos] = w.qos;
+  for (size_t k = 0; k < fairway::kFactorCount; k++) c.weight.v[k] = w.weight[k];
   c.max_age = w.max_age;
   c.flags = w.flags;
   c.favor_small = w.favor_small != 0;
@@ -79,16 +74,7 @@ fairway::PrioritySettings core_settings(const fairway_weights_t& w) {
 
 fairway::FactorValues core_factors(const fairway_job_factors_t& f) {
   fairway::FactorValues c;
-  c[fairway::Factor::kAge] = f.age;
-  c[fairway::Factor::kAssoc] = f.assoc;
-  c[fairway::Factor::kFairshare] = f.fairshare;
-  c[fairway::Factor::kJobSize] = f.job_size;
-  c[fairway::Factor::kPartition] = f.partition;
-  c[fairway::Factor::kQos] = f.qos;
-  c[fairway::Factor::kSite] =
-      static_cast<double>(static_cast<int64_t>(f.site) - fairway::kNiceOffset);
-  c[fairway::Factor::kNice] =
-      static_cast<double>(static_cast<int64_t>(f.nice) - fairway::kNiceOffset);
+  for (size_t k = 0; k < fairway::kFactorCount; k++) c.v[k] = f.factor[k];
   return c;
 }
 
