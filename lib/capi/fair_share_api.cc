@@ -60,8 +60,9 @@ bool known_algorithm(fairway_algorithm_t algo, fairway::Algorithm* out) {
 }
 
 // The algorithm of a C argument, read as its bytes (see to_algorithm); throws for a value
-// outside the enumeration.
-fairway::Algorithm algorithm_of(fairway_algorithm_t algo) {
+// outside the enumeration.  By reference: passing the enum by value would load it as the
+// enum type, undefined for a value outside it (test_regressions' BadAlgorithm case).
+fairway::Algorithm algorithm_of(const fairway_algorithm_t& algo) {
   int raw_algo;
   static_assert(sizeof raw_algo == sizeof algo);
   std::memcpy(&raw_algo, &algo, sizeof raw_algo);
