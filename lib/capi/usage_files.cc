@@ -394,7 +394,10 @@ fairway_error_t fairway_held_jobs_add(fairway_held_jobs_t* h, const fairway_runn
   return fairway::guard([&] {
     if (!h || !job || (!tres && ntres) || ntres > FAIRWAY_MAX_FAIRSHARE_TRES)
       fairway::invalid("fairway_held_jobs_add: NULL argument or too many TRES");
-    h->jobs.reserve(h->jobs.size() + 1);
+    // Room for the job first (growing geometrically: reserve(size + 1) would copy the whole
+    // array for every running job), so that push_back cannot throw after tres has grown.
+    if (h->jobs.size() == h->jobs.capacity())
+      h->jobs.reserve(std::max<size_t>(256, 2 * h->jobs.capacity()));
     h->tres.resize(h->tres.size() + FAIRWAY_MAX_FAIRSHARE_TRES, 0.0);
     std::copy(tres, tres + ntres, h->tres.end() - FAIRWAY_MAX_FAIRSHARE_TRES);
     h->jobs.push_back(*job);
