@@ -24,6 +24,7 @@
 #include "fairway_publish.h"
 #include "fairway_usage_files.h"
 #include "fairway_fair_share_table.h"
+#include "fairway_weigh_pool.h"
 
 extern const char plugin_type[];
 
@@ -106,40 +107,17 @@ typedef struct {
 	fairway_held_jobs_t *jobs;
 } fw_held_t;
 
-/* weigh_pass.c: the weighing pool's threads and the collected jobs. */
-typedef struct fw_pool fw_pool_t;
+/* weigh_pass.c: the weighing pool's threads, the collected jobs, and the
+ * pass being weighed (calc_lock). */
 typedef struct {
-	fw_pool_t *pool;
-	int k; /* 1 .. FAIRWAY_MAX_WEIGH_THREADS - 1 */
-} fw_pool_worker_t;
-struct fw_pool {
-	int env_threads;     /* FAIRWAY_WEIGH_THREADS, 0: none */
-	int default_threads; /* the CPUs we may run on, capped */
-	size_t parallel_min_jobs;
-	job_record_t **jobs; /* collected, only grows */
+	fairway_weigh_pool_t *threads; /* NULL: weigh in one thread */
+	job_record_t **jobs;	       /* collected, only grows */
 	size_t cap;
-	pthread_mutex_t lock; /* the fields below */
-	pthread_cond_t work_cond, done_cond;
-	pthread_t thread[FAIRWAY_MAX_WEIGH_THREADS];
-	fw_pool_worker_t worker[FAIRWAY_MAX_WEIGH_THREADS];
-	int started; /* threads 1 .. started are running */
-	/* the passes handed out before thread k started (what it has seen) */
-	uint64_t seen0[FAIRWAY_MAX_WEIGH_THREADS];
-	bool stop;
-	bool told; /* a thread that could not start, logged */
-	struct {
-		uint64_t posted; /* passes handed out */
-		int parts;	 /* threads taking part, the calculation
-				 * thread too */
-		int running;	 /* pool threads of this pass not done yet */
-		const fw_cfg_t *cfg;
-		const fw_fs_table_t *fs; /* the fair-share table weighed from */
-		fw_publish_t *pub; /* the calculation thread's publishing */
-		time_t now;
-		size_t n; /* jobs of the pass */
-		bool changed;
-	} pass;
-};
+	const fw_cfg_t *cfg;
+	const fw_fs_table_t *fs; /* the fair-share table weighed from */
+	fw_publish_t *pub;	 /* the calculation thread's publishing */
+	time_t now;
+} fw_pool_t;
 
 /* sprio_factors.c: row blocks kept for the next lists (their own lock:
  * several sprio calls may build and free lists at once). */
