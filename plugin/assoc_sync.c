@@ -13,11 +13,6 @@
 
 /* The fs_factor of association `id` after the last Fair Tree calculation, or
  * NULL (then the job reads its association). */
-extern const double *fw_fs_table_factor(const fw_fs_table_t *fs, uint32_t id)
-{
-	return fairway_fair_share_table_factor(fs->table, id);
-}
-
 extern bool fw_fs_table_tres_factor(const fw_fs_table_t *fs, uint32_t id,
 				    int pos, double *out)
 {

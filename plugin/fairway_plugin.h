@@ -215,7 +215,11 @@ extern int fw_fair_share_locked(fw_fs_table_t *fs, fw_held_t *held,
 				const fw_cfg_t *cfg, bool users_lazy);
 /* An association's fs_factor after the last Fair Tree calculation, or NULL
  * (then read the association).  Caller holds the assoc read lock. */
-extern const double *fw_fs_table_factor(const fw_fs_table_t *fs, uint32_t id);
+static inline const double *fw_fs_table_factor(const fw_fs_table_t *fs,
+					       uint32_t id)
+{
+	return fairway_fair_share_table_factor(fs->table, id);
+}
 /* fairway_fairshare_tres: the fair-share factor association `id` has when
  * fair-share compares its usage of the TRES at position `pos` of the TRES
  * arrays, from the last calculation, in *out; false when there is none (the

@@ -298,7 +298,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	list_t *qos_list = FW_JOB_QOS_LIST(job_ptr);
 	fairway_job_input_t in;
 	fairway_job_weighed_t r;
-	fw_weighed_t w = { 0 };
+	fw_weighed_t w;
 	fw_prio_factors_t *pf;
 	fairway_error_t err;
 	uint32_t *prio_array = NULL;
@@ -419,6 +419,7 @@ observed:
 		      (job_ptr->priority > r.priority)) ?
 		job_ptr->priority :
 		r.priority;
+	w.tres_factor = 0;
 	w.tres = (cfg->fs_tres_n && IS_JOB_PENDING(job_ptr)) ?
 		_job_tres_factor(cfg, fs, job_ptr, &w.tres_factor) :
 		-1;

@@ -30,7 +30,8 @@ static int _foreach_charge_and_weigh(void *x, void *arg)
 
 	if (fw_charge_running_job(p->st, p->cfg, x, p->now, true))
 		fw_recalc_job(p->cfg, &p->st->fs, x, p->now, true);
-	fw_publish_note_started(x, p->now);
+	if (p->st->publish)
+		fw_publish_note_started(x, p->now);
 	return 0;
 }
 
@@ -42,7 +43,8 @@ static int _foreach_weigh(void *x, void *arg)
 
 	if (fw_classic_weighs(p->st, p->cfg, x))
 		fw_recalc_job(p->cfg, &p->st->fs, x, p->now, true);
-	fw_publish_note_started(x, p->now);
+	if (p->st->publish)
+		fw_publish_note_started(x, p->now);
 	return 0;
 }
 

@@ -239,7 +239,7 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 	fw_publish_t *pub = t_lane ? t_lane->pub : NULL;
 	const fw_prio_factors_t *pf;
 	const slurmdb_assoc_rec_t *assoc;
-	fairway_started_job_t s = { 0 };
+	fairway_started_job_t s;
 
 	/* A job cancelled while pending gets start_time = end_time but no
 	 * nodes: it never started.  Nothing else of the job is read before
@@ -254,6 +254,7 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 		return;
 	pf = job_ptr->prio_factors;
 	assoc = job_ptr->assoc_ptr;
+	memset(&s, 0, sizeof(s));
 	s.job_id = job_ptr->job_id;
 	s.user = assoc ? assoc->user : NULL;
 	s.account = assoc ? assoc->acct : job_ptr->account;

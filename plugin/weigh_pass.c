@@ -130,7 +130,8 @@ extern int fw_collect_job(void *x, void *arg)
 		weighs = !classic || fw_classic_weighs(c->st, c->cfg, x);
 	if ((c->charge || c->rerank) && fw_cfg_held(c->cfg))
 		fw_held_note(&c->st->held, c->cfg, x, c->now);
-	if (!c->rerank)
+	/* Starts only where a period published before (st->publish). */
+	if (!c->rerank && c->st->publish)
 		fw_publish_note_started(x, c->now);
 	if ((classic && !weighs) || !fw_weighable(c->cfg, x))
 		return 0;

@@ -137,35 +137,11 @@ double tres_weighted(const PrioritySettings& w, double* factors) noexcept {
   return sum;
 }
 
-uint32_t priority_sum(const FactorValues& f, SumOrder order, bool* clamped) noexcept {
-  if (clamped) *clamped = false;
-  // The factors before the site factor one by one in Factor order, as multifactor writes its
-  // sum (the same double result); without the partition term for kPartitionFirst.
-  const size_t site = static_cast<size_t>(Factor::kSite);
-  const size_t skip =
-      order == SumOrder::kPartitionFirst ? static_cast<size_t>(Factor::kPartition) : site;
-  double sum = f.v[0];
-  for (size_t i = 1; i < site; i++)
-    if (i != skip) sum += f.v[i];
-  sum = sum + f[Factor::kSite] - f[Factor::kNice];
-  // Slurm sums the other weighted factors first, then adds them to the partition term.
-  if (order == SumOrder::kPartitionFirst) sum = f[Factor::kPartition] + sum;
-  // Priority 0 is reserved for held jobs; more than 32 bits is clamped (Slurm logs it).
-  // Compared as doubles before any conversion: Slurm's (uint64_t) cast of a sum >= 2^64 is
-  // undefined (0 on x86-64, i.e. a "held" job) and so is that of NaN; here NaN counts as < 1.
-  if (!(sum >= 1)) sum = 1;
-  if (sum >= 4294967296.0) {
-    if (clamped) *clamped = true;
-    return 0xffffffffU;
-  }
-  return static_cast<uint32_t>(sum);
-}
-
 uint32_t job_priority(const PrioritySettings& w, FactorValues& f, double tres_w,
                       bool* clamped) noexcept {
-  // The factors before kTres have a PriorityWeight*.
-  for (Factor k : kFactors)
-    if (k < Factor::kTres) f[k] *= static_cast<double>(w.weight[k]);
+  // The factors before kTres have a PriorityWeight* (a loop of constant count: unrolled).
+  for (size_t i = 0; i < static_cast<size_t>(Factor::kTres); i++)
+    f.v[i] *= static_cast<double>(w.weight.v[i]);
   f[Factor::kTres] = tres_w;
   return priority_sum(f, SumOrder::kJob, clamped);
 }

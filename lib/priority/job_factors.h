@@ -76,7 +76,31 @@ enum class SumOrder {
 // subtracted, as doubles in multifactor's order (bit-identical results); then at least 1
 // (NaN too: priority 0 is a held job's) and at most 2^32-1, truncated.  *clamped (if not
 // null) tells whether the sum reached 2^32 (Slurm logs it).
-uint32_t priority_sum(const FactorValues& weighted, SumOrder order, bool* clamped) noexcept;
+// Inline: called once per job and once per partition of it in the weighing pass, where
+// the order is known and the loop unrolls.
+inline uint32_t priority_sum(const FactorValues& f, SumOrder order, bool* clamped) noexcept {
+  if (clamped) *clamped = false;
+  // The factors before the site factor one by one in Factor order, as multifactor writes its
+  // sum (the same double result); without the partition term for kPartitionFirst.
+  const size_t site = static_cast<size_t>(Factor::kSite);
+  const size_t skip =
+      order == SumOrder::kPartitionFirst ? static_cast<size_t>(Factor::kPartition) : site;
+  double sum = f.v[0];
+  for (size_t i = 1; i < site; i++)
+    if (i != skip) sum += f.v[i];
+  sum = sum + f[Factor::kSite] - f[Factor::kNice];
+  // Slurm sums the other weighted factors first, then adds them to the partition term.
+  if (order == SumOrder::kPartitionFirst) sum = f[Factor::kPartition] + sum;
+  // Priority 0 is reserved for held jobs; more than 32 bits is clamped (Slurm logs it).
+  // Compared as doubles before any conversion: Slurm's (uint64_t) cast of a sum >= 2^64 is
+  // undefined (0 on x86-64, i.e. a "held" job) and so is that of NaN; here NaN counts as < 1.
+  if (!(sum >= 1)) sum = 1;
+  if (sum >= 4294967296.0) {
+    if (clamped) *clamped = true;
+    return 0xffffffffU;
+  }
+  return static_cast<uint32_t>(sum);
+}
 
 // The cluster size the job-size factor is relative to.
 struct Cluster {

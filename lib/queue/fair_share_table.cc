@@ -31,13 +31,6 @@ void FactorIndex::build(const AssocTree& tree, std::span<const double> factors,
   valid_ = true;
 }
 
-const FactorIndex::Slot* FactorIndex::find(uint32_t id) const noexcept {
-  if (!valid_ || !id) return nullptr;
-  for (size_t h = hash(id) & mask_; slots_[h].id; h = (h + 1) & mask_)
-    if (slots_[h].id == id) return &slots_[h];
-  return nullptr;
-}
-
 void FairShareTable::rebuild(std::vector<AssocRecord> records) {
   forget();
   tree_.reset();
@@ -143,12 +136,6 @@ void FairShareTable::drop() noexcept {
   tree_.reset();
   shape_.clear();
   computed_ = false;
-}
-
-const double* FairShareTable::factor(uint32_t id) const noexcept {
-  if (!factors_by_id_) return nullptr;
-  const FactorIndex::Slot* s = index_.find(id);
-  return s && (s->index & FactorIndex::kHasFactor) ? &s->factor : nullptr;
 }
 
 std::optional<double> FairShareTable::tres_factor(uint32_t id, int pos) const noexcept {

@@ -49,7 +49,12 @@ class FactorIndex {
     double factor = 0;
   };
   static constexpr uint32_t kHasFactor = 0x80000000u;
-  const Slot* find(uint32_t id) const noexcept;
+  const Slot* find(uint32_t id) const noexcept {
+    if (!valid_ || !id) return nullptr;
+    for (size_t h = hash(id) & mask_; slots_[h].id; h = (h + 1) & mask_)
+      if (slots_[h].id == id) return &slots_[h];
+    return nullptr;
+  }
 
  private:
   static size_t hash(uint32_t id) noexcept { return static_cast<size_t>((id * 0x9E3779B1u) >> 7); }
@@ -101,7 +106,11 @@ class FairShareTable {
 
   // The factor of association `id` after the last compute with by_id, or nullptr (none, or
   // an association the algorithm gave none).
-  const double* factor(uint32_t id) const noexcept;
+  const double* factor(uint32_t id) const noexcept {
+    if (!factors_by_id_) return nullptr;
+    const FactorIndex::Slot* s = index_.find(id);
+    return s && (s->index & FactorIndex::kHasFactor) ? &s->factor : nullptr;
+  }
   // The factor association `id` has when fair-share compares its usage of the TRES at
   // position `pos`, from the last compute_tres; nullopt when there is none.
   std::optional<double> tres_factor(uint32_t id, int pos) const noexcept;
