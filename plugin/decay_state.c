@@ -22,34 +22,29 @@ static void _read_state(fw_state_t *st, time_t now)
 {
 	const char *dir = slurm_conf.state_save_location;
 	char path[PATH_MAX], old[PATH_MAX];
-	int found = 0;
-	fairway_error_t err;
+	fairway_decay_recovery_t r = { .last_ran = now };
 
 	fairway_state_path(dir, FAIRWAY_STATE_DECAY, path, sizeof(path));
 	fairway_state_path(dir, FAIRWAY_STATE_DECAY_OLD, old, sizeof(old));
-	st->last_ran = st->reset.last_reset = 0;
 	lock_state_files();
-	err = fairway_decay_state_read(path, now, &found, &st->last_ran,
-				       &st->reset.last_reset);
-	if (err == FAIRWAY_OK && !found)
-		info("%s: no last decay state (%s) to recover", plugin_type,
-		     path);
-	if (err != FAIRWAY_OK) {
-		error("%s: decay state unusable: %s", plugin_type,
-		      fairway_last_error());
-		err = fairway_decay_state_read(old, now, &found, &st->last_ran,
-					       &st->reset.last_reset);
-		if ((err == FAIRWAY_OK) && found) {
-			error("%s: using the previous decay state %s (last period %ld)",
-			      plugin_type, old, (long) st->last_ran);
-		} else {
-			error("%s: no usable decay state: counting periods from now; usage of running jobs since the last saved period is not charged",
-			      plugin_type);
-			st->last_ran = now;
-			st->reset.last_reset = 0;
-		}
+	if (fairway_decay_state_recover(path, old, now, &r) != FAIRWAY_OK) {
+		r.source = FAIRWAY_DECAY_FROM_NOW;
+		snprintf(r.error, sizeof(r.error), "%s", fairway_last_error());
 	}
 	unlock_state_files();
+	st->last_ran = r.last_ran;
+	st->reset.last_reset = r.last_reset;
+	if (r.source == FAIRWAY_DECAY_NO_FILE)
+		info("%s: no last decay state (%s) to recover", plugin_type,
+		     path);
+	if (r.source >= FAIRWAY_DECAY_FROM_PREVIOUS)
+		error("%s: decay state unusable: %s", plugin_type, r.error);
+	if (r.source == FAIRWAY_DECAY_FROM_PREVIOUS)
+		error("%s: using the previous decay state %s (last period %ld)",
+		      plugin_type, old, (long) st->last_ran);
+	else if (r.source == FAIRWAY_DECAY_FROM_NOW)
+		error("%s: no usable decay state: counting periods from now; usage of running jobs since the last saved period is not charged",
+		      plugin_type);
 	log_flag(PRIO, "%s: last period ran at %ld", plugin_type,
 		 (long) st->last_ran);
 }

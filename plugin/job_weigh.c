@@ -257,15 +257,10 @@ static int _job_parts(job_record_t *job_ptr, int cnt,
 	return c.n;
 }
 
-/* The QOS of one (partition, QOS) pair: one of the job's several, or none. */
-struct qos_value {
-	bool has;
-	uint32_t priority;
-	double norm_priority;
-};
-
+/* The QOS of the (partition, QOS) pairs, in the QOS fields of a slot: one of
+ * the job's several QOS each. */
 struct qos_cursor {
-	struct qos_value *v;
+	fairway_job_partition_t *v;
 	int n, max;
 };
 
@@ -275,9 +270,9 @@ static int _foreach_qos(void *x, void *arg)
 	struct qos_cursor *c = arg;
 
 	if (c->n < c->max) {
-		c->v[c->n].has = true;
-		c->v[c->n].priority = qos->priority;
-		c->v[c->n].norm_priority = qos->usage ?
+		c->v[c->n].has_qos = 1;
+		c->v[c->n].qos_priority = qos->priority;
+		c->v[c->n].qos_norm_priority = qos->usage ?
 			qos->usage->norm_priority :
 			0.0;
 		c->n++;
@@ -293,7 +288,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	fairway_cluster_t cluster = { cluster_cpus, FW_CLUSTER_NODES };
 	fairway_job_partition_t slots_buf[MAX_JOB_PARTS], *slots = slots_buf;
 	part_record_t *parts_buf[MAX_JOB_PARTS], **parts = parts_buf;
-	struct qos_value qos_buf[MAX_JOB_PARTS], *qos = qos_buf;
+	fairway_job_partition_t qos_buf[MAX_JOB_PARTS], *qos = qos_buf;
 	struct qos_cursor qc = { .v = qos_buf, .n = 0, .max = 1 };
 	list_t *qos_list = FW_JOB_QOS_LIST(job_ptr);
 	fairway_job_input_t in;
@@ -318,7 +313,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 
 	/* The QOS of the pairs: the job's several (24.11 on), or one without
 	 * a QOS of its own (the job's QOS factor). */
-	qos_buf[0].has = false;
+	memset(&qos_buf[0], 0, sizeof(qos_buf[0]));
 	if (qos_list) {
 		qc.max = list_count(qos_list);
 		if (qc.max > MAX_JOB_PARTS)
@@ -367,15 +362,12 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 			slots = xcalloc(n, sizeof(*slots));
 		for (int p = 0, i = 0; p < nparts; p++) {
 			for (int q = 0; q < qc.n; q++, i++) {
+				slots[i] = qos[q];
 				slots[i].priority_job_factor =
 					parts[p]->priority_job_factor;
 				slots[i].norm_priority =
 					parts[p]->norm_priority;
 				slots[i].tres_cnt = parts[p]->tres_cnt;
-				slots[i].has_qos = qos[q].has;
-				slots[i].qos_priority = qos[q].priority;
-				slots[i].qos_norm_priority =
-					qos[q].norm_priority;
 				slots[i].priority = prio_array[i];
 				slots[i].clamped = 0;
 			}

@@ -33,6 +33,30 @@ extern "C" {
 fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found, time_t* last_ran,
                                          time_t* last_reset);
 
+/* Where the times read at start come from (fairway_decay_state_recover). */
+typedef enum fairway_decay_source {
+  FAIRWAY_DECAY_FROM_FILE,     /* the decay state file */
+  FAIRWAY_DECAY_NO_FILE,       /* there is none: both times 0 */
+  FAIRWAY_DECAY_FROM_PREVIOUS, /* the file is unusable; its previous copy was read */
+  FAIRWAY_DECAY_FROM_NOW,      /* neither is usable: last_ran is now, last_reset 0 */
+} fairway_decay_source_t;
+
+typedef struct fairway_decay_recovery {
+  time_t last_ran;
+  time_t last_reset;
+  fairway_decay_source_t source;
+  char error[4352]; /* why the file was unusable (PREVIOUS, NOW), NUL-terminated */
+} fairway_decay_recovery_t;
+
+/*
+ * The decay state at start: path read as fairway_decay_state_read does; when it is
+ * unusable (unreadable or corrupt), old_path (its previous copy) if that exists and is
+ * sound, else `now` -- never charging running jobs twice for time already charged.
+ * Errors: FAIRWAY_EINVAL (NULL argument), FAIRWAY_ENOMEM.
+ */
+fairway_error_t fairway_decay_state_recover(const char* path, const char* old_path, time_t now,
+                                            fairway_decay_recovery_t* out);
+
 /*
  * Write the decay state file atomically (PATH.new, fsync, PATH.old kept, rename), mode
  * 0600.  Errors: FAIRWAY_EINVAL, FAIRWAY_EIO (the step that failed is in

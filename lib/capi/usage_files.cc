@@ -43,6 +43,21 @@ fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* foun
   });
 }
 
+fairway_error_t fairway_decay_state_recover(const char* path, const char* old_path, time_t now,
+                                            fairway_decay_recovery_t* out) {
+  return fairway::guard([&] {
+    if (!path || !old_path || !out) fairway::invalid("fairway_decay_state_recover: NULL argument");
+    const fairway::RecoveredDecayState r = fairway::recover_decay_state(path, old_path, now);
+    out->last_ran = r.state.last_ran;
+    out->last_reset = r.state.last_reset;
+    static_assert(static_cast<int>(fairway::DecaySource::kNow) == FAIRWAY_DECAY_FROM_NOW);
+    out->source = static_cast<fairway_decay_source_t>(r.source);
+    const size_t n = std::min(r.error.size(), sizeof(out->error) - 1);
+    r.error.copy(out->error, n);
+    out->error[n] = '\0';
+  });
+}
+
 fairway_error_t fairway_decay_state_write(const char* path, time_t last_ran, time_t last_reset) {
   return fairway::guard([&] {
     if (!path) fairway::invalid("fairway_decay_state_write: NULL path");

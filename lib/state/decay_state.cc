@@ -107,4 +107,29 @@ void write_decay_state(const std::string& path, const DecayState& s) {
                         {.mode = 0600, .durable = true, .keep_old = true});
 }
 
+RecoveredDecayState recover_decay_state(const std::string& path, const std::string& old_path,
+                                        time_t now) {
+  RecoveredDecayState r;
+  try {
+    if (auto s = read_decay_state(path, now))
+      r.state = *s;
+    else
+      r.source = DecaySource::kNoFile;
+    return r;
+  } catch (const Error& e) {
+    r.error = e.what();
+  }
+  r.source = DecaySource::kNow;
+  r.state = DecayState{now, 0};
+  try {
+    if (auto s = read_decay_state(old_path, now)) {
+      r.source = DecaySource::kPrevious;
+      r.state = *s;
+    }
+  } catch (const Error&) {
+    // Unusable too: counted from now.
+  }
+  return r;
+}
+
 }  // namespace fairway

@@ -26,6 +26,26 @@ std::string encode_decay_state(const DecayState& s);
 // cannot be read and Error(Errc::kParse) when it is corrupt.
 std::optional<DecayState> read_decay_state(const std::string& path, time_t now);
 
+// Where a restart's times come from (recover_decay_state).
+enum class DecaySource {
+  kFile,      // the file
+  kNoFile,    // there is none: both times 0 (running jobs are charged from their start)
+  kPrevious,  // the file is unusable; its previous copy (path.old) is sound
+  kNow,       // neither is usable: the last period is now, the last reset 0
+};
+
+struct RecoveredDecayState {
+  DecayState state;
+  DecaySource source = DecaySource::kFile;
+  std::string error;  // why the file was unusable (kPrevious, kNow)
+};
+
+// The times at start: read `path`; when it is unusable, `old_path` if it exists and is
+// sound, else now -- never charging running jobs twice for time an earlier period already
+// charged.  Throws only what allocation throws.
+RecoveredDecayState recover_decay_state(const std::string& path, const std::string& old_path,
+                                        time_t now);
+
 // Write atomically: path.new (mode 0600, fsync), the previous file kept as path.old, then
 // rename over path and fsync the directory.  Throws Error(Errc::kIo) naming the failed
 // step; the previous file is intact on any failure.
