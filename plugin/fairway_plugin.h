@@ -82,8 +82,9 @@ extern void fw_cfg_put(const fw_cfg_t *cfg);
 extern void fw_settings_clear(void);
 extern fairway_algorithm_t fw_cfg_algo(void);
 
-/* Publishing's part of the state (publish.c), NULL until a period publishes. */
-typedef struct fw_publish fw_publish_t;
+/* Publishing's part of the state (publish*.c): the library's publisher, NULL
+ * until a period publishes. */
+typedef fairway_publisher_t fw_publish_t;
 
 /* ---- the parts of fw_state_t: each module keeps its own, touched only
  * through that module's functions (which take a pointer to it); settings.c's

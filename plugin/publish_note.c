@@ -14,101 +14,62 @@
 
 #include <string.h>
 
-#include "publish_state.h"
+#include "fairway_plugin.h"
 
-/* The lane the calling thread notes into, NULL: none (per thread: the
- * weighing pool's threads note at once). */
-static __thread fw_lane_t *t_lane = NULL;
-
-extern void fw_publish_begin(fw_publish_t **pubp, const fw_cfg_t *cfg)
-{
-	fairway_publish_settings_t s = fw_publish_settings(cfg);
-	fairway_publish_plan_t plan;
-	fw_publish_t *pub = *pubp;
-	void *mem = NULL;
-
-	if (fairway_publisher_begin(pub ? pub->publisher : NULL, &s, &plan) ||
-	    (!pub && !plan.rows && !plan.tally))
-		return;
-	if (!pub) { /* the lanes are aligned on cache lines */
-		if (posix_memalign(&mem, 64, sizeof(*pub)))
-			fatal("%s: out of memory for publishing", plugin_type);
-		pub = memset(mem, 0, sizeof(*pub));
-		if (fairway_publisher_new(&pub->publisher))
-			fatal("%s: out of memory for publishing", plugin_type);
-		for (int i = 0; i < FW_PUBLISH_LANES; i++)
-			pub->lanes[i].pub = pub;
-		fairway_publisher_begin(pub->publisher, &s, &plan);
-		*pubp = pub;
-	}
-	pub->plan = plan;
-	pub->queue_jobs = s.queue_jobs;
-	pub->queue_tres = s.queue_tres;
-	for (int i = 0; i < FW_PUBLISH_LANES; i++) {
-		fairway_lane_t *l = &pub->lanes[i].l;
-
-		l->n = l->jobs = l->njobs = l->ntres = l->tally_jobs = 0;
-		l->over = 0;
-		memset(l->tres_jobs, 0, sizeof(l->tres_jobs));
-		memset(l->tres_differ, 0, sizeof(l->tres_differ));
-	}
-	t_lane = (plan.rows || plan.tally) ? &pub->lanes[0] : NULL;
-	fw_publish_parts_clear(pub);
-}
-
-extern void fw_publish_lane_leave(void)
-{
-	t_lane = NULL;
-}
+/* The publishing and the lane the calling thread notes into, NULL: none (per
+ * thread: the weighing pool's threads note at once).  The lanes are the
+ * publisher's: lane 0 the calculation thread's, lane k the weighing pool's
+ * thread k's, which weighs the k-th of the pass's consecutive ranges. */
+static __thread fw_publish_t *t_pub = NULL;
+static __thread fairway_lane_t *t_lane = NULL;
 
 extern fw_publish_t *fw_publish_current(void)
 {
-	return t_lane ? t_lane->pub : NULL;
+	return t_pub;
 }
 
 extern bool fw_publish_noting(void)
 {
-	return t_lane && t_lane->pub->plan.rows;
+	return t_lane && t_lane->plan.rows;
 }
 
 extern bool fw_publish_noting_queue(void)
 {
-	return t_lane && t_lane->pub->plan.rows && t_lane->pub->plan.queue;
+	return t_lane && t_lane->plan.rows && t_lane->plan.queue;
 }
 
 extern void fw_publish_lane(fw_publish_t *pub, int lane)
 {
-	t_lane = (pub && (lane >= 1) && (lane < FW_PUBLISH_LANES)) ?
-		&pub->lanes[lane] :
-		NULL;
+	t_lane = (pub && (lane >= 0)) ? fairway_publisher_lane(pub, lane) :
+					NULL;
+	t_pub = t_lane ? pub : NULL;
 }
 
-/* The job's detail for the queue: UINT32_MAX when not noted. */
-static uint32_t _note_detail(fw_lane_t *lane, const fw_weighed_t *w)
+/* The job's weighted factors that the queue and the journal of starts both
+ * read.  prio_factors keeps the site factor and nice biased by NICE_OFFSET, in
+ * every release. */
+static void _factors(const fw_prio_factors_t *pf, double *f)
 {
-	const fw_publish_t *pub = lane->pub;
-	fairway_lane_t *l = &lane->l;
+	f[FAIRWAY_FACTOR_AGE] = pf->priority_age;
+	f[FAIRWAY_FACTOR_ASSOC] = pf->priority_assoc;
+	f[FAIRWAY_FACTOR_FAIRSHARE] = pf->priority_fs;
+	f[FAIRWAY_FACTOR_JOB_SIZE] = pf->priority_js;
+	f[FAIRWAY_FACTOR_QOS] = pf->priority_qos;
+	f[FAIRWAY_FACTOR_SITE] = (double) ((int64_t) pf->priority_site -
+					   (int64_t) NICE_OFFSET);
+}
+
+/* The job's detail for the queue, and its weighted TRES factors (NULL:
+ * none). */
+static const double *_detail(const fw_weighed_t *w, size_t queue_tres,
+			     fairway_pending_job_t *j)
+{
 	const job_record_t *job_ptr = w->job;
 	const fw_prio_factors_t *pf = job_ptr->prio_factors;
 	const job_details_t *d = job_ptr->details;
-	fairway_pending_job_t *j;
-	double *f;
+	double *f = j->factors;
 
-	if (!pub->plan.queue || l->over)
-		return UINT32_MAX;
-	if (l->njobs >= pub->queue_jobs) {
-		l->over = 1;
-		return UINT32_MAX;
-	}
-	if (l->njobs == l->jobs_cap) { /* grows with the queue */
-		l->jobs_cap += l->jobs_cap / 4 + 1024;
-		xrecalloc(l->jobv, l->jobs_cap, sizeof(*l->jobv));
-	}
-	j = &l->jobv[l->njobs];
-	/* The lane's memory is cold after the seconds between two periods:
-	 * ask for the lines a few jobs ahead while this one is written. */
-	if (l->njobs + 8 < l->jobs_cap)
-		__builtin_prefetch(&l->jobv[l->njobs + 8], 1);
+	memset(j, 0, sizeof(*j));
 	j->array_job_id = job_ptr->array_task_id == NO_VAL ?
 		0 :
 		job_ptr->array_job_id;
@@ -120,111 +81,52 @@ static uint32_t _note_detail(fw_lane_t *lane, const fw_weighed_t *w)
 	j->time_limit = job_ptr->time_limit;
 	j->admin = job_ptr->direct_set_prio || !pf;
 	j->fairshare_tres = pf ? w->tres + 1 : 0;
-	f = j->factors;
-	memset(f, 0, sizeof(j->factors));
-	if (pf) {
-		f[FAIRWAY_FACTOR_AGE] = pf->priority_age;
-		f[FAIRWAY_FACTOR_ASSOC] = pf->priority_assoc;
-		f[FAIRWAY_FACTOR_FAIRSHARE] = pf->priority_fs;
-		f[FAIRWAY_FACTOR_JOB_SIZE] = pf->priority_js;
-		f[FAIRWAY_FACTOR_QOS] = pf->priority_qos;
-		f[FAIRWAY_FACTOR_SITE] = (double) ((int64_t) pf->priority_site -
-						   (int64_t) NICE_OFFSET);
-	}
+	if (pf)
+		_factors(pf, f);
 	if (d)
 		f[FAIRWAY_FACTOR_NICE] = (double) ((int64_t) d->nice -
 						   (int64_t) NICE_OFFSET);
-	j->tres_at = SIZE_MAX;
-	if (pub->queue_tres && pf && pf->priority_tres &&
-	    (pf->tres_cnt >= pub->queue_tres)) {
-		size_t nt = pub->queue_tres;
-
-		if (l->ntres + nt > l->tres_cap) {
-			l->tres_cap += l->tres_cap / 4 + 1024 * nt;
-			xrecalloc(l->tres, l->tres_cap, sizeof(*l->tres));
-		}
-		memcpy(l->tres + l->ntres, pf->priority_tres,
-		       nt * sizeof(double));
-		j->tres_at = l->ntres;
-		l->ntres += nt;
-	}
-	return l->njobs++;
-}
-
-static inline __attribute__((always_inline)) void
-_note(fairway_lane_t *l, const fairway_note_t *job, const void *part,
-      uint32_t prio, bool first)
-{
-	fairway_note_t *n;
-
-	if (l->n == l->cap) { /* grows with the queue, never shrinks */
-		l->cap += l->cap / 4 + 1024;
-		xrecalloc(l->rows, l->cap, sizeof(*l->rows));
-	}
-	n = &l->rows[l->n++];
-	if (l->n + 16 < l->cap)
-		__builtin_prefetch(&l->rows[l->n + 16], 1);
-	*n = *job;
-	n->part = part;
-	n->priority = prio;
-	n->first = first;
-}
-
-/* fairway_fairshare_tres: which listed TRES judged a pending job, and its
- * factor there. */
-static void _tally(fairway_lane_t *l, int k, double f)
-{
-	l->tally_jobs++;
-	if ((k < 0) || (k >= FAIRWAY_MAX_FAIRSHARE_TRES))
-		return;
-	if (!l->tres_jobs[k]++)
-		l->tres_factor[k] = f;
-	else if (f != l->tres_factor[k])
-		l->tres_differ[k] = 1;
+	if (queue_tres && pf && pf->priority_tres &&
+	    (pf->tres_cnt >= queue_tres))
+		return pf->priority_tres;
+	return NULL;
 }
 
 extern void fw_publish_note(const fw_weighed_t *w)
 {
-	fw_lane_t *lane = t_lane;
+	fairway_lane_t *l = t_lane;
 	const job_record_t *job_ptr = w->job;
 	const job_details_t *d;
-	fairway_note_t job = { 0 };
-	fairway_lane_t *l;
+	fairway_pending_job_t detail;
+	fairway_job_note_t job = { 0 };
 
 	/* Pending jobs only (CALCULATE_RUNNING weighs running ones too). */
-	if (!lane || !IS_JOB_PENDING(job_ptr))
+	if (!l || !IS_JOB_PENDING(job_ptr))
 		return;
-	l = &lane->l;
-	if (lane->pub->plan.tally && !job_ptr->direct_set_prio)
-		_tally(l, w->tres, w->tres_factor);
-	if (!lane->pub->plan.rows)
+	if (l->plan.tally && !job_ptr->direct_set_prio)
+		fairway_lane_tally(l, w->tres, w->tres_factor);
+	if (!l->plan.rows)
 		return;
 	d = job_ptr->details;
-	job.qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
-	job.submit = d ? (uint32_t) d->submit_time : 0;
-	job.eligible = !d      ? 0 :
+	job.row.part = job_ptr->part_ptr;
+	job.row.qos_id = job_ptr->qos_ptr ? job_ptr->qos_ptr->id : 0;
+	job.row.submit = d ? (uint32_t) d->submit_time : 0;
+	job.row.eligible = !d  ? 0 :
 		d->accrue_time ? (uint32_t) d->accrue_time :
 				 (uint32_t) d->begin_time;
-	job.assoc_id = job_ptr->assoc_id;
-	job.job_id = job_ptr->job_id;
-	job.resources = (job_ptr->state_reason == WAIT_RESOURCES);
-	job.job = _note_detail(lane, w);
-	l->jobs++;
-	if (w->nparts <= 0) {
-		_note(l, &job, job_ptr->part_ptr, w->priority, true);
-		return;
+	job.row.assoc_id = job_ptr->assoc_id;
+	job.row.job_id = job_ptr->job_id;
+	job.row.resources = (job_ptr->state_reason == WAIT_RESOURCES);
+	job.parts = (const void *const *) w->parts;
+	job.nparts = w->nparts;
+	job.prio = w->prio;
+	job.nqos = w->nqos;
+	job.priority = w->priority;
+	if (l->plan.queue && !l->over) {
+		job.tres = _detail(w, l->queue_tres, &detail);
+		job.detail = &detail;
 	}
-	for (int p = 0; p < w->nparts; p++) {
-		uint32_t best = w->priority;
-
-		if (w->prio) {
-			best = w->prio[p * w->nqos];
-			for (int q = 1; q < w->nqos; q++)
-				if (w->prio[p * w->nqos + q] > best)
-					best = w->prio[p * w->nqos + q];
-		}
-		_note(l, &job, w->parts[p], best, p == 0);
-	}
+	fairway_lane_note(l, &job);
 }
 
 /*
@@ -236,7 +138,7 @@ extern void fw_publish_note(const fw_weighed_t *w)
  */
 extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 {
-	fw_publish_t *pub = t_lane ? t_lane->pub : NULL;
+	const fairway_lane_t *l = t_lane;
 	const fw_prio_factors_t *pf;
 	const slurmdb_assoc_rec_t *assoc;
 	fairway_started_job_t s;
@@ -244,13 +146,10 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 	/* A job cancelled while pending gets start_time = end_time but no
 	 * nodes: it never started.  Nothing else of the job is read before
 	 * this test: it runs for every job of the walk under the job lock. */
-	if (!pub || !pub->plan.starts || IS_JOB_PENDING(job_ptr) ||
-	    (job_ptr->start_time < pub->plan.last_walk) ||
-	    (job_ptr->start_time > now) || !job_ptr->nodes ||
-	    !job_ptr->nodes[0])
-		return;
-	if ((job_ptr->start_time == pub->plan.last_walk) &&
-	    !fairway_publisher_weighed(pub->publisher, job_ptr->job_id))
+	if (!l || !l->plan.starts || IS_JOB_PENDING(job_ptr) ||
+	    !fairway_publisher_started_since(t_pub, job_ptr->job_id,
+					     job_ptr->start_time, now) ||
+	    !job_ptr->nodes || !job_ptr->nodes[0])
 		return;
 	pf = job_ptr->prio_factors;
 	assoc = job_ptr->assoc_ptr;
@@ -265,19 +164,10 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 	s.priority = job_ptr->priority;
 	if (pf) {
 		s.has_factors = 1;
-		s.factors[FAIRWAY_FACTOR_AGE] = pf->priority_age;
-		s.factors[FAIRWAY_FACTOR_ASSOC] = pf->priority_assoc;
-		s.factors[FAIRWAY_FACTOR_FAIRSHARE] = pf->priority_fs;
-		s.factors[FAIRWAY_FACTOR_JOB_SIZE] = pf->priority_js;
+		_factors(pf, s.factors);
 		s.factors[FAIRWAY_FACTOR_PARTITION] = pf->priority_part;
-		s.factors[FAIRWAY_FACTOR_QOS] = pf->priority_qos;
-		/* prio_factors keeps the site factor and nice biased by
-		 * NICE_OFFSET, in every release. */
-		s.factors[FAIRWAY_FACTOR_SITE] =
-			(double) ((int64_t) pf->priority_site -
-				  (int64_t) NICE_OFFSET);
 		s.factors[FAIRWAY_FACTOR_NICE] =
 			(double) ((int64_t) pf->nice - (int64_t) NICE_OFFSET);
 	}
-	fairway_publisher_note_start(pub->publisher, &s);
+	fairway_publisher_note_start(t_pub, &s);
 }

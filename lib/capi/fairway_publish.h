@@ -228,7 +228,8 @@ typedef struct fairway_note {
 } fairway_note_t;
 
 /* What one weighing thread noted; the lanes in order hold the jobs in job_list's order.
- * The plugin owns the arrays (cap: their allocated lengths). */
+ * Whoever made the lane owns the arrays (cap: their allocated lengths): a publisher's own
+ * lanes (fairway_publisher_lane) grow in fairway_lane_note. */
 typedef struct fairway_lane {
   fairway_note_t* rows;
   size_t n, cap;
@@ -244,6 +245,12 @@ typedef struct fairway_lane {
   uint64_t tres_jobs[FAIRWAY_MAX_FAIRSHARE_TRES];
   double tres_factor[FAIRWAY_MAX_FAIRSHARE_TRES];
   int tres_differ[FAIRWAY_MAX_FAIRSHARE_TRES];
+  /* What the lane notes (fairway_publisher_begin sets them in a publisher's own lanes): the
+   * period's plan, with the queue's details of up to queue_jobs jobs, with queue_tres TRES
+   * factors each. */
+  fairway_publish_plan_t plan;
+  uint32_t queue_jobs;
+  size_t queue_tres;
 } fairway_lane_t;
 
 /* The period's notes and what was copied with them, at its end. */
@@ -270,15 +277,20 @@ fairway_error_t fairway_publisher_begin(fairway_publisher_t* pub,
                                         fairway_publish_plan_t* out);
 /* Whether the last published period weighed job_id (a pending job then).  Errors: none. */
 int fairway_publisher_weighed(const fairway_publisher_t* pub, uint32_t job_id);
+/* Whether a job running since start_time started since the last published period: no
+ * earlier than its walk (in that very second only if that period weighed it, else it was
+ * running then and was noted before) and no later than now.  Errors: none. */
+int fairway_publisher_started_since(const fairway_publisher_t* pub, uint32_t job_id,
+                                    int64_t start_time, int64_t now);
 /* Keep a copy of a job that started since the last published period.
  * Errors: FAIRWAY_EINVAL (NULL pub or job), FAIRWAY_ENOMEM. */
 fairway_error_t fairway_publisher_note_start(fairway_publisher_t* pub,
                                              const fairway_started_job_t* job);
 /*
- * fairway_fairshare_tres: from the lanes' tallies, a listed TRES that makes every pending
- * job or, with a job it judged, every association tie (`unused` is asked only then) is
- * told through say once when it starts, and once when it ends.
- * Errors: FAIRWAY_EINVAL (NULL pub or s, NULL lanes with a count), FAIRWAY_ENOMEM.
+ * fairway_fairshare_tres: from the lanes' tallies (lanes NULL: pub's own), a listed TRES that makes
+ * every pending job or, with a job it judged, every association tie (`unused` is asked only then)
+ * is told through say once when it starts, and once when it ends. Errors: FAIRWAY_EINVAL (NULL pub
+ * or s), FAIRWAY_ENOMEM.
  */
 fairway_error_t fairway_publisher_tell_ties(fairway_publisher_t* pub,
                                             const fairway_publish_settings_t* s,
@@ -298,6 +310,94 @@ fairway_error_t fairway_publisher_end(fairway_publisher_t* pub, const fairway_pu
                                       const fairway_period_notes_t* n, fairway_publication_t* p,
                                       fairway_message_fn say, fairway_message_fn say_error,
                                       void* arg);
+
+/* ---- The plugin's period, with the lanes and copies kept by the publisher ---- */
+
+/* What pub notes this period (fairway_publisher_begin's plan; rows cleared by
+ * fairway_publisher_finish); NULL: no pub.  Errors: none. */
+const fairway_publish_plan_t* fairway_publisher_plan(const fairway_publisher_t* pub);
+
+/* The k-th of pub's own lanes (k < FAIRWAY_MAX_WEIGH_THREADS), emptied by
+ * fairway_publisher_begin; NULL: no pub or no such lane.  Errors: none. */
+fairway_lane_t* fairway_publisher_lane(fairway_publisher_t* pub, size_t k);
+
+/* A pending job as the plugin copied it from its record, for fairway_lane_note. */
+typedef struct fairway_job_note {
+  /* The job's row: part is the job's partition (used when nparts <= 0), priority, first and
+   * job are set by the note. */
+  fairway_note_t row;
+  const void* const* parts; /* its nparts partitions (priority_array order) */
+  int nparts;
+  const uint32_t* prio; /* nqos priorities per partition, the highest counts; NULL: priority */
+  int nqos;
+  uint32_t priority;                   /* the priority it keeps */
+  const fairway_pending_job_t* detail; /* with the lane's queue: its detail (tres_at set by
+                                        * the note); NULL: none */
+  const double* tres;                  /* its weighted TRES factors (the lane's queue_tres);
+                                        * NULL: none */
+} fairway_job_note_t;
+
+/*
+ * Note a pending job in l, one of a publisher's own lanes: with the lane's queue and a
+ * detail, the detail (beyond queue_jobs jobs none is kept and l->over is set), then one row
+ * per partition (with none, its own partition) at its best priority there.
+ * Errors: FAIRWAY_EINVAL (NULL l or job), FAIRWAY_ENOMEM (the job not noted).
+ */
+fairway_error_t fairway_lane_note(fairway_lane_t* l, const fairway_job_note_t* job);
+/* fairway_fairshare_tres: a pending job counted in l's tally, judged by the k-th listed
+ * TRES at fair-share factor `factor` (k outside the list: billing).  Errors: none. */
+void fairway_lane_tally(fairway_lane_t* l, int k, double factor);
+
+/*
+ * What the period's end copies into pub under slurmctld's and assoc_mgr's locks, one call
+ * per record; pub keeps the copies (names may be NULL) until fairway_publisher_finish.  A
+ * copy that fails (FAIRWAY_ENOMEM) makes that period's publishing fail, told as any failure.
+ * Errors: FAIRWAY_EINVAL (NULL pub or record), FAIRWAY_ENOMEM.
+ */
+/* The partitions the rows name, copied under the job lock that noted them (those copied
+ * before are dropped), of a cluster of cpus and nodes. */
+fairway_error_t fairway_publisher_partitions_begin(fairway_publisher_t* pub, uint32_t cpus,
+                                                   uint32_t nodes);
+/* A partition at address `at`, as the rows name it (fairway_note_t.part). */
+fairway_error_t fairway_publisher_add_partition(fairway_publisher_t* pub, const void* at,
+                                                const char* name,
+                                                const fairway_partition_info_t* info);
+/* fairway_fairshare_tres: the listed TRES's names (count of them), before the associations;
+ * with_usage: each association's usage of each follows it (fairway_publisher_add_assoc). */
+fairway_error_t fairway_publisher_copy_fairshare_tres(fairway_publisher_t* pub,
+                                                      const char* const* names, size_t count,
+                                                      int with_usage);
+/* An association in assoc_mgr's order; tres_usage: its usage of each listed TRES (as many
+ * as fairway_publisher_copy_fairshare_tres named, read only with_usage). */
+fairway_error_t fairway_publisher_add_assoc(fairway_publisher_t* pub, const fairway_assoc_t* a,
+                                            const long double* tres_usage);
+fairway_error_t fairway_publisher_add_qos(fairway_publisher_t* pub, uint32_t id, const char* name,
+                                          const fairway_qos_info_t* info);
+/* The names of the TRES the weights index (count of them). */
+fairway_error_t fairway_publisher_copy_tres(fairway_publisher_t* pub, const char* const* names,
+                                            size_t count);
+/* Under a held basis, the jobs holding the k-th listed TRES (n of them). */
+fairway_error_t fairway_publisher_copy_tres_running(fairway_publisher_t* pub, size_t k,
+                                                    const fairway_running_job_t* jobs, size_t n);
+
+/* The period's end as the plugin saw it. */
+typedef struct fairway_period_end {
+  int64_t walk;          /* when the period's walk began */
+  const char* where;     /* the directory the failure lines name, and where history goes */
+  struct timespec begin; /* when the period began (CLOCK_MONOTONIC) */
+} fairway_period_end_t;
+
+/*
+ * fairway_publisher_end with pub's own lanes and copies: p holds the settings, and gets the
+ * copies, the history directory (e->where/fairway_history with p->history_days), the
+ * period's end and length (now); the copies are dropped after.
+ * Errors: as fairway_publisher_end; FAIRWAY_ENOMEM (a copy failed, told).
+ */
+fairway_error_t fairway_publisher_finish(fairway_publisher_t* pub,
+                                         const fairway_publish_settings_t* s,
+                                         const fairway_period_end_t* e, fairway_publication_t* p,
+                                         fairway_message_fn say, fairway_message_fn say_error,
+                                         void* arg);
 
 /*
  * Compute the fair-share values of the associations (as the period does, outside

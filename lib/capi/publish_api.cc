@@ -177,6 +177,7 @@ extern "C" fairway_error_t fairway_publisher_new(fairway_publisher_t** out) {
 
 extern "C" void fairway_publisher_destroy(fairway_publisher_t** pub) {
   if (!pub || !*pub) return;
+  fairway::lanes_free(**pub);
   delete *pub;
   *pub = nullptr;
 }

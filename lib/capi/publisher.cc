@@ -84,7 +84,10 @@ void tell(fairway_message_fn say, void* arg, const std::string& line) {
   if (say) say(line.c_str(), arg);
 }
 
-// A failure told when it starts or changes, and the recovery.
+}  // namespace
+
+namespace fairway {
+
 void outcome(fairway_publisher* pub, const char* where, const char* failure, fairway_message_fn say,
              fairway_message_fn say_error, void* arg) {
   const std::string dir = where ? where : "";
@@ -99,6 +102,12 @@ void outcome(fairway_publisher* pub, const char* where, const char* failure, fai
            "; priorities are not affected, retried every period");
   pub->last_failure = failure;
 }
+
+}  // namespace fairway
+
+namespace {
+
+using fairway::outcome;
 
 enum { kTieNone, kTieJobs, kTieUnused };
 
@@ -142,11 +151,21 @@ extern "C" fairway_error_t fairway_publisher_begin(fairway_publisher_t* pub,
     if (!pub) return;
     pub->plan = plan;
     pub->started.clear();  // only this period's walk (not a reconfigure's)
+    fairway::lanes_begin(*pub, plan, s->queue_jobs, s->queue_tres);
+    pub->copies.part_at.clear();
+    pub->copies.part_names.clear();
+    pub->copies.part_info.clear();
   });
 }
 
 extern "C" int fairway_publisher_weighed(const fairway_publisher_t* pub, uint32_t job_id) {
   return pub && std::binary_search(pub->prev_ids.begin(), pub->prev_ids.end(), job_id);
+}
+
+extern "C" int fairway_publisher_started_since(const fairway_publisher_t* pub, uint32_t job_id,
+                                               int64_t start_time, int64_t now) {
+  if (!pub || start_time < pub->plan.last_walk || start_time > now) return 0;
+  return start_time > pub->plan.last_walk || fairway_publisher_weighed(pub, job_id);
 }
 
 extern "C" fairway_error_t fairway_publisher_note_start(fairway_publisher_t* pub,
@@ -167,8 +186,13 @@ extern "C" fairway_error_t fairway_publisher_tell_ties(fairway_publisher_t* pub,
                                                        size_t lane_count, fairway_unused_fn unused,
                                                        fairway_message_fn say, void* arg) {
   return fairway::guard([&] {
-    if (!pub || !s || (!lanes && lane_count))
-      fairway::invalid("fairway_publisher_tell_ties: NULL publisher, settings or lanes");
+    if (!pub || !s) fairway::invalid("fairway_publisher_tell_ties: NULL publisher or settings");
+    const fairway_lane_t* own[FAIRWAY_MAX_WEIGH_THREADS];
+    if (!lanes) {
+      for (size_t l = 0; l < FAIRWAY_MAX_WEIGH_THREADS; l++) own[l] = &pub->lanes[l].l;
+      lanes = own;
+      lane_count = FAIRWAY_MAX_WEIGH_THREADS;
+    }
     if (!s->fairshare_tres && s->fairshare_tres_count)
       fairway::invalid("fairway_publisher_tell_ties: NULL TRES names");
     uint64_t jobs = 0;

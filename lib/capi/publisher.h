@@ -21,6 +21,31 @@ struct fairway_started_copy {
   std::string user, account, partition;
 };
 
+// One of the publisher's own lanes, a cache line apart from the next one (each weighing
+// thread writes its own).
+struct alignas(64) fairway_own_lane {
+  fairway_lane_t l{};
+};
+
+// What the period's end copied under the locks, one record per call.
+struct fairway_publisher_copies {
+  std::vector<const void*> part_at;
+  std::vector<std::optional<std::string>> part_names;
+  std::vector<fairway_partition_info_t> part_info;
+  uint32_t cluster_cpus = 0, cluster_nodes = 0;
+  std::vector<fairway_assoc_t> assocs;  // names in assoc_names, pointed to at the end
+  std::vector<std::optional<std::string>> assoc_names;  // account, user of each
+  std::vector<long double> tres_usage;                  // [i * fairshare_tres + k]
+  std::vector<uint32_t> qos_ids;
+  std::vector<std::optional<std::string>> qos_names;
+  std::vector<fairway_qos_info_t> qos_info;
+  std::optional<std::vector<std::optional<std::string>>> tres;  // the weights' TRES names
+  std::vector<std::optional<std::string>> fairshare_tres;
+  bool with_usage = false;
+  std::array<std::optional<std::vector<fairway_running_job_t>>, FAIRWAY_MAX_FAIRSHARE_TRES> running;
+  bool failed = false;  // a copy ran out of memory
+};
+
 struct fairway_publisher {
   std::map<uint32_t, int64_t> starved;        // association id -> when its episode started
   fairway::PeriodOrder last;                  // the last period's pending order (job starts)
@@ -35,6 +60,8 @@ struct fairway_publisher {
   // fairway_fairshare_tres: each listed TRES's name and tie, as last told.
   std::array<std::optional<std::string>, FAIRWAY_MAX_FAIRSHARE_TRES> tie_name;
   std::array<int, FAIRWAY_MAX_FAIRSHARE_TRES> tie{};
+  std::array<fairway_own_lane, FAIRWAY_MAX_WEIGH_THREADS> lanes;  // freed by the destroy
+  fairway_publisher_copies copies;
 };
 
 namespace fairway {
@@ -47,6 +74,18 @@ std::vector<fairway_pending_row_t> gather_rows(const fairway_period_notes_t& n,
 
 // The lanes' job details and TRES factors, each in one array (tres_at moved along); a job's
 // fair-share TRES is dropped when P has none.
+// A failure told through say_error when it starts or changes (NULL: none, its end told
+// through say); where names the directory.
+void outcome(fairway_publisher* pub, const char* where, const char* failure, fairway_message_fn say,
+             fairway_message_fn say_error, void* arg);
+
+// Empty pub's own lanes for a period that notes what plan says, up to queue_jobs jobs with
+// queue_tres TRES factors each.
+void lanes_begin(fairway_publisher& pub, const fairway_publish_plan_t& plan, uint32_t queue_jobs,
+                 size_t queue_tres);
+// Free the arrays of pub's own lanes.
+void lanes_free(fairway_publisher& pub);
+
 void gather_jobs(const fairway_period_notes_t& n, const fairway_publication_t& p,
                  std::vector<fairway_pending_job_t>& jobs, std::vector<double>& tres);
 
