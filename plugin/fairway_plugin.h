@@ -22,6 +22,7 @@
 
 #include "fairway.h"
 #include "fairway_publish.h"
+#include "fairway_settings.h"
 #include "fairway_usage_files.h"
 #include "fairway_fair_share_table.h"
 
@@ -65,11 +66,7 @@ static inline bool fw_cfg_held(const fw_cfg_t *cfg)
 
 /* A part of fw_state_t: what the settings' lines last said, so that a
  * reconfigure logs only a change. */
-typedef struct {
-	uint32_t basis; /* fairway_usage last logged */
-	/* fairway_fairshare_tres last logged ("": none) */
-	char tres[FAIRWAY_MAX_FAIRSHARE_TRES * 65];
-} fw_settings_log_t;
+typedef fairway_options_said_t fw_settings_log_t;
 
 /* (Re)read slurm.conf's Priority* settings and publish them; log says what
  * was logged last (a change is logged). */
