@@ -22,6 +22,7 @@
 
 #include "fairway.h"
 #include "fairway_publish.h"
+#include "fairway_rows.h"
 #include "fairway_settings.h"
 #include "fairway_usage_files.h"
 #include "fairway_fair_share_table.h"
@@ -138,13 +139,11 @@ struct fw_pool {
 	} pass;
 };
 
-/* sprio_factors.c: row blocks kept for the next lists (their own lock:
- * several sprio calls may build and free lists at once). */
-struct fw_rows_block;
+/* sprio_factors.c: row blocks kept for the next lists (the arena has its own
+ * lock: several sprio calls may build and free lists at once); NULL: none
+ * kept. */
 typedef struct {
-	pthread_mutex_t lock;
-	struct fw_rows_block *blocks;
-	int n;
+	fairway_row_arena_t *arena;
 } fw_sprio_kept_t;
 
 /* ---- job_lock.c: slurmctld's job write lock, timed ---- */

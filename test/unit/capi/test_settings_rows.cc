@@ -1,5 +1,5 @@
-// The C API of fairway_settings.h: arguments checked, the options settled and said through the
-// callbacks.
+// The C API of fairway_settings.h and fairway_rows.h: arguments checked, the options settled
+// and said through the callbacks, rows carved from blocks that go back with their last row.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 
 #include "fairway.h"
 #include "fairway_publish.h"
+#include "fairway_rows.h"
 #include "fairway_settings.h"
 
 namespace {
@@ -71,6 +72,53 @@ TEST(OptionsSettleCApi, EachAlgorithmHasTheNameThePluginsStartLineGivesIt) {
   EXPECT_STREQ(fairway_algorithm_log_name(FAIRWAY_ALGO_CLASSIC), "classic fair-share");
   EXPECT_STREQ(fairway_algorithm_log_name(FAIRWAY_ALGO_DEPTH_OBLIVIOUS),
                "depth-oblivious fair-share");
+}
+
+TEST(RowArenaCApi, NullArgumentsAreInvalid) {
+  EXPECT_EQ(fairway_row_arena_create(nullptr), FAIRWAY_EINVAL);
+  void *row, *extra;
+  EXPECT_EQ(fairway_row_alloc(nullptr, nullptr, 8, 0, &row, &extra), FAIRWAY_EINVAL);
+  fairway_row_arena_destroy(nullptr);
+  fairway_row_free(nullptr);
+}
+
+TEST(RowArenaCApi, RowsAreZeroedAlignedAndShareABlockUntilItIsFull) {
+  fairway_row_arena_t* arena = nullptr;
+  ASSERT_EQ(fairway_row_arena_create(&arena), FAIRWAY_OK);
+  fairway_row_fill_t fill{};
+  std::vector<void*> rows;
+  for (int i = 0; i < 5000; i++) {
+    void *row, *extra;
+    ASSERT_EQ(fairway_row_alloc(arena, &fill, 300, 13, &row, &extra), FAIRWAY_OK);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(row) % 8, 0u);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(extra) % 8, 0u);
+    EXPECT_GE(static_cast<char*>(extra), static_cast<char*>(row) + 300);
+    const char* bytes = static_cast<const char*>(row);
+    for (int k = 0; k < 300; k++) ASSERT_EQ(bytes[k], 0);
+    std::memset(row, 0xff, 300);
+    std::memset(extra, 0xff, 13);
+    rows.push_back(row);
+  }
+  // Freed in any order; the blocks go back to the arena and are used again.
+  for (size_t i = 0; i < rows.size(); i += 2) fairway_row_free(rows[i]);
+  for (size_t i = 1; i < rows.size(); i += 2) fairway_row_free(rows[i]);
+  fairway_row_fill_t next{};
+  void *row, *extra;
+  ASSERT_EQ(fairway_row_alloc(arena, &next, 300, 0, &row, &extra), FAIRWAY_OK);
+  EXPECT_EQ(static_cast<const char*>(row)[0], 0);
+  fairway_row_free(row);
+  fairway_row_arena_destroy(arena);
+}
+
+TEST(RowArenaCApi, ARowLargerThanABlockGetsItsOwnAndNoArenaKeepsNone) {
+  fairway_row_fill_t fill{};
+  void *row, *extra;
+  ASSERT_EQ(fairway_row_alloc(nullptr, &fill, 64, size_t{3} << 20, &row, &extra), FAIRWAY_OK);
+  std::memset(extra, 1, size_t{3} << 20);
+  void *small, *small_extra;
+  ASSERT_EQ(fairway_row_alloc(nullptr, &fill, 64, 8, &small, &small_extra), FAIRWAY_OK);
+  fairway_row_free(row);
+  fairway_row_free(small);
 }
 
 }  // namespace
