@@ -121,4 +121,52 @@ TEST(RowArenaCApi, ARowLargerThanABlockGetsItsOwnAndNoArenaKeepsNone) {
   fairway_row_free(small);
 }
 
+TEST(SprioRowPlaceCApi, PartitionAndQosFactorsAreWeightedAsMultifactorsRowsShowThem) {
+  fairway_weights_t w{};
+  w.weight[FAIRWAY_FACTOR_PARTITION] = 1000;
+  w.weight[FAIRWAY_FACTOR_QOS] = 200;
+  fairway_sprio_place_t place{};
+  place.has_partition = 1;
+  place.part_job_factor = 3;
+  place.part_norm_priority = 0.5;
+  place.has_qos = 1;
+  place.qos_priority = 10;
+  place.qos_norm_priority = 0.25;
+  double part = -1, qos = -1;
+  ASSERT_EQ(fairway_sprio_row_place(&w, &place, nullptr, 0, &part, &qos), FAIRWAY_OK);
+  EXPECT_DOUBLE_EQ(part, 500);
+  EXPECT_DOUBLE_EQ(qos, 50);
+  w.flags = FAIRWAY_FLAG_NO_NORMAL_PART | FAIRWAY_FLAG_NO_NORMAL_QOS;
+  ASSERT_EQ(fairway_sprio_row_place(&w, &place, nullptr, 0, &part, &qos), FAIRWAY_OK);
+  EXPECT_DOUBLE_EQ(part, 3000);
+  EXPECT_DOUBLE_EQ(qos, 2000);
+  // A QOS of priority 0, or no QOS weight, leaves the copied value; so does no partition.
+  place.qos_priority = 0;
+  place.has_partition = 0;
+  part = qos = -1;
+  ASSERT_EQ(fairway_sprio_row_place(&w, &place, nullptr, 0, &part, &qos), FAIRWAY_OK);
+  EXPECT_EQ(part, -1);
+  EXPECT_EQ(qos, -1);
+  EXPECT_EQ(fairway_sprio_row_place(nullptr, &place, nullptr, 0, &part, &qos), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_sprio_row_place(&w, &place, nullptr, 0, nullptr, &qos), FAIRWAY_EINVAL);
+}
+
+TEST(SprioRowPlaceCApi, AJobWeighedBeforeTheTresGrewKeepsItsCopysEnd) {
+  const double tres_weights[] = {100, 100, 100};
+  fairway_weights_t w{};
+  w.tres = tres_weights;
+  w.tres_count = 3;
+  const uint64_t alloc[] = {4, 8, 2}, part_tres[] = {8, 16, 4};
+  fairway_sprio_place_t place{};
+  place.has_partition = 1;
+  place.part_tres = part_tres;
+  place.job_tres_alloc = alloc;
+  place.job_tres_req = alloc;
+  double row[3] = {0, 0, 12345};  // the copy holds 2 TRES; row[2] is the next row's
+  double part = 0, qos = 0;
+  ASSERT_EQ(fairway_sprio_row_place(&w, &place, row, 2, &part, &qos), FAIRWAY_OK);
+  EXPECT_EQ(row[2], 12345);
+  EXPECT_GT(row[0], 0);
+}
+
 }  // namespace
