@@ -22,6 +22,8 @@
 
 #include "fairway.h"
 #include "fairway_publish.h"
+#include "fairway_rows.h"
+#include "fairway_settings.h"
 #include "fairway_usage_files.h"
 #include "fairway_fair_share_table.h"
 #include "fairway_weigh_pool.h"
@@ -66,11 +68,7 @@ static inline bool fw_cfg_held(const fw_cfg_t *cfg)
 
 /* A part of fw_state_t: what the settings' lines last said, so that a
  * reconfigure logs only a change. */
-typedef struct {
-	uint32_t basis; /* fairway_usage last logged */
-	/* fairway_fairshare_tres last logged ("": none) */
-	char tres[FAIRWAY_MAX_FAIRSHARE_TRES * 65];
-} fw_settings_log_t;
+typedef fairway_options_said_t fw_settings_log_t;
 
 /* (Re)read slurm.conf's Priority* settings and publish them; log says what
  * was logged last (a change is logged). */
@@ -120,13 +118,11 @@ typedef struct {
 	time_t now;
 } fw_pool_t;
 
-/* sprio_factors.c: row blocks kept for the next lists (their own lock:
- * several sprio calls may build and free lists at once). */
-struct fw_rows_block;
+/* sprio_factors.c: row blocks kept for the next lists (the arena has its own
+ * lock: several sprio calls may build and free lists at once); NULL: none
+ * kept. */
 typedef struct {
-	pthread_mutex_t lock;
-	struct fw_rows_block *blocks;
-	int n;
+	fairway_row_arena_t *arena;
 } fw_sprio_kept_t;
 
 /* ---- job_lock.c: slurmctld's job write lock, timed ---- */

@@ -97,13 +97,24 @@ extern void priority_p_thread_start(void)
 }
 #endif
 
-extern int init(void)
+/* Without slurmdbd: every job charged and weighed once, under the job write
+ * lock, when slurmctld has loaded its jobs. */
+static void _weigh_all_jobs(fw_state_t *st)
 {
 	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
 					    .node = READ_LOCK,
 					    .part = READ_LOCK };
+	const fw_cfg_t *cfg = fw_cfg_get();
+
+	lock_slurmctld(job_write_lock);
+	fw_charge_and_weigh_all(st, cfg, time(NULL));
+	unlock_slurmctld(job_write_lock);
+	fw_cfg_put(cfg);
+}
+
+extern int init(void)
+{
 	fw_state_t *st = &g_state;
-	const fw_cfg_t *cfg;
 
 	_state_init(st);
 
@@ -133,14 +144,7 @@ extern int init(void)
 		st->thread_wanted = FW_THREAD_WITHOUT_FAIR_SHARE;
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
 		/* 23.02 on: in priority_p_recover, once jobs are loaded. */
-		cfg = fw_cfg_get();
-		lock_slurmctld(job_write_lock);
-		fw_charge_and_weigh_all(st, cfg, time(NULL));
-		unlock_slurmctld(job_write_lock);
-		fw_cfg_put(cfg);
-#else
-		(void) cfg;
-		(void) job_write_lock;
+		_weigh_all_jobs(st);
 #endif
 	} else if (assoc_mgr_root_assoc) {
 		assoc_mgr_lock_t assoc_write = { .assoc = WRITE_LOCK };
@@ -177,11 +181,7 @@ extern int init(void)
 
 	info("%s: %s %s loaded (fairway %s, %s)", plugin_type, plugin_name,
 	     SLURM_VERSION_STRING, fairway_version(),
-	     (fw_cfg_algo() == FAIRWAY_ALGO_FAIR_TREE) ?
-		     "fair tree" :
-		     (fw_cfg_algo() == FAIRWAY_ALGO_CLASSIC) ?
-		     "classic fair-share" :
-		     "depth-oblivious fair-share");
+	     fairway_algorithm_log_name(fw_cfg_algo()));
 	return SLURM_SUCCESS;
 }
 
@@ -290,22 +290,11 @@ extern list_t *priority_p_get_priority_factors_list(uid_t uid)
  */
 extern uint32_t priority_p_recover(uint32_t prio_boost)
 {
-	slurmctld_lock_t job_write_lock = { .job = WRITE_LOCK,
-					    .node = READ_LOCK,
-					    .part = READ_LOCK };
-	fw_state_t *st = &g_state;
-	const fw_cfg_t *cfg;
-
 	(void) prio_boost;
 	/* Without slurmdbd, every job is weighed once its record is loaded
 	 * (22.05 did it in init, where jobs are loaded now). */
-	if (slurm_with_slurmdbd() || (cluster_cpus == NO_VAL))
-		return 0;
-	cfg = fw_cfg_get();
-	lock_slurmctld(job_write_lock);
-	fw_charge_and_weigh_all(st, cfg, time(NULL));
-	unlock_slurmctld(job_write_lock);
-	fw_cfg_put(cfg);
+	if (!slurm_with_slurmdbd() && (cluster_cpus != NO_VAL))
+		_weigh_all_jobs(&g_state);
 	return 0;
 }
 #else

@@ -12,7 +12,6 @@
 \*****************************************************************************/
 
 #include <string.h>
-#include <strings.h>
 
 #include "fairway_plugin.h"
 
@@ -81,9 +80,47 @@ static void _say_option(const char *message, void *arg)
 	error("%s: %s", plugin_type, message);
 }
 
+static void _say_setting(const char *message, void *arg)
+{
+	info("%s: %s", plugin_type, message);
+}
+
+/* Settle fairway_usage and fairway_fairshare_tres (fairway_options_settle)
+ * with the names of the TRES slurmctld tracks (AccountingStorageTRES),
+ * copied under assoc_mgr's TRES lock. */
+static fairway_error_t _options_settle(fw_settings_log_t *log, fw_cfg_t *c,
+				       fairway_options_t *o)
+{
+	assoc_mgr_lock_t tres_read = { .tres = READ_LOCK };
+	char **names = NULL;
+	size_t n = 0;
+	fairway_error_t err;
+
+	if (o->fairshare_tres_count) {
+		assoc_mgr_lock(&tres_read);
+		if (assoc_mgr_tres_name_array) {
+			n = MIN(g_tres_count, slurmctld_tres_cnt);
+			names = xcalloc(n ? n : 1, sizeof(*names));
+			for (size_t i = 0; i < n; i++)
+				names[i] =
+					xstrdup(assoc_mgr_tres_name_array[i]);
+		}
+		assoc_mgr_unlock(&tres_read);
+	}
+	err = fairway_options_settle(o, c->algo, (const char *const *) names, n,
+				     log, c->fs_tres_pos, _say_option,
+				     _say_setting, NULL);
+	for (size_t i = 0; i < n; i++)
+		xfree(names[i]);
+	xfree(names);
+	return err;
+}
+
 /* Fairway's own options in PriorityParameters; a bad one is logged and
- * ignored (never a failed start). */
-static void _options_read(fw_cfg_t *c)
+ * ignored (never a failed start), and options that do not apply to the
+ * algorithm or the TRES tracked are refused with a line each.  A change of
+ * fairway_usage or fairway_fairshare_tres since `log` is logged. */
+static void _options_read(fw_settings_log_t *log, fw_cfg_t *c)
 {
 	fairway_options_t o;
 	fairway_error_t err = fairway_options_parse(slurm_conf.priority_params,
@@ -91,6 +128,11 @@ static void _options_read(fw_cfg_t *c)
 
 	if (err != FAIRWAY_OK) {
 		error("%s: PriorityParameters not read: %s: %s", plugin_type,
+		      fairway_strerror(err), fairway_last_error());
+		memset(&o, 0, sizeof(o));
+	}
+	if ((err = _options_settle(log, c, &o)) != FAIRWAY_OK) {
+		error("%s: PriorityParameters not settled: %s: %s", plugin_type,
 		      fairway_strerror(err), fairway_last_error());
 		return;
 	}
@@ -108,102 +150,6 @@ static void _options_read(fw_cfg_t *c)
 	c->weigh_threads = o.weigh_threads;
 	for (uint32_t k = 0; k < o.fairshare_tres_count; k++)
 		c->fs_tres_name[c->fs_tres_n++] = xstrdup(o.fairshare_tres[k]);
-}
-
-/* The position of TRES `name` ("gres/gpu") in slurmctld's TRES arrays, or -1
- * (compared as Slurm names them, without regard to case). */
-static int _tres_pos(const char *name)
-{
-	assoc_mgr_lock_t tres_read = { .tres = READ_LOCK };
-	int pos = -1;
-
-	assoc_mgr_lock(&tres_read);
-	for (uint32_t i = 0; assoc_mgr_tres_name_array && (i < g_tres_count) &&
-	     (i < slurmctld_tres_cnt);
-	     i++) {
-		if (assoc_mgr_tres_name_array[i] &&
-		    !strcasecmp(assoc_mgr_tres_name_array[i], name)) {
-			pos = (int) i;
-			break;
-		}
-	}
-	assoc_mgr_unlock(&tres_read);
-	return pos;
-}
-
-/* fairway_fairshare_tres: each listed TRES found among those slurmctld tracks
- * (AccountingStorageTRES), the others refused with a line each; refused
- * under depth-oblivious, which walks assoc_mgr's own tree.  One line when the
- * list in force is set or changes. */
-static void _fs_tres_check(fw_settings_log_t *log, fw_cfg_t *c)
-{
-	char list[sizeof(log->tres)] = "";
-	int n = 0;
-
-	if (c->fs_tres_n && (c->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS)) {
-		error("%s: PriorityParameters: fairway_fairshare_tres applies to Fair Tree and classic fair-share, not depth-oblivious; ignored (every job's fair-share compares billing)",
-		      plugin_type);
-		for (int k = 0; k < c->fs_tres_n; k++)
-			xfree(c->fs_tres_name[k]);
-		c->fs_tres_n = 0;
-	}
-	for (int k = 0; k < c->fs_tres_n; k++) {
-		int pos = _tres_pos(c->fs_tres_name[k]);
-
-		if (pos < 0) {
-			error("%s: PriorityParameters: fairway_fairshare_tres: %s is not a TRES slurmctld tracks (AccountingStorageTRES), ignored",
-			      plugin_type, c->fs_tres_name[k]);
-			xfree(c->fs_tres_name[k]);
-			continue;
-		}
-		c->fs_tres_name[n] = c->fs_tres_name[k];
-		c->fs_tres_pos[n++] = pos;
-		if (list[0])
-			strcat(list, ",");
-		strcat(list, c->fs_tres_name[n - 1]); /* 63 bytes at most */
-	}
-	for (int k = n; k < c->fs_tres_n; k++)
-		c->fs_tres_name[k] = NULL;
-	c->fs_tres_n = n;
-	if (!strcmp(list, log->tres))
-		return;
-	if (list[0])
-		info("%s: a job that mostly asks for one of %s gets the fair-share factor of its association's usage of it, every other job billing's (fairway_fairshare_tres)",
-		     plugin_type, list);
-	else
-		info("%s: every job's fair-share factor compares billing, as multifactor's does",
-		     plugin_type);
-	strcpy(log->tres, list);
-}
-
-/* One line when fairway_usage is read other than historical, and one whenever
- * it changes at a reconfigure; the default alone logs nothing.  Depth-oblivious
- * walks assoc_mgr's own tree from historical usage: there it is refused. */
-static void _usage_basis_check(fw_settings_log_t *log, fw_cfg_t *c)
-{
-	uint32_t logged = log->basis;
-
-	if (fw_cfg_held(c) && (c->algo == FAIRWAY_ALGO_DEPTH_OBLIVIOUS)) {
-		error("%s: PriorityParameters: fairway_usage=%s applies to Fair Tree and classic fair-share, not depth-oblivious; ignored (fair-share compares historical usage)",
-		      plugin_type,
-		      (c->usage_basis == FAIRWAY_USAGE_COMMITTED) ?
-			      "committed" :
-			      "allocated");
-		c->usage_basis = FAIRWAY_USAGE_HISTORICAL;
-		c->rerank_interval = 0;
-	}
-	if (c->usage_basis == logged)
-		return;
-	if (c->usage_basis == FAIRWAY_USAGE_ALLOCATED)
-		info("%s: fair-share compares the billable TRES running jobs hold now with shares (fairway_usage=allocated); RawUsage stays historical usage",
-		     plugin_type);
-	else if (c->usage_basis == FAIRWAY_USAGE_COMMITTED)
-		info("%s: fair-share compares the billable TRES running jobs hold, times the time left to their time limits, with shares (fairway_usage=committed); RawUsage stays historical usage",
-		     plugin_type);
-	else
-		info("%s: fair-share compares historical usage with shares, as multifactor's does",
-		     plugin_type);
-	log->basis = c->usage_basis;
 }
 
 /* slurm.conf's PriorityWeight* of each weighted factor. */
@@ -251,9 +197,7 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 		w->weight[FAIRWAY_FACTOR_AGE] = 0;
 		w->weight[FAIRWAY_FACTOR_FAIRSHARE] = 0;
 	}
-	_options_read(c);
-	_usage_basis_check(log, c);
-	_fs_tres_check(log, c);
+	_options_read(log, c);
 
 	log_flag(
 		PRIO,

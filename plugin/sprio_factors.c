@@ -23,118 +23,22 @@ static int _find_uint32(void *x, void *key)
 	return *(uint32_t *) x == *(uint32_t *) key;
 }
 
-/*
- * The rows are allocated in blocks of 1 MiB, each row with its factors and
- * their arrays in one piece behind a header that names its block: one
- * allocation per few thousand rows instead of two to four per row.  The
- * list's destructor counts a block's rows down and, with the last one, gives
- * the block back; the rows may be destroyed in any order.  One list is built
- * and destroyed by one thread (slurmctld frees it after packing it), so a
- * block's count needs no atomics.
- *
- * Blocks given back are kept for the next lists, up to FW_ROWS_KEPT of them
- * (32 MiB): fresh memory costs a page fault per 4 KiB page on first touch,
- * which was a third of the list's time at 100,000 jobs.  A site's sprio
- * calls reuse the same pages; slurmctld keeps at most that much after the
- * largest list, and fini frees it.  Several sprio calls may build and free
- * lists at once (slurmctld's RPC threads, under the job read lock): the kept
- * blocks (fw_sprio_kept_t, a part of the plugin's state) are under their own
- * lock, taken once per block.  Each block names the kept blocks it goes back
- * to, as the list's destructor is given only the row.
- */
-typedef struct fw_rows_block {
-	size_t live;		    /* rows of this block not destroyed yet */
-	bool big;		    /* larger than FW_ROWS_BLOCK: never kept */
-	struct fw_rows_block *next; /* among the kept blocks */
-	fw_sprio_kept_t *kept;	    /* where it goes back to */
-} fw_rows_block_t;
-
-typedef struct {
-	fw_rows_block_t *block;
-} fw_row_head_t;
-
-#define FW_ROWS_BLOCK ((size_t) 1 << 20)
-#define FW_ROWS_KEPT 32
-
-/* Every piece of a block is aligned for a double or a pointer. */
-static inline size_t _align8(size_t n)
-{
-	return (n + 7) & ~(size_t) 7;
-}
-
-#define FW_ROWS_HEAD _align8(sizeof(fw_rows_block_t))
-
-/* A block for at least `need` bytes: a kept one, or a new one. */
-static fw_rows_block_t *_block_get(fw_sprio_kept_t *kept, size_t need)
-{
-	fw_rows_block_t *b = NULL;
-
-	if (FW_ROWS_HEAD + need > FW_ROWS_BLOCK) {
-		b = xmalloc_nz(FW_ROWS_HEAD + need);
-		b->big = true;
-	} else {
-		slurm_mutex_lock(&kept->lock);
-		if ((b = kept->blocks)) {
-			kept->blocks = b->next;
-			kept->n--;
-		}
-		slurm_mutex_unlock(&kept->lock);
-		if (!b)
-			b = xmalloc_nz(FW_ROWS_BLOCK);
-		b->big = false;
-	}
-	b->live = 0;
-	b->next = NULL;
-	b->kept = kept;
-	return b;
-}
-
-static void _block_put(fw_rows_block_t *b)
-{
-	fw_sprio_kept_t *kept = b->kept;
-
-	if (!b->big) {
-		slurm_mutex_lock(&kept->lock);
-		if (kept->n < FW_ROWS_KEPT) {
-			b->next = kept->blocks;
-			kept->blocks = b;
-			kept->n++;
-			b = NULL;
-		}
-		slurm_mutex_unlock(&kept->lock);
-	}
-	xfree(b);
-}
-
-static void _row_release(void *x)
-{
-	fw_row_head_t *h = (fw_row_head_t *) x - 1;
-	fw_rows_block_t *b = h->block;
-
-	if (--b->live == 0)
-		_block_put(b);
-}
-
+/* The rows come from the plugin's row arena (fairway_rows.h): blocks kept
+ * for the next lists, freed by fini. */
 extern void fw_sprio_kept_init(fw_sprio_kept_t *kept)
 {
-	slurm_mutex_init(&kept->lock);
-	kept->blocks = NULL;
-	kept->n = 0;
+	fairway_error_t err = fairway_row_arena_create(&kept->arena);
+
+	/* Without an arena each list's blocks are freed with it. */
+	if (err != FAIRWAY_OK)
+		error("%s: sprio keeps no row blocks: %s: %s", plugin_type,
+		      fairway_strerror(err), fairway_last_error());
 }
 
-/* Free the kept blocks (fini). */
 extern void fw_sprio_rows_free(fw_sprio_kept_t *kept)
 {
-	fw_rows_block_t *b;
-
-	slurm_mutex_lock(&kept->lock);
-	while ((b = kept->blocks)) {
-		kept->blocks = b->next;
-		xfree(b);
-	}
-	kept->n = 0;
-	slurm_mutex_unlock(&kept->lock);
-	pthread_mutex_destroy(&kept->lock);
+	fairway_row_arena_destroy(kept->arena);
+	kept->arena = NULL;
 }
 
 /* What one job's rows need. */
@@ -145,35 +49,8 @@ typedef struct {
 	part_record_t *part_ptr; /* NULL: the job's only partition */
 	list_t *part_filter;	 /* of part_record_t *, or NULL */
 	list_t *rows;
-	/* The block being filled: its free bytes from `at`. */
-	fw_rows_block_t *block;
-	char *at;
-	size_t left;
+	fairway_row_fill_t fill; /* the row block being filled */
 } fw_rows_t;
-
-/* A zeroed row with `extra` bytes after it (aligned for a double), in the
- * block being filled or the next. */
-static priority_factors_object_t *_row_alloc(fw_rows_t *r, size_t extra,
-					     char **extra_at)
-{
-	size_t row = _align8(sizeof(priority_factors_object_t));
-	size_t need = sizeof(fw_row_head_t) + row + _align8(extra);
-	fw_row_head_t *h;
-
-	if (need > r->left) {
-		r->block = _block_get(r->kept, need);
-		r->at = (char *) r->block + FW_ROWS_HEAD;
-		r->left = r->block->big ? need : FW_ROWS_BLOCK - FW_ROWS_HEAD;
-	}
-	h = (fw_row_head_t *) r->at;
-	h->block = r->block;
-	r->block->live++;
-	r->at += need;
-	r->left -= need;
-	memset(h + 1, 0, sizeof(priority_factors_object_t));
-	*extra_at = (char *) (h + 1) + row;
-	return (priority_factors_object_t *) (h + 1);
-}
 
 /* One row: the job's factors, with this partition's and this QOS's where the
  * job has several (multifactor's _filter_job, later _create_prio_list_qos). */
@@ -188,11 +65,15 @@ static int _append_row(void *x, void *arg)
 		(FW_ROW_DIRECT_EVERY_ROW || !part_ptr);
 	priority_factors_object_t *row;
 	fw_prio_factors_t *f;
-	char *extra;
+	fairway_sprio_place_t place = { 0 };
+	void *at, *extra;
 
-	row = _row_alloc(
-		r, direct ? 0 : fw_row_factors_size(job_ptr->prio_factors),
-		&extra);
+	if (fairway_row_alloc(
+		    r->kept->arena, &r->fill, sizeof(*row),
+		    direct ? 0 : fw_row_factors_size(job_ptr->prio_factors),
+		    &at, &extra) != FAIRWAY_OK)
+		return -1; /* out of memory: no more rows */
+	row = at;
 	fw_row_init(row, job_ptr, part_ptr, qos_ptr);
 	list_append(r->rows, row);
 	if (direct) {
@@ -201,37 +82,23 @@ static int _append_row(void *x, void *arg)
 	}
 	f = fw_row_factors(row, job_ptr->prio_factors, extra);
 	if (part_ptr) {
-		f->priority_part = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_PART) ?
-					    part_ptr->priority_job_factor :
-					    part_ptr->norm_priority) *
-			(double) w->weight[FAIRWAY_FACTOR_PARTITION];
-		/* Over the copy of the job's weighted factors: a TRES this
-		 * partition does not count keeps the copied value and is
-		 * weighted again, as multifactor's rows show it. */
-		if (f->priority_tres) {
-			/* A job weighed before slurmctld's TRES grew (a
-			 * reconfigure): only the TRES its copy holds, never
-			 * past its end into the next row. */
-			fairway_weights_t fewer;
-			const fairway_weights_t *tw = w;
-
-			if (f->tres_cnt < w->tres_count) {
-				fewer = *w;
-				fewer.tres_count = f->tres_cnt;
-				tw = &fewer;
-			}
-			(void) fairway_sprio_row_tres(tw,
-						      job_ptr->tres_alloc_cnt,
-						      job_ptr->tres_req_cnt,
-						      part_ptr->tres_cnt,
-						      f->priority_tres);
-		}
+		place.has_partition = 1;
+		place.part_job_factor = part_ptr->priority_job_factor;
+		place.part_norm_priority = part_ptr->norm_priority;
+		place.part_tres = part_ptr->tres_cnt;
+		place.job_tres_alloc = job_ptr->tres_alloc_cnt;
+		place.job_tres_req = job_ptr->tres_req_cnt;
 	}
-	if (qos_ptr && qos_ptr->priority && w->weight[FAIRWAY_FACTOR_QOS])
-		f->priority_qos = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_QOS) ?
-					   qos_ptr->priority :
-					   qos_ptr->usage->norm_priority) *
-			(double) w->weight[FAIRWAY_FACTOR_QOS];
+	if (qos_ptr) {
+		place.has_qos = 1;
+		place.qos_priority = qos_ptr->priority;
+		/* Read only where it weighs, as multifactor does. */
+		if (qos_ptr->priority &&
+		    !(w->flags & FAIRWAY_FLAG_NO_NORMAL_QOS))
+			place.qos_norm_priority = qos_ptr->usage->norm_priority;
+	}
+	(void) fairway_sprio_row_place(w, &place, f->priority_tres, f->tres_cnt,
+				       &f->priority_part, &f->priority_qos);
 	return 0;
 }
 
@@ -377,7 +244,7 @@ extern list_t *fw_factors_list(fw_sprio_kept_t *kept,
 	r.part_filter = _part_filter(filter);
 
 	if (job_list && (count = list_count(job_list))) {
-		r.rows = list_create(_row_release);
+		r.rows = list_create(fairway_row_free);
 		jobs.v = xmalloc_nz(count * sizeof(*jobs.v));
 		(void) list_for_each_max(job_list, &count, _collect, &jobs, 1,
 					 0);

@@ -235,3 +235,92 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
 }
 
 }  // namespace fairway
+
+namespace fairway {
+namespace {
+
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+std::vector<OptionsLine> settle_options(PluginOptions& o, Algorithm algo,
+                                        const std::vector<std::string>& tracked, OptionsSaid& said,
+                                        std::vector<int>& positions) {
+  std::vector<OptionsLine> lines;
+  const bool depth_oblivious = algo == Algorithm::kDepthOblivious;
+
+  // fairway_usage: one line when read other than historical, one whenever it changes.
+  if (o.usage_basis != UsageBasis::kHistorical && depth_oblivious) {
+    lines.push_back({true, std::string("PriorityParameters: fairway_usage=") +
+                               usage_basis_name(o.usage_basis) +
+                               " applies to Fair Tree and classic fair-share, not "
+                               "depth-oblivious; ignored (fair-share compares historical usage)"});
+    o.usage_basis = UsageBasis::kHistorical;
+    o.rerank_interval = 0;
+  }
+  if (o.usage_basis != said.usage_basis) {
+    switch (o.usage_basis) {
+      case UsageBasis::kAllocated:
+        lines.push_back({false,
+                         "fair-share compares the billable TRES running jobs hold now with shares "
+                         "(fairway_usage=allocated); RawUsage stays historical usage"});
+        break;
+      case UsageBasis::kCommitted:
+        lines.push_back({false,
+                         "fair-share compares the billable TRES running jobs hold, times the time "
+                         "left to their time limits, with shares (fairway_usage=committed); "
+                         "RawUsage stays historical usage"});
+        break;
+      case UsageBasis::kHistorical:
+        lines.push_back(
+            {false, "fair-share compares historical usage with shares, as multifactor's does"});
+        break;
+    }
+    said.usage_basis = o.usage_basis;
+  }
+
+  // fairway_fairshare_tres: the listed TRES slurmctld tracks, one line when the list changes.
+  if (!o.fairshare_tres.empty() && depth_oblivious) {
+    lines.push_back({true,
+                     "PriorityParameters: fairway_fairshare_tres applies to Fair Tree and classic "
+                     "fair-share, not depth-oblivious; ignored (every job's fair-share compares "
+                     "billing)"});
+    o.fairshare_tres.clear();
+  }
+  std::vector<std::string> kept;
+  std::string list;
+  positions.clear();
+  for (std::string& name : o.fairshare_tres) {
+    const auto at = std::find_if(tracked.begin(), tracked.end(),
+                                 [&](const std::string& t) { return same_name(t, name); });
+    if (at == tracked.end()) {
+      lines.push_back({true, "PriorityParameters: fairway_fairshare_tres: " + name +
+                                 " is not a TRES slurmctld tracks (AccountingStorageTRES), "
+                                 "ignored"});
+      continue;
+    }
+    positions.push_back(static_cast<int>(at - tracked.begin()));
+    if (!list.empty()) list += ',';
+    list += name;
+    kept.push_back(std::move(name));
+  }
+  o.fairshare_tres = std::move(kept);
+  if (list != said.fairshare_tres) {
+    if (!list.empty())
+      lines.push_back({false, "a job that mostly asks for one of " + list +
+                                  " gets the fair-share factor of its association's usage of it, "
+                                  "every other job billing's (fairway_fairshare_tres)"});
+    else
+      lines.push_back(
+          {false, "every job's fair-share factor compares billing, as multifactor's does"});
+    said.fairshare_tres = list;
+  }
+  return lines;
+}
+
+}  // namespace fairway

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fair_share.h"
 #include "held_usage.h"
 
 namespace fairway {
@@ -61,5 +62,32 @@ inline constexpr size_t kMaxOptionPath = 4000;
 // Parses TEXT (NULL-free; empty or all blanks: the defaults).  Appends one message per problem
 // to `problems`, each naming the option ("PriorityParameters: ...").
 PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::string>& problems);
+
+// What the plugin last logged about fairway_usage and fairway_fairshare_tres (a reconfigure logs
+// only a change): the basis, and the list in force, comma-separated ("": none).
+struct OptionsSaid {
+  UsageBasis usage_basis = UsageBasis::kHistorical;
+  std::string fairshare_tres;
+};
+
+// A line to log: an error (an option refused) or information (a setting in force).
+struct OptionsLine {
+  bool error = false;
+  std::string text;
+};
+
+// Settles fairway_usage and fairway_fairshare_tres for `algo` and the TRES slurmctld tracks
+// (`tracked`, slurmctld's TRES arrays' names in order; matched without regard to case):
+//  - fairway_usage other than historical is refused under depth-oblivious, which walks
+//    assoc_mgr's own tree (the basis becomes historical and fairway_rerank_interval 0);
+//  - fairway_fairshare_tres is refused whole under depth-oblivious, and a listed TRES that is not
+//    tracked is dropped; the others keep their order, `positions` gets each one's index in
+//    `tracked`.
+// Returns the lines to log: each refusal, then one line when the basis in force differs from
+// said.usage_basis and one when the list in force differs from said.fairshare_tres; `said` is
+// updated to what the lines say.
+std::vector<OptionsLine> settle_options(PluginOptions& o, Algorithm algo,
+                                        const std::vector<std::string>& tracked, OptionsSaid& said,
+                                        std::vector<int>& positions);
 
 }  // namespace fairway

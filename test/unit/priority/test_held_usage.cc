@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "fair_share.h"
-#include "fairway.h"
 #include "held_usage.h"
 #include "plugin_options.h"
 
@@ -127,35 +126,6 @@ TEST(HeldUsage, OptionParsesAndBadValuesAreNamed) {
   EXPECT_NE(problems[1].find("fairway_rerank_interval='3601' is not a whole number of seconds"),
             std::string::npos)
       << problems[1];
-}
-
-// The C API: fairway_fair_share_hold replaces the usage of a kept tree by what is held; the
-// historical basis or an unknown one is refused, and an unknown association is counted.
-TEST(HeldUsage, CApiHoldsAndRefusesWhatHoldsNothing) {
-  const fairway_assoc_t a[] = {{1, 0, "root", nullptr, 1, 0, 100},
-                               {2, 1, "A", nullptr, 1, 0, 100},
-                               {3, 2, "A", "uA", 1, 0, 100},
-                               {4, 1, "B", nullptr, 1, 0, 0},
-                               {5, 4, "B", "uB", 1, 0, 0}};
-  fairway_fair_share_t* fs = nullptr;
-  ASSERT_EQ(fairway_fair_share_new(a, 5, &fs), FAIRWAY_OK);
-  const fairway_running_job_t jobs[] = {{3, 2.0, 30}, {5, 6.0, 10}, {9, 1.0, 1}};
-  size_t unknown = 0;
-  ASSERT_EQ(fairway_fair_share_hold(fs, FAIRWAY_USAGE_COMMITTED, jobs, 3, &unknown), FAIRWAY_OK)
-      << fairway_last_error();
-  EXPECT_EQ(unknown, 1u);
-  ASSERT_EQ(fairway_fair_share_compute(fs, FAIRWAY_ALGO_FAIR_TREE, 1), FAIRWAY_OK);
-  fairway_assoc_result_t r{};
-  ASSERT_EQ(fairway_fair_share_result(fs, 1, &r), FAIRWAY_OK);
-  EXPECT_DOUBLE_EQ(static_cast<double>(r.usage_norm), 60.0 / 120);  // A holds 2 x 30 of 120
-  EXPECT_EQ(fairway_fair_share_hold(fs, FAIRWAY_USAGE_HISTORICAL, jobs, 3, nullptr),
-            FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_fair_share_hold(fs, 7, jobs, 3, nullptr), FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_fair_share_hold(fs, FAIRWAY_USAGE_ALLOCATED, nullptr, 3, nullptr),
-            FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_fair_share_hold(nullptr, FAIRWAY_USAGE_ALLOCATED, jobs, 3, nullptr),
-            FAIRWAY_EINVAL);
-  fairway_fair_share_destroy(&fs);
 }
 
 }  // namespace

@@ -7,17 +7,17 @@
 #include <cstdlib>
 #include <ctime>
 
-#include "fairway.h"
 #include "usage_decay.h"
 
+namespace fairway {
 namespace {
 
 TEST(Decay, FactorIsSlurmsFirstOrderApproximation) {
-  EXPECT_DOUBLE_EQ(fairway_decay_factor(86400), 1 - 0.693 / 86400);
-  EXPECT_DOUBLE_EQ(fairway_decay_factor(0), 1.0);
-  EXPECT_DOUBLE_EQ(fairway_decay_factor(-5), 1.0);
+  EXPECT_DOUBLE_EQ(decay_factor(86400), 1 - 0.693 / 86400);
+  EXPECT_DOUBLE_EQ(decay_factor(0), 1.0);
+  EXPECT_DOUBLE_EQ(decay_factor(-5), 1.0);
   // After one half-life the usage is (almost, by the approximation) halved.
-  const double d = fairway_period_decay(fairway_decay_factor(3600), 3600);
+  const double d = period_decay(decay_factor(3600), 3600);
   EXPECT_NEAR(d, 0.5, 0.001);
   EXPECT_NE(d, 0.5);
 }
@@ -26,86 +26,83 @@ TEST(Decay, FactorIsSlurmsFirstOrderApproximation) {
 // cut into periods (0.3 h + 0.7 h here), where Slurm's factor leaves 0.50004 after one (0.693
 // is a little less than ln 2).
 TEST(Decay, ExactFactorHalvesUsageAfterOneHalfLifeInUnevenPeriods) {
-  EXPECT_DOUBLE_EQ(fairway_exact_decay_factor(0), 1.0);
-  EXPECT_DOUBLE_EQ(fairway_exact_decay_factor(-5), 1.0);
-  const double f = fairway_exact_decay_factor(3600);
+  EXPECT_DOUBLE_EQ(exact_decay_factor(0), 1.0);
+  EXPECT_DOUBLE_EQ(exact_decay_factor(-5), 1.0);
+  const double f = exact_decay_factor(3600);
   EXPECT_DOUBLE_EQ(f, std::exp2(-1.0 / 3600));
-  EXPECT_NEAR(fairway_period_decay(f, 3600), 0.5, 1e-13);
-  EXPECT_NEAR(fairway_period_decay(f, 1080) * fairway_period_decay(f, 2520), 0.5, 1e-13);
-  EXPECT_NEAR(fairway_period_decay(f, 7200), 0.25, 1e-13);
+  EXPECT_NEAR(period_decay(f, 3600), 0.5, 1e-13);
+  EXPECT_NEAR(period_decay(f, 1080) * period_decay(f, 2520), 0.5, 1e-13);
+  EXPECT_NEAR(period_decay(f, 7200), 0.25, 1e-13);
   // The approximation's shortfall that the exact mode removes, after one half-life.
-  EXPECT_NEAR(fairway_period_decay(fairway_decay_factor(3600), 3600), 0.50004, 1e-5);
+  EXPECT_NEAR(period_decay(decay_factor(3600), 3600), 0.50004, 1e-5);
 }
 
 TEST(Decay, PeriodDecayNeverReachesZero) {
-  EXPECT_EQ(fairway_period_decay(0.5, 1e9), DBL_MIN);
-  EXPECT_EQ(fairway_period_decay(1.0, 12345), 1.0);
+  EXPECT_EQ(period_decay(0.5, 1e9), DBL_MIN);
+  EXPECT_EQ(period_decay(1.0, 12345), 1.0);
 }
 
-fairway_job_charge_t charge(const fairway_job_times_t& t, time_t from, time_t to, int at_end,
-                            double factor = 1.0, double billable = 4, double usage_factor = -1) {
-  fairway_job_charge_t c;
-  EXPECT_EQ(fairway_job_charge(&t, from, to, at_end, factor, billable, usage_factor, &c),
-            FAIRWAY_OK);
-  return c;
+JobCharge charge(const JobTimes& t, time_t from, time_t to, bool at_end, double factor = 1.0,
+                 double billable = 4, double usage_factor = -1) {
+  return job_charge(t, from, to, at_end, factor, billable, usage_factor);
 }
 
 TEST(Charge, RunningJobIsChargedForThePeriodOnly) {
-  fairway_job_times_t t{};
+  JobTimes t{};
   t.start_time = 1000;
   t.time_limit = 60;  // minutes
   t.end_time_exp = 1000 + 3600;
-  auto c = charge(t, 1200, 1500, 0);
+  auto c = charge(t, 1200, 1500, false);
   EXPECT_DOUBLE_EQ(c.run_delta, 300);
   EXPECT_DOUBLE_EQ(c.real_decay, 300 * 4);
   EXPECT_EQ(c.tres_time_delta, 300u);
-  c = charge(t, 0, 1500, 0);  // first period: from the job's start
+  c = charge(t, 0, 1500, false);  // first period: from the job's start
   EXPECT_DOUBLE_EQ(c.run_delta, 500);
 }
 
 TEST(Charge, DecayWithinThePeriodAndUsageFactor) {
-  fairway_job_times_t t{};
+  JobTimes t{};
   t.start_time = 0;
   t.time_limit = 600;
   t.end_time_exp = 36000;
-  const double f = fairway_decay_factor(3600);
-  auto c = charge(t, 100, 160, 0, f, 2.0, 0.5);
+  const double f = decay_factor(3600);
+  auto c = charge(t, 100, 160, false, f, 2.0, 0.5);
   EXPECT_DOUBLE_EQ(c.run_decay, 60 * std::pow(f, 60) * 0.5);
   EXPECT_DOUBLE_EQ(c.real_decay, 60 * std::pow(f, 60) * 2.0 * 0.5);
   EXPECT_DOUBLE_EQ(c.real_nodecay, 60 * 2.0 * 0.5);
   EXPECT_EQ(c.tres_time_delta, 30u);
-  c = charge(t, 100, 160, 0, f, 2.0, 0.0);  // UsageFactor 0: free
+  c = charge(t, 100, 160, false, f, 2.0, 0.0);  // UsageFactor 0: free
   EXPECT_EQ(c.real_decay, 0.0);
 }
 
 TEST(Charge, EndedJobChargesUpToItsEndAndReleasesTheRestOfItsLimit) {
-  fairway_job_times_t t{};
+  JobTimes t{};
   t.start_time = 1000;
   t.end_time = 1400;
   t.time_limit = 60;
   t.end_time_exp = 1000 + 3600;
-  t.finished = 1;
-  auto c = charge(t, 1300, 5000, 1);
+  t.finished = true;
+  auto c = charge(t, 1300, 5000, true);
   EXPECT_DOUBLE_EQ(c.run_delta, 100);                 // 1300 .. end 1400, not 5000
   EXPECT_EQ(c.tres_time_delta, 1000u + 3600 - 1300);  // the whole reserved remainder
 }
 
 TEST(Charge, PastTheTimeLimitNothingIsReleased) {
-  fairway_job_times_t t{};
+  JobTimes t{};
   t.start_time = 1000;
   t.time_limit = 1;
   t.end_time_exp = 1060;
-  auto c = charge(t, 1100, 1200, 0);
+  auto c = charge(t, 1100, 1200, false);
   EXPECT_DOUBLE_EQ(c.run_delta, 100);
   EXPECT_EQ(c.tres_time_delta, 0u);
 }
 
 TEST(Charge, NegativeStretchChargesNothing) {
-  fairway_job_times_t t{};
+  JobTimes t{};
   t.start_time = 2000;
   t.time_limit = 10;
   t.end_time_exp = 2600;
-  auto c = charge(t, 1000, 1500, 0);
+  auto c = charge(t, 1000, 1500, false);
   EXPECT_EQ(c.run_delta, 0.0);
   EXPECT_EQ(c.real_decay, 0.0);
 }
@@ -139,48 +136,45 @@ class ResetTest : public ::testing::Test {
 
 TEST_F(ResetTest, NextResetOfEachPeriod) {
   const time_t last = utc(2026, 11, 18, 15);  // a Wednesday afternoon
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kDaily, last, last), utc(2026, 11, 19));
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kWeekly, last, last),
-            utc(2026, 11, 22));  // Sunday
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kMonthly, last, last), utc(2026, 12, 1));
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kQuarterly, last, last), utc(2027, 1, 1));
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kYearly, last, last), utc(2027, 1, 1));
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kQuarterly, utc(2026, 2, 3), 0),
-            utc(2026, 4, 1));
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kMonthly, utc(2026, 12, 9), 0),
-            utc(2027, 1, 1));
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kNone, last, last), 0);
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kNow, last, last), 0);
+  EXPECT_EQ(next_reset(ResetPeriod::kDaily, last, last), utc(2026, 11, 19));
+  EXPECT_EQ(next_reset(ResetPeriod::kWeekly, last, last), utc(2026, 11, 22));  // Sunday
+  EXPECT_EQ(next_reset(ResetPeriod::kMonthly, last, last), utc(2026, 12, 1));
+  EXPECT_EQ(next_reset(ResetPeriod::kQuarterly, last, last), utc(2027, 1, 1));
+  EXPECT_EQ(next_reset(ResetPeriod::kYearly, last, last), utc(2027, 1, 1));
+  EXPECT_EQ(next_reset(ResetPeriod::kQuarterly, utc(2026, 2, 3), 0), utc(2026, 4, 1));
+  EXPECT_EQ(next_reset(ResetPeriod::kMonthly, utc(2026, 12, 9), 0), utc(2027, 1, 1));
+  EXPECT_EQ(next_reset(ResetPeriod::kNone, last, last), 0);
+  EXPECT_EQ(next_reset(ResetPeriod::kNow, last, last), 0);
 }
 
 TEST_F(ResetTest, DailyAndWeeklySkipPeriodsThatAlreadyPassed) {
   const time_t last = utc(2026, 11, 1, 6);
   const time_t now = utc(2026, 11, 10, 12);
   // The reset due after `now` minus one period is the one still ahead or just due.
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kDaily, last, now), utc(2026, 11, 10));
-  EXPECT_EQ(fairway::next_reset(fairway::ResetPeriod::kWeekly, last, now), utc(2026, 11, 8));
+  EXPECT_EQ(next_reset(ResetPeriod::kDaily, last, now), utc(2026, 11, 10));
+  EXPECT_EQ(next_reset(ResetPeriod::kWeekly, last, now), utc(2026, 11, 8));
 }
 
 TEST_F(ResetTest, ScheduleResetsOnceForNowAndAtEachBoundary) {
-  fairway_reset_schedule_t s{FAIRWAY_RESET_NOW, 0, 0};
+  ResetSchedule s{ResetPeriod::kNow, 0, 0};
   const time_t t = utc(2026, 11, 18, 15);
-  EXPECT_TRUE(fairway_reset_due(&s, t));  // NOW: the first period resets
-  EXPECT_EQ(s.period, FAIRWAY_RESET_NONE);
+  EXPECT_TRUE(s.due(t));  // NOW: the first period resets
+  EXPECT_EQ(s.period, ResetPeriod::kNone);
   EXPECT_EQ(s.last_reset, t);
-  EXPECT_FALSE(fairway_reset_due(&s, t + 86400));  // and never again
+  EXPECT_FALSE(s.due(t + 86400));  // and never again
 
-  s = fairway_reset_schedule_t{FAIRWAY_RESET_DAILY, t, 0};
-  EXPECT_FALSE(fairway_reset_due(&s, t + 3600));  // the same day
-  EXPECT_EQ(s.next_reset, utc(2026, 11, 19));     // computed once, kept
-  EXPECT_TRUE(fairway_reset_due(&s, utc(2026, 11, 19, 0)));
+  s = ResetSchedule{ResetPeriod::kDaily, t, 0};
+  EXPECT_FALSE(s.due(t + 3600));               // the same day
+  EXPECT_EQ(s.next_reset, utc(2026, 11, 19));  // computed once, kept
+  EXPECT_TRUE(s.due(utc(2026, 11, 19, 0)));
   EXPECT_EQ(s.last_reset, utc(2026, 11, 19));
   EXPECT_EQ(s.next_reset, utc(2026, 11, 20));
-  EXPECT_FALSE(fairway_reset_due(&s, utc(2026, 11, 19, 23)));
+  EXPECT_FALSE(s.due(utc(2026, 11, 19, 23)));
 
   s.next_reset = 99;  // a reconfigure sets it to 0; a stale value is used as it is
-  s.period = FAIRWAY_RESET_NONE;
-  EXPECT_FALSE(fairway_reset_due(&s, utc(2027, 1, 1)));
-  EXPECT_FALSE(fairway_reset_due(nullptr, t));
+  s.period = ResetPeriod::kNone;
+  EXPECT_FALSE(s.due(utc(2027, 1, 1)));
 }
 
 }  // namespace
+}  // namespace fairway

@@ -1,0 +1,73 @@
+// settings_api.cc - fairway_settings.h over lib/queue/plugin_options.h.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "api_guard.h"
+#include "capi_types.h"
+#include "fairshare_tres.h"
+#include "fairway_settings.h"
+#include "plugin_options.h"
+
+extern "C" fairway_error_t fairway_options_settle(fairway_options_t* o, fairway_algorithm_t algo,
+                                                  const char* const* tracked, size_t tracked_count,
+                                                  fairway_options_said_t* said, int* positions,
+                                                  fairway_message_fn say_error,
+                                                  fairway_message_fn say_info, void* arg) {
+  return fairway::guard([&] {
+    if (!o || !said || !positions) fairway::invalid("fairway_options_settle: NULL argument");
+    if (!tracked && tracked_count) fairway::invalid("fairway_options_settle: NULL tracked TRES");
+    if (o->fairshare_tres_count > FAIRWAY_MAX_FAIRSHARE_TRES)
+      fairway::invalid("fairway_options_settle: too many fairway_fairshare_tres");
+    fairway::PluginOptions p;
+    p.usage_basis = fairway::to_usage_basis(o->usage_basis);
+    p.rerank_interval = o->rerank_interval;
+    for (uint32_t k = 0; k < o->fairshare_tres_count; k++)
+      p.fairshare_tres.emplace_back(o->fairshare_tres[k],
+                                    strnlen(o->fairshare_tres[k], sizeof o->fairshare_tres[k]));
+    // A NULL name is one no option can name.
+    std::vector<std::string> names;
+    names.reserve(tracked_count);
+    for (size_t i = 0; i < tracked_count; i++)
+      names.emplace_back(tracked[i] ? tracked[i] : std::string(1, '\0'));
+    fairway::OptionsSaid was;
+    was.usage_basis = fairway::to_usage_basis(said->usage_basis);
+    was.fairshare_tres.assign(said->fairshare_tres,
+                              strnlen(said->fairshare_tres, sizeof said->fairshare_tres));
+    std::vector<int> pos;
+    const std::vector<fairway::OptionsLine> lines =
+        fairway::settle_options(p, fairway::to_algorithm(algo), names, was, pos);
+
+    o->usage_basis = fairway::from_usage_basis(p.usage_basis);
+    o->rerank_interval = p.rerank_interval;
+    std::memset(o->fairshare_tres, 0, sizeof o->fairshare_tres);
+    o->fairshare_tres_count = 0;
+    for (size_t k = 0; k < p.fairshare_tres.size(); k++) {
+      std::memcpy(o->fairshare_tres[k], p.fairshare_tres[k].data(), p.fairshare_tres[k].size());
+      positions[k] = pos[k];
+      o->fairshare_tres_count++;
+    }
+    said->usage_basis = fairway::from_usage_basis(was.usage_basis);
+    static_assert(fairway::kMaxFairShareTres * (fairway::kMaxFairShareTresName + 1) <=
+                  sizeof said->fairshare_tres);
+    std::memset(said->fairshare_tres, 0, sizeof said->fairshare_tres);
+    std::memcpy(said->fairshare_tres, was.fairshare_tres.data(), was.fairshare_tres.size());
+    for (const fairway::OptionsLine& l : lines) {
+      fairway_message_fn say = l.error ? say_error : say_info;
+      if (say) say(l.text.c_str(), arg);
+    }
+  });
+}
+
+extern "C" const char* fairway_algorithm_log_name(fairway_algorithm_t algo) {
+  switch (algo) {
+    case FAIRWAY_ALGO_FAIR_TREE:
+      return "fair tree";
+    case FAIRWAY_ALGO_CLASSIC:
+      return "classic fair-share";
+    case FAIRWAY_ALGO_DEPTH_OBLIVIOUS:
+      break;
+  }
+  return "depth-oblivious fair-share";
+}

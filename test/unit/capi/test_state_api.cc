@@ -1,0 +1,125 @@
+// The C API of the state the plugin keeps: the decay state file (fairway_usage_files.h), held
+// usage, a job's charge and the reset schedule (fairway.h): arguments checked, a missing file
+// found as none, and each core error returned as its code with the message in
+// fairway_last_error().  What they compute is specified in C++ in test/unit/state/ and
+// test/unit/priority/ (test_decay_state, test_held_usage, test_usage_decay).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "fairway.h"
+#include "fairway_usage_files.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class DecayStateCApi : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fw-capi-state-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    path_ = (dir_ / "priority_last_decay_ran").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+  std::string path_;
+  const time_t now_ = 1800000000;
+};
+
+TEST_F(DecayStateCApi, NullArgumentsAreInvalid) {
+  int found;
+  time_t ran, reset;
+  EXPECT_EQ(fairway_decay_state_read(nullptr, now_, &found, &ran, &reset), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_decay_state_read(path_.c_str(), now_, nullptr, &ran, &reset), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_decay_state_write(nullptr, 1, 0), FAIRWAY_EINVAL);
+  EXPECT_NE(std::string(fairway_last_error()), "");
+}
+
+TEST_F(DecayStateCApi, AMissingFileIsFoundAsNoneWithZeroTimes) {
+  int found = 7;
+  time_t ran = 1, reset = 1;
+  EXPECT_EQ(fairway_decay_state_read(path_.c_str(), now_, &found, &ran, &reset), FAIRWAY_OK);
+  EXPECT_EQ(found, 0);
+  EXPECT_EQ(ran, 0);
+  EXPECT_EQ(reset, 0);
+}
+
+TEST_F(DecayStateCApi, WrittenTimesAreReadBack) {
+  ASSERT_EQ(fairway_decay_state_write(path_.c_str(), 100, 50), FAIRWAY_OK) << fairway_last_error();
+  int found = 0;
+  time_t ran = 0, reset = 0;
+  ASSERT_EQ(fairway_decay_state_read(path_.c_str(), now_, &found, &ran, &reset), FAIRWAY_OK);
+  EXPECT_EQ(found, 1);
+  EXPECT_EQ(ran, 100);
+  EXPECT_EQ(reset, 50);
+}
+
+TEST_F(DecayStateCApi, ACorruptFileIsAParseErrorAndAFailedWriteAnIoError) {
+  std::ofstream(path_, std::ios::binary) << std::string(7, '\0');
+  int found;
+  time_t ran, reset;
+  EXPECT_EQ(fairway_decay_state_read(path_.c_str(), now_, &found, &ran, &reset), FAIRWAY_EPARSE);
+  EXPECT_NE(std::string(fairway_last_error()).find("7 bytes"), std::string::npos);
+  EXPECT_EQ(fairway_decay_state_write((path_ + "/x").c_str(), 200, 0), FAIRWAY_EIO);
+  EXPECT_NE(std::string(fairway_last_error()), "");
+}
+
+// The C API: fairway_fair_share_hold replaces the usage of a kept tree by what is held; the
+// historical basis or an unknown one is refused, and an unknown association is counted.
+TEST(HeldUsageCApi, HoldsAndRefusesWhatHoldsNothing) {
+  const fairway_assoc_t a[] = {{1, 0, "root", nullptr, 1, 0, 100},
+                               {2, 1, "A", nullptr, 1, 0, 100},
+                               {3, 2, "A", "uA", 1, 0, 100},
+                               {4, 1, "B", nullptr, 1, 0, 0},
+                               {5, 4, "B", "uB", 1, 0, 0}};
+  fairway_fair_share_t* fs = nullptr;
+  ASSERT_EQ(fairway_fair_share_new(a, 5, &fs), FAIRWAY_OK);
+  const fairway_running_job_t jobs[] = {{3, 2.0, 30}, {5, 6.0, 10}, {9, 1.0, 1}};
+  size_t unknown = 0;
+  ASSERT_EQ(fairway_fair_share_hold(fs, FAIRWAY_USAGE_COMMITTED, jobs, 3, &unknown), FAIRWAY_OK)
+      << fairway_last_error();
+  EXPECT_EQ(unknown, 1u);
+  ASSERT_EQ(fairway_fair_share_compute(fs, FAIRWAY_ALGO_FAIR_TREE, 1), FAIRWAY_OK);
+  fairway_assoc_result_t r{};
+  ASSERT_EQ(fairway_fair_share_result(fs, 1, &r), FAIRWAY_OK);
+  EXPECT_DOUBLE_EQ(static_cast<double>(r.usage_norm), 60.0 / 120);  // A holds 2 x 30 of 120
+  EXPECT_EQ(fairway_fair_share_hold(fs, FAIRWAY_USAGE_HISTORICAL, jobs, 3, nullptr),
+            FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_fair_share_hold(fs, 7, jobs, 3, nullptr), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_fair_share_hold(fs, FAIRWAY_USAGE_ALLOCATED, nullptr, 3, nullptr),
+            FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_fair_share_hold(nullptr, FAIRWAY_USAGE_ALLOCATED, jobs, 3, nullptr),
+            FAIRWAY_EINVAL);
+  fairway_fair_share_destroy(&fs);
+}
+
+TEST(ChargeCApi, AChargeIsCopiedOutAndNullArgumentsAreInvalid) {
+  fairway_job_times_t t{};
+  t.start_time = 1000;
+  t.time_limit = 60;
+  t.end_time_exp = 1000 + 3600;
+  fairway_job_charge_t c{};
+  ASSERT_EQ(fairway_job_charge(&t, 1200, 1500, 0, 1.0, 4, -1, &c), FAIRWAY_OK);
+  EXPECT_DOUBLE_EQ(c.run_delta, 300);
+  EXPECT_DOUBLE_EQ(c.real_decay, 300 * 4);
+  EXPECT_EQ(c.tres_time_delta, 300u);
+  EXPECT_EQ(fairway_job_charge(nullptr, 1200, 1500, 0, 1.0, 4, -1, &c), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_job_charge(&t, 1200, 1500, 0, 1.0, 4, -1, nullptr), FAIRWAY_EINVAL);
+}
+
+TEST(ResetScheduleCApi, NowResetsOnceAndANullScheduleNever) {
+  fairway_reset_schedule_t s{FAIRWAY_RESET_NOW, 0, 0};
+  EXPECT_TRUE(fairway_reset_due(&s, 1800000000));
+  EXPECT_EQ(s.period, FAIRWAY_RESET_NONE);
+  EXPECT_EQ(s.last_reset, 1800000000);
+  EXPECT_FALSE(fairway_reset_due(&s, 1800086400));
+  EXPECT_FALSE(fairway_reset_due(nullptr, 1800000000));
+}
+
+}  // namespace
