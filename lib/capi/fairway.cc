@@ -50,6 +50,8 @@ thread_local std::string last_error;
 }
 
 void set_last_error(const char* message) noexcept {
+  // guard() clears the message on every call: nothing to write when it is clear already.
+  if (!*message && last_error.empty()) return;
   try {
     last_error = message;
   } catch (...) {

@@ -90,27 +90,33 @@ extern "C" void fairway_row_arena_destroy(fairway_row_arena_t* arena) {
   delete arena;
 }
 
+// Called once per sprio row: no guard() (its cost per call is the thread's error message
+// cleared), the errors set where they happen: a NULL argument, and a new block that cannot
+// be allocated (the only call that can throw).
 extern "C" fairway_error_t fairway_row_alloc(fairway_row_arena_t* arena, fairway_row_fill_t* fill,
                                              size_t size, size_t extra, void** row,
                                              void** extra_at) {
-  return fairway::guard([&] {
-    if (!fill || !row || !extra_at) fairway::invalid("fairway_row_alloc: NULL argument");
-    const size_t at_extra = sizeof(RowHead) + align8(size);
-    const size_t need = at_extra + align8(extra);
-    if (need > fill->left) {
-      fill->block = block_get(arena, need);
-      fill->at = reinterpret_cast<char*>(fill->block) + kHead;
-      fill->left = fill->block->big ? need : kBlock - kHead;
-    }
-    RowHead* h = reinterpret_cast<RowHead*>(fill->at);
-    h->block = fill->block;
-    fill->block->live++;
-    fill->at += need;
-    fill->left -= need;
-    std::memset(h + 1, 0, size);
-    *row = h + 1;
-    *extra_at = reinterpret_cast<char*>(h) + at_extra;
-  });
+  if (!fill || !row || !extra_at) {
+    fairway::set_last_error("fairway_row_alloc: NULL argument");
+    return FAIRWAY_EINVAL;
+  }
+  const size_t at_extra = sizeof(RowHead) + align8(size);
+  const size_t need = at_extra + align8(extra);
+  if (need > fill->left) {
+    fairway_error_t err = fairway::guard([&] { fill->block = block_get(arena, need); });
+    if (err != FAIRWAY_OK) return err;
+    fill->at = reinterpret_cast<char*>(fill->block) + kHead;
+    fill->left = fill->block->big ? need : kBlock - kHead;
+  }
+  RowHead* h = reinterpret_cast<RowHead*>(fill->at);
+  h->block = fill->block;
+  fill->block->live++;
+  fill->at += need;
+  fill->left -= need;
+  std::memset(h + 1, 0, size);
+  *row = h + 1;
+  *extra_at = reinterpret_cast<char*>(h) + at_extra;
+  return FAIRWAY_OK;
 }
 
 extern "C" void fairway_row_free(void* row) {
@@ -123,9 +129,12 @@ extern "C" fairway_error_t fairway_sprio_row_place(const fairway_weights_t* w,
                                                    const fairway_sprio_place_t* place, double* tres,
                                                    size_t tres_count, double* priority_part,
                                                    double* priority_qos) {
-  return fairway::guard([&] {
-    if (!w || !place || !priority_part || !priority_qos)
-      fairway::invalid("fairway_sprio_row_place: NULL argument");
+  // Once per sprio row and partition: arithmetic that cannot throw, so no guard().
+  if (!w || !place || !priority_part || !priority_qos) {
+    fairway::set_last_error("fairway_sprio_row_place: NULL argument");
+    return FAIRWAY_EINVAL;
+  }
+  {
     if (place->has_partition) {
       *priority_part = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_PART) ? place->part_job_factor
                                                                  : place->part_norm_priority) *
@@ -143,5 +152,6 @@ extern "C" fairway_error_t fairway_sprio_row_place(const fairway_weights_t* w,
       *priority_qos = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_QOS) ? place->qos_priority
                                                                : place->qos_norm_priority) *
                       static_cast<double>(w->weight[FAIRWAY_FACTOR_QOS]);
-  });
+  }
+  return FAIRWAY_OK;
 }
