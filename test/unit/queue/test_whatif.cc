@@ -208,5 +208,25 @@ TEST(WhatIf, AJobWithTwoRowsInOnePartitionKeepsBoth) {
   EXPECT_EQ(w.partitions[0].moved, 0u);
 }
 
+TEST(WhatIf, NamesTheWeightsItChangesAsSprioNamesTheirFactors) {
+  EXPECT_EQ(weighted_factor_names(), "age, assoc, fairshare, jobsize, partition, qos");
+}
+
+TEST(WhatIf, ARefusedReweighNamesTheFactorAsAModifier) {
+  Queue q = queue();
+  q.settings.weight[Factor::kJobSize] = 0;
+  WhatIfChange c;
+  c.weights = {{"jobsize", 100}};
+  try {
+    what_if(q, two_accounts(), c);
+    FAIL() << "a job-size weight from 0 was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("no job-size factors to weigh (PriorityWeightJobSize "
+                                         "was 0"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace fairway
