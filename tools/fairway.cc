@@ -45,6 +45,7 @@
 #include "queue_commands.h"
 #include "snapshot.h"
 #include "sshare_format.h"
+#include "whatif.h"
 
 extern "C" {
 #include "slurm_api.h"
@@ -318,8 +319,8 @@ int run(int argc, char** argv) {
   whatif->add_option("SNAPSHOT", wi.snapshot, "a version 2 snapshot (default: the live cluster)");
   whatif
       ->add_option("--weight", wi.weights,
-                   "NAME=V: PriorityWeightNAME (age, assoc, fairshare, jobsize, partition, qos) "
-                   "or a TRES's PriorityWeightTRES (CPU, Mem, GRES/gpu) set to V")
+                   "NAME=V: PriorityWeightNAME (" + fairway::weighted_factor_names() +
+                       ") or a TRES's PriorityWeightTRES (CPU, Mem, GRES/gpu) set to V")
       ->type_name("NAME=V");
   whatif
       ->add_option("--shares", wi.shares,

@@ -327,14 +327,7 @@ bool read_jobs(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
       row.partition = r.partition;
       row.admin = !r.has_factors;
       if (r.has_factors) {
-        row.age = r.factor[FAIRWAY_FACTOR_AGE];
-        row.assoc = r.factor[FAIRWAY_FACTOR_ASSOC];
-        row.fairshare = r.factor[FAIRWAY_FACTOR_FAIRSHARE];
-        row.job_size = r.factor[FAIRWAY_FACTOR_JOB_SIZE];
-        row.partition_factor = r.factor[FAIRWAY_FACTOR_PARTITION];
-        row.qos = r.factor[FAIRWAY_FACTOR_QOS];
-        row.site = static_cast<int64_t>(r.factor[FAIRWAY_FACTOR_SITE]);
-        row.nice = static_cast<int64_t>(r.factor[FAIRWAY_FACTOR_NICE]);
+        row.set_factors(r.factor);
         for (uint32_t i = 0; i < r.tres_cnt && r.tres && r.tres_names; ++i)
           if (r.tres[i] != 0)
             row.tres.emplace_back(fairway::ascii_lower(r.tres_names[i]), r.tres[i]);

@@ -327,9 +327,8 @@ std::optional<fairway::WhatIfChange> parse_change(const WhatIfArgs& a) {
     const size_t eq = w.find('=');
     const auto v = eq == std::string::npos ? std::nullopt : plain_number(w.substr(eq + 1));
     if (eq == std::string::npos || eq == 0 || !v) {
-      say("--weight " + shown(w) +
-          ": expected NAME=VALUE (age, assoc, fairshare, jobsize, "
-          "partition, qos or a TRES name such as CPU or GRES/gpu; VALUE a number, 0 or more)");
+      say("--weight " + shown(w) + ": expected NAME=VALUE (" + fairway::weighted_factor_names() +
+          " or a TRES name such as CPU or GRES/gpu; VALUE a number, 0 or more)");
       return std::nullopt;
     }
     c.weights.emplace_back(w.substr(0, eq), *v);

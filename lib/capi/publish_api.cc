@@ -259,10 +259,8 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       j.start_time = s.start_time;
       j.priority = s.priority;
       j.has_factors = s.has_factors != 0;
-      j.factors = {s.factors[FAIRWAY_FACTOR_AGE],       s.factors[FAIRWAY_FACTOR_ASSOC],
-                   s.factors[FAIRWAY_FACTOR_FAIRSHARE], s.factors[FAIRWAY_FACTOR_JOB_SIZE],
-                   s.factors[FAIRWAY_FACTOR_PARTITION], s.factors[FAIRWAY_FACTOR_QOS],
-                   s.factors[FAIRWAY_FACTOR_SITE],      s.factors[FAIRWAY_FACTOR_NICE]};
+      for (fairway::Factor f : fairway::kFactors)
+        if (f != fairway::Factor::kTres) j.factors[f] = s.factors[static_cast<size_t>(f)];
       starts.push_back(fairway::explain_start(j, pub->last, pending_now));
     }
     fairway::StarvationSettings ss;

@@ -105,18 +105,12 @@ Queue published_queue(const fairway_publication_t& p, const AssocTree& tree,
     row.admin = j.admin != 0;
     if (!row.admin) {
       const fairway_partition_info_t& pi = p.partition_info[r.partition];
-      row.age = j.factors[FAIRWAY_FACTOR_AGE];
-      row.assoc = j.factors[FAIRWAY_FACTOR_ASSOC];
-      row.fairshare = j.factors[FAIRWAY_FACTOR_FAIRSHARE];
-      row.job_size = j.factors[FAIRWAY_FACTOR_JOB_SIZE];
+      row.set_factors(j.factors);
       // As sprio shows a partition's row: that partition's factor, weighted.
-      row.partition_factor =
+      row.factor[Factor::kPartition] =
           ((w.flags & FAIRWAY_FLAG_NO_NORMAL_PART) ? static_cast<double>(pi.priority_job_factor)
                                                    : pi.norm_priority) *
           static_cast<double>(w.weight[FAIRWAY_FACTOR_PARTITION]);
-      row.qos = j.factors[FAIRWAY_FACTOR_QOS];
-      row.site = static_cast<int64_t>(j.factors[FAIRWAY_FACTOR_SITE]);
-      row.nice = job.nice;
       if (j.tres_at != SIZE_MAX) {
         if (!p.tres_values || j.tres_at + w.tres_count > p.tres_value_count)
           invalid("fairway_publish: a job's TRES factors are out of range");

@@ -24,9 +24,33 @@ inline constexpr size_t kFactorCount = 9;
 inline constexpr Factor kFactors[kFactorCount] = {
     Factor::kAge, Factor::kAssoc, Factor::kFairshare, Factor::kJobSize, Factor::kPartition,
     Factor::kQos, Factor::kTres,  Factor::kSite,      Factor::kNice};
+// What each factor is called, wherever it is named: the one table a new factor adds a row to.
+struct FactorInfo {
+  // sprio's column name, and the factor's key in snapshots, journals and JSON output.
+  const char* name;
+  const char* words;  // in sentences: "association priority", "job size"
+  const char* term;   // as a term of a sum: "association", "job size"
+  // Its weight's slurm.conf key; nullptr for kTres (PriorityWeightTRES is per TRES), kSite
+  // and kNice (never weighted).
+  const char* weight_key;
+  bool whole;  // a whole number (kSite and kNice: written as integers)
+};
+inline constexpr FactorInfo kFactorInfo[kFactorCount] = {
+    {"age", "age", "age", "PriorityWeightAge", false},
+    {"assoc", "association priority", "association", "PriorityWeightAssoc", false},
+    {"fairshare", "fair-share", "fair-share", "PriorityWeightFairshare", false},
+    {"jobsize", "job size", "job size", "PriorityWeightJobSize", false},
+    {"partition", "partition priority", "partition", "PriorityWeightPartition", false},
+    {"qos", "QOS priority", "QOS", "PriorityWeightQOS", false},
+    {"tres", "TRES", "TRES", nullptr, false},
+    {"site", "site factor", "site", nullptr, true},
+    {"nice", "nice", "nice", nullptr, true}};
+inline const FactorInfo& factor_info(Factor f) { return kFactorInfo[static_cast<size_t>(f)]; }
 // sprio's column name: "age", "assoc", "fairshare", "jobsize", "partition", "qos", "tres",
 // "site", "nice".
-const char* factor_name(Factor f);
+inline const char* factor_name(Factor f) { return factor_info(f).name; }
+// A factor with a PriorityWeight* of its own (not kTres, kSite, kNice).
+inline bool has_weight(Factor f) { return factor_info(f).weight_key != nullptr; }
 
 // One value per factor, indexed by Factor.
 template <typename T>

@@ -47,15 +47,9 @@ std::string start_record_json(const StartRecord& r) {
   j["start"] = r.job.start_time;
   j["priority"] = r.job.priority;
   if (r.job.has_factors) {
-    const StartFactors& f = r.job.factors;
-    j["factors"] = {{"age", f.age},
-                    {"assoc", f.assoc},
-                    {"fairshare", f.fairshare},
-                    {"jobsize", f.jobsize},
-                    {"partition", f.partition},
-                    {"qos", f.qos},
-                    {"site", f.site},
-                    {"nice", f.nice}};
+    json& f = j["factors"] = json::object();
+    for (Factor k : kFactors)
+      if (k != Factor::kTres) f[factor_name(k)] = r.job.factors[k];
   } else {
     j["factors"] = nullptr;
   }
@@ -84,15 +78,13 @@ std::optional<StartRecord> parse_start_record(std::string_view line) {
     if (!j.at("factors").is_null()) {
       const json& f = j.at("factors");
       r.job.has_factors = true;
-      r.job.factors = {f.at("age").get<double>(),       f.at("assoc").get<double>(),
-                       f.at("fairshare").get<double>(), f.at("jobsize").get<double>(),
-                       f.at("partition").get<double>(), f.at("qos").get<double>(),
-                       f.at("site").get<double>(),      f.at("nice").get<double>()};
+      for (Factor k : kFactors)
+        if (k != Factor::kTres) r.job.factors[k] = f.at(factor_name(k)).get<double>();
       // Records of releases that wrote the site factor with Slurm's NICE_OFFSET still on it: a
       // site factor is within +/-(NICE_OFFSET - 3) (scontrol's SiteFactor range), so a larger
       // one is that, and the priority used it without the offset.
-      if (r.job.factors.site > kSiteFactorMax)
-        r.job.factors.site -= static_cast<double>(kNiceOffset);
+      if (r.job.factors[Factor::kSite] > kSiteFactorMax)
+        r.job.factors[Factor::kSite] -= static_cast<double>(kNiceOffset);
     }
     r.order_time = j.at("order_time").is_null() ? 0 : j.at("order_time").get<int64_t>();
     r.order_partition = j.at("order_partition").get<std::string>();

@@ -38,8 +38,8 @@
 //   "slurm_release": "24.11.5"   the release of the slurmctld it was taken from
 //   "taken_at": 1763900000       when the jobs were read (Unix time)
 //   "cluster": {"cpus": 64, "nodes": 4}
-//   "priority": {"weights": {"age": 1000, "assoc": 0, "fairshare": 10000, "jobsize": 0,
-//                "partition": 1000, "qos": 0}, "tres_weights": {"cpu": 0.5},
+//   "priority": {"weights": {"age": 1000, "fairshare": 10000, ...: a key per weighted
+//                factor, kFactorInfo's name}, "tres_weights": {"cpu": 0.5},
 //                "flags": ["ACCRUE_ALWAYS", ...], "max_age": 604800, "favor_small": false,
 //                "decay_half_life": 604800, "calc_period": 300}
 //   "partitions": [{"name": "debug", "priority_job_factor": 1, "priority_tier": 1,
@@ -51,8 +51,9 @@
 //             "time_limit": 60 (minutes, null for none), "nice": 0, "held": false,
 //             "admin_priority": false, "priority": 1140, "tres_req": {"cpu": 1, "node": 1},
 //             "rows": [{"partition": "debug", "priority": 1140, "admin": false,
-//                       "factors": {"age": 140.2, "assoc": 0, "fairshare": 1000, "jobsize": 0,
-//                                   "partition": 0, "qos": 0, "site": 0, "nice": 0},
+//                       "factors": {"age": 140.2, "fairshare": 1000, ..., "site": 0,
+//                                   "nice": 0: a key per factor but tres, site and nice
+//                                   integers},
 //                       "tres": {"cpu": 0}}]}]
 // "rows" are sprio's rows (weighted factors) with the job's priority in that partition; a held
 // job has none. Names follow the same rules as an association's account.

@@ -25,6 +25,18 @@ time_t get_time(const json& obj, const char* key, const std::string& where) {
       get_int(require(obj, key, where), 0, INT64_C(1) << 40, at(where, key)));
 }
 
+// Refuses a key of a "weights" (with_unweighted false) or "factors" object that names no
+// factor there (kTres is never one: the TRES have objects of their own).
+void reject_unknown_factors(const json& obj, bool with_unweighted, const std::string& where) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    bool ok = false;
+    for (Factor f : kFactors)
+      ok = ok ||
+           (f != Factor::kTres && (with_unweighted || has_weight(f)) && it.key() == factor_name(f));
+    if (!ok) error(fmt::format("{}: unknown key {}", where, quoted(it.key())));
+  }
+}
+
 // {"NAME": number, ...} in file order.
 template <typename T, typename Get>
 std::vector<std::pair<std::string, T>> get_map(const json& v, const std::string& what, Get get) {
@@ -47,13 +59,9 @@ PrioritySettings parse_settings(const json& p) {
   PrioritySettings s;
   const std::string ww = where + ": \"weights\"";
   const json& w = require_object(require(p, "weights", where), ww);
-  reject_unknown_keys(w, {"age", "assoc", "fairshare", "jobsize", "partition", "qos"}, ww);
-  s.weight[Factor::kAge] = get_u32(w, "age", ww);
-  s.weight[Factor::kAssoc] = get_u32(w, "assoc", ww);
-  s.weight[Factor::kFairshare] = get_u32(w, "fairshare", ww);
-  s.weight[Factor::kJobSize] = get_u32(w, "jobsize", ww);
-  s.weight[Factor::kPartition] = get_u32(w, "partition", ww);
-  s.weight[Factor::kQos] = get_u32(w, "qos", ww);
+  reject_unknown_factors(w, false, ww);
+  for (Factor f : kFactors)
+    if (has_weight(f)) s.weight[f] = get_u32(w, factor_name(f), ww);
   s.weight_tres =
       get_map<double>(require(p, "tres_weights", where), at(where, "tres_weights"), get_double);
   const json& flags = require_array(require(p, "flags", where), at(where, "flags"));
@@ -87,17 +95,16 @@ FactorRow parse_row(const json& r, const std::string& where) {
   row.admin = get_bool(require(r, "admin", where), at(where, "admin"));
   const std::string fw = where + ": \"factors\"";
   const json& f = require_object(require(r, "factors", where), fw);
-  reject_unknown_keys(
-      f, {"age", "assoc", "fairshare", "jobsize", "partition", "qos", "site", "nice"}, fw);
-  row.age = get_double(require(f, "age", fw), at(fw, "age"));
-  row.assoc = get_double(require(f, "assoc", fw), at(fw, "assoc"));
-  row.fairshare = get_double(require(f, "fairshare", fw), at(fw, "fairshare"));
-  row.job_size = get_double(require(f, "jobsize", fw), at(fw, "jobsize"));
-  row.partition_factor = get_double(require(f, "partition", fw), at(fw, "partition"));
-  row.qos = get_double(require(f, "qos", fw), at(fw, "qos"));
+  reject_unknown_factors(f, true, fw);
   constexpr int64_t kLimit = INT64_C(1) << 32;
-  row.site = get_int(require(f, "site", fw), -kLimit, kLimit, at(fw, "site"));
-  row.nice = get_int(require(f, "nice", fw), -kLimit, kLimit, at(fw, "nice"));
+  for (Factor k : kFactors) {
+    if (k == Factor::kTres) continue;
+    const char* name = factor_name(k);
+    const json& v = require(f, name, fw);
+    row.factor[k] = factor_info(k).whole
+                        ? static_cast<double>(get_int(v, -kLimit, kLimit, at(fw, name)))
+                        : get_double(v, at(fw, name));
+  }
   row.tres = get_map<double>(require(r, "tres", where), at(where, "tres"), get_double);
   return row;
 }
@@ -178,6 +185,27 @@ PendingJob parse_job(const json& j, size_t index) {
 }
 
 std::string number(double d) { return json(d).dump(); }
+
+// `"age": 140.2, ..., "nice": 0`: a row's factors but kTres, whole ones as integers.
+std::string factors_json(const FactorRow& r) {
+  std::string out;
+  for (Factor f : kFactors) {
+    if (f == Factor::kTres) continue;
+    const double v = r.factor[f];
+    out += fmt::format("{}\"{}\": {}", out.empty() ? "" : ", ", factor_name(f),
+                       factor_info(f).whole ? std::to_string(static_cast<int64_t>(v)) : number(v));
+  }
+  return out;
+}
+
+// `"age": 1000, ..., "qos": 0`: the weights.
+std::string weights_json(const PrioritySettings& p) {
+  std::string out;
+  for (Factor f : kFactors)
+    if (has_weight(f))
+      out += fmt::format("{}\"{}\": {}", out.empty() ? "" : ", ", factor_name(f), p.weight[f]);
+  return out;
+}
 
 // The keys of an array task or heterogeneous component, each followed by a comma ("" for a
 // plain job).
@@ -283,15 +311,12 @@ std::string write_queue_keys(const Snapshot& s) {
   std::string out = fmt::format(
       ",\n \"slurm_release\": {}, \"taken_at\": {},\n \"cluster\": {{{}\"cpus\": {}, \"nodes\": "
       "{}}},"
-      "\n \"priority\": {{\"weights\": {{\"age\": {}, \"assoc\": {}, \"fairshare\": {}, "
-      "\"jobsize\": {}, \"partition\": {}, \"qos\": {}}}, \"tres_weights\": {}, \"flags\": [{}], "
+      "\n \"priority\": {{\"weights\": {{{}}}, \"tres_weights\": {}, \"flags\": [{}], "
       "\"max_age\": {}, \"favor_small\": {}, \"decay_half_life\": {}, \"calc_period\": {}{}}}",
       json_fields::quoted(s.slurm_release), static_cast<int64_t>(q.taken_at),
       q.cluster_name.empty() ? std::string()
                              : "\"name\": " + json_fields::quoted(q.cluster_name) + ", ",
-      q.cluster_cpus, q.cluster_nodes, p.weight[Factor::kAge], p.weight[Factor::kAssoc],
-      p.weight[Factor::kFairshare], p.weight[Factor::kJobSize], p.weight[Factor::kPartition],
-      p.weight[Factor::kQos], map_json(p.weight_tres), flags, p.max_age,
+      q.cluster_cpus, q.cluster_nodes, weights_json(p), map_json(p.weight_tres), flags, p.max_age,
       p.favor_small ? "true" : "false", p.decay_half_life, p.calc_period,
       // Written only when set, so that a snapshot of the default settings reads as before.
       p.decay_exact ? ", \"decay\": \"exact\"" : "");
@@ -318,12 +343,10 @@ std::string write_queue_keys(const Snapshot& s) {
     for (size_t k = 0; k < j.rows.size(); ++k) {
       const FactorRow& r = j.rows[k];
       rows += fmt::format(
-          "{}\n    {{\"partition\": {}, \"priority\": {}, \"admin\": {}, \"factors\": {{\"age\": "
-          "{}, \"assoc\": {}, \"fairshare\": {}, \"jobsize\": {}, \"partition\": {}, \"qos\": {}, "
-          "\"site\": {}, \"nice\": {}}}, \"tres\": {}}}",
+          "{}\n    {{\"partition\": {}, \"priority\": {}, \"admin\": {}, \"factors\": {{{}}}, "
+          "\"tres\": {}}}",
           k ? "," : "", json_fields::quoted(r.partition), r.priority, r.admin ? "true" : "false",
-          number(r.age), number(r.assoc), number(r.fairshare), number(r.job_size),
-          number(r.partition_factor), number(r.qos), r.site, r.nice, map_json(r.tres));
+          factors_json(r), map_json(r.tres));
     }
     out += fmt::format(
         "{}\n  {{\"id\": {}, \"array_job_id\": {}, \"assoc_id\": {}, \"user\": {}, \"account\": "

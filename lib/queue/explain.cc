@@ -213,9 +213,9 @@ Explanation explain_job(const Queue& q, const FairShareInput& all, uint32_t job_
       auto passes_after = [&](double t) {
         const auto f = fs_factors_after_decay(fs, account_id, t, hl);
         const auto g = same_tree ? f : fs_factors_after_decay(theirs_fs, account_id, t, hl);
-        const double me = row.priority - row.fairshare + w * f[*mine];
-        const double them = ahead.row->priority - ahead.row->fairshare +
-                            (theirs ? w * g[*theirs] : ahead.row->fairshare);
+        const double me = row.priority - row.factor[Factor::kFairshare] + w * f[*mine];
+        const double them = ahead.row->priority - ahead.row->factor[Factor::kFairshare] +
+                            (theirs ? w * g[*theirs] : ahead.row->factor[Factor::kFairshare]);
         return me > them;
       };
       double lo = 0, hi = -1;

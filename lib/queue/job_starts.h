@@ -13,14 +13,10 @@
 #include <unordered_set>
 #include <vector>
 
+#include "job_factors.h"
 #include "pending_stats.h"
 
 namespace fairway {
-
-// The weighted factors of a job as sprio shows them.
-struct StartFactors {
-  double age = 0, assoc = 0, fairshare = 0, jobsize = 0, partition = 0, qos = 0, site = 0, nice = 0;
-};
 
 // A job that started since the last period, as the plugin copied it.
 struct StartedJob {
@@ -29,7 +25,9 @@ struct StartedJob {
   int64_t submit_time = 0, start_time = 0;
   uint32_t priority = 0;
   bool has_factors = false;
-  StartFactors factors;
+  // Its weighted factors as sprio shows them, by Factor; kTres unused, site and nice without
+  // Slurm's offset.
+  FactorValues factors;
 };
 
 // The pending queue of one period: per partition, the jobs in the order slurmctld's scheduler

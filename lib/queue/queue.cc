@@ -9,55 +9,22 @@
 
 namespace fairway {
 
-const char* factor_name(Factor f) {
-  switch (f) {
-    case Factor::kAge:
-      return "age";
-    case Factor::kAssoc:
-      return "assoc";
-    case Factor::kFairshare:
-      return "fairshare";
-    case Factor::kJobSize:
-      return "jobsize";
-    case Factor::kPartition:
-      return "partition";
-    case Factor::kQos:
-      return "qos";
-    case Factor::kTres:
-      return "tres";
-    case Factor::kSite:
-      return "site";
-    case Factor::kNice:
-      return "nice";
+double FactorRow::part(Factor f) const {
+  if (f == Factor::kTres) {
+    double sum = 0;
+    for (const auto& t : tres) sum += t.second;
+    return sum;
   }
-  return "?";
+  if (f == Factor::kNice) return factor[f] != 0 ? -factor[f] : 0.0;  // never -0
+  return factor[f];
 }
 
-double FactorRow::part(Factor f) const {
-  switch (f) {
-    case Factor::kAge:
-      return age;
-    case Factor::kAssoc:
-      return assoc;
-    case Factor::kFairshare:
-      return fairshare;
-    case Factor::kJobSize:
-      return job_size;
-    case Factor::kPartition:
-      return partition_factor;
-    case Factor::kQos:
-      return qos;
-    case Factor::kTres: {
-      double sum = 0;
-      for (const auto& t : tres) sum += t.second;
-      return sum;
-    }
-    case Factor::kSite:
-      return static_cast<double>(site);
-    case Factor::kNice:
-      return nice ? -static_cast<double>(nice) : 0.0;  // never -0
+void FactorRow::set_factors(const double* by_factor) {
+  for (Factor f : kFactors) {
+    const double v = by_factor[static_cast<size_t>(f)];
+    if (f != Factor::kTres)
+      factor[f] = factor_info(f).whole ? static_cast<double>(static_cast<int64_t>(v)) : v;
   }
-  return 0;
 }
 
 const PartitionInfo* Queue::partition(const std::string& name) const {
@@ -129,13 +96,13 @@ namespace {
 // The age part of a row `t` seconds from now.
 double age_at(const PrioritySettings& s, const FactorRow& r, double t) {
   const double w = s.weight[Factor::kAge];
-  return std::min(w, r.age + w * t / s.max_age);
+  return std::min(w, r.factor[Factor::kAge] + w * t / s.max_age);
 }
 
 // Seconds until the row's age part reaches the weight.
 double age_left(const PrioritySettings& s, const FactorRow& r) {
   const double w = s.weight[Factor::kAge];
-  return r.age >= w ? 0 : (w - r.age) / w * s.max_age;
+  return r.factor[Factor::kAge] >= w ? 0 : (w - r.factor[Factor::kAge]) / w * s.max_age;
 }
 
 // The priority of a row `t` seconds from now, as a sum of its parts.
@@ -172,7 +139,7 @@ double seconds_until_age_passes(const PrioritySettings& s, const FactorRow& ahea
 double seconds_until_age_saturates(const PrioritySettings& s, const FactorRow& a,
                                    const FactorRow& b) {
   if (!s.weight[Factor::kAge] || !s.max_age) return -1;
-  if (a.age == b.age) return 0;
+  if (a.factor[Factor::kAge] == b.factor[Factor::kAge]) return 0;
   return std::max(age_left(s, a), age_left(s, b));
 }
 

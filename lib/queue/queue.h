@@ -36,12 +36,16 @@ struct FactorRow {
   std::string partition;
   uint32_t priority = 0;  // the job's priority in that partition, as the scheduler uses it
   bool admin = false;     // administrator-set priority: no factors (sprio's direct_prio)
-  double age = 0, assoc = 0, fairshare = 0, job_size = 0, partition_factor = 0, qos = 0;
-  int64_t site = 0;                                  // PrioritySiteFactor (added)
-  int64_t nice = 0;                                  // nice (subtracted)
+  // The weighted factors by Factor, as sprio shows them; kSite (PrioritySiteFactor, added)
+  // and kNice (the job's nice, subtracted) are whole numbers; kTres is unused: the TRES
+  // factors are `tres`.
+  FactorValues factor;
   std::vector<std::pair<std::string, double>> tres;  // weighted TRES factors by TRES name
   // A factor's contribution to the priority (nice is negative when positive).
   double part(Factor f) const;
+  // Sets the factors but kTres from an array by Factor (fairway_factor_t), site and nice
+  // truncated to whole numbers.
+  void set_factors(const double* by_factor);
 };
 
 inline constexpr uint32_t kNoArrayTask = UINT32_MAX;

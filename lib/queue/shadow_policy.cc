@@ -16,17 +16,13 @@ namespace {
 
 std::string shown(std::string_view s) { return quoted_text(s, 60); }
 
-// PriorityWeight* keys (lower case) and whatif's names for them.
-struct WeightKey {
-  const char* key;
-  const char* name;
-};
-constexpr WeightKey kWeightKeys[] = {{"priorityweightage", "age"},
-                                     {"priorityweightassoc", "assoc"},
-                                     {"priorityweightfairshare", "fairshare"},
-                                     {"priorityweightjobsize", "jobsize"},
-                                     {"priorityweightpartition", "partition"},
-                                     {"priorityweightqos", "qos"}};
+// The settings a shadow policy weighs, as slurm.conf names them.
+std::string settings_weighed() {
+  std::string names;
+  for (Factor f : kFactors)
+    if (has_weight(f)) names += std::string(factor_info(f).weight_key) + ", ";
+  return names + "PriorityWeightTRES, PriorityMaxAge, PriorityFlags";
+}
 
 }  // namespace
 
@@ -59,13 +55,13 @@ WhatIfChange parse_shadow_policy(std::string_view text, const PrioritySettings& 
       const std::string_view value = pair.substr(eq + 1);
       if (!seen.insert(key).second) invalid(at + shown(pair.substr(0, eq)) + " is given twice");
       bool done = false;
-      for (const WeightKey& w : kWeightKeys) {
-        if (key != w.key) continue;
+      for (Factor f : kFactors) {
+        if (!has_weight(f) || key != ascii_lower(factor_info(f).weight_key)) continue;
         const auto v = plain_number(value);
         if (!v || *v != std::floor(*v) || *v > 4294967295.0)
           invalid(at + shown(pair.substr(0, eq)) + "=" + shown(value) +
                   " is not a whole number from 0 to 4294967295");
-        c.weights.emplace_back(w.name, *v);
+        c.weights.emplace_back(factor_name(f), *v);
         done = true;
       }
       if (done) continue;
@@ -106,10 +102,8 @@ WhatIfChange parse_shadow_policy(std::string_view text, const PrioritySettings& 
         if (!c.flags) invalid(at + "PriorityFlags: unknown flag " + shown(unknown));
         continue;
       }
-      invalid(at + shown(pair.substr(0, eq)) +
-              " is not a setting a shadow policy weighs (PriorityWeightAge, PriorityWeightAssoc, "
-              "PriorityWeightFairshare, PriorityWeightJobSize, PriorityWeightPartition, "
-              "PriorityWeightQOS, PriorityWeightTRES, PriorityMaxAge, PriorityFlags)");
+      invalid(at + shown(pair.substr(0, eq)) + " is not a setting a shadow policy weighs (" +
+              settings_weighed() + ")");
     }
   }
   return c;

@@ -5,8 +5,8 @@
 // The file holds KEY=VALUE pairs as slurm.conf does (keys in any case, several pairs on a line
 // separated by blanks, '#' to the end of a line a comment).  The keys are the settings a
 // what-if can weigh (whatif.h):
-//   PriorityWeightAge, PriorityWeightAssoc, PriorityWeightFairshare, PriorityWeightJobSize,
-//   PriorityWeightPartition, PriorityWeightQOS   a whole number
+//   PriorityWeightAge, PriorityWeightFairshare, ... (each factor's weight_key in
+//   kFactorInfo, job_factors.h)   a whole number
 //   PriorityWeightTRES   TRES=WEIGHT,...; as in slurm.conf, a TRES it does not name weighs 0
 //   PriorityMaxAge       a time as slurm.conf takes it
 //   PriorityFlags        a list as slurm.conf takes it (the algorithm: NO_FAIR_TREE,

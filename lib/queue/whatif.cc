@@ -17,8 +17,14 @@ namespace {
 // The PriorityWeight* setting named as sprio's column ("age", ..., "qos"), or null.
 uint32_t* weight_field(PrioritySettings& s, const std::string& name) {
   for (Factor f : kFactors)
-    if (f < Factor::kTres && name == factor_name(f)) return &s.weight[f];
+    if (has_weight(f) && name == factor_name(f)) return &s.weight[f];
   return nullptr;
+}
+
+// A factor's term as the modifier of a noun: "job-size factors".
+std::string modifier(std::string term) {
+  std::replace(term.begin(), term.end(), ' ', '-');
+  return term;
 }
 
 double tres_weight(const PrioritySettings& s, const std::string& name) {
@@ -81,6 +87,13 @@ double spearman(const std::vector<JobMove>& moves) {
 }
 
 }  // namespace
+
+std::string weighted_factor_names() {
+  std::string names;
+  for (Factor f : kFactors)
+    if (has_weight(f)) names += (names.empty() ? "" : ", ") + std::string(factor_name(f));
+  return names;
+}
 
 WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& change) {
   WhatIf w;
@@ -211,9 +224,9 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
     return std::nullopt;
   };
 
-  auto need = [](std::optional<double> v, const char* factor, const char* weight) {
+  auto need = [](std::optional<double> v, const std::string& factor, const char* weight) {
     if (!v)
-      invalid(std::string("the snapshot holds no ") + factor + " factors to weigh (" + weight +
+      invalid("the snapshot holds no " + factor + " factors to weigh (" + weight +
               " was 0 when it was taken): take a snapshot with a nonzero weight");
     return *v;
   };
@@ -222,38 +235,27 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
     for (FactorRow& r : j.rows) {
       if (r.admin) continue;
       const FactorRow old = r;
-      std::optional<double> age_n;
+      // The factor itself where the snapshot or the tree tells it, rather than part / weight,
+      // which can lose the last bit.
+      ByFactor<std::optional<double>> norm;
       if (change.max_age || (s0.weight[Factor::kAge] == 0 && s.weight[Factor::kAge] > 0)) {
         const double waited =
             j.accrue_time ? std::max(0.0, std::difftime(q.taken_at, j.accrue_time)) : 0.0;
         // As multifactor: PriorityMaxAge 0 makes every accruing job's age factor 1.
-        age_n = !j.accrue_time ? 0.0 : s.max_age ? std::min(1.0, waited / s.max_age) : 1.0;
+        norm[Factor::kAge] = !j.accrue_time ? 0.0
+                             : s.max_age    ? std::min(1.0, waited / s.max_age)
+                                            : 1.0;
       }
-      r.age = need(reweigh(old.age, s0.weight[Factor::kAge], s.weight[Factor::kAge], age_n), "age",
-                   "PriorityWeightAge");
-      // The factor itself where the tree tells it, rather than part / weight, which can lose
-      // the last bit.
-      const std::optional<double> fs_n = after_fs;
-      r.fairshare = need(
-          reweigh(old.fairshare, s0.weight[Factor::kFairshare], s.weight[Factor::kFairshare], fs_n),
-          "fair-share", "PriorityWeightFairshare");
-      r.assoc = need(reweigh(old.assoc, s0.weight[Factor::kAssoc], s.weight[Factor::kAssoc]),
-                     "association", "PriorityWeightAssoc");
-      r.job_size =
-          need(reweigh(old.job_size, s0.weight[Factor::kJobSize], s.weight[Factor::kJobSize]),
-               "job-size", "PriorityWeightJobSize");
-      std::optional<double> part_n;
+      norm[Factor::kFairshare] = after_fs;
       if (s0.weight[Factor::kPartition] != s.weight[Factor::kPartition] ||
           (flags_changed & kNoNormalPart))
-        part_n = part_norm(r.partition);
-      r.partition_factor = need(reweigh(old.partition_factor, s0.weight[Factor::kPartition],
-                                        s.weight[Factor::kPartition], part_n),
-                                "partition", "PriorityWeightPartition");
-      std::optional<double> qos_n;
+        norm[Factor::kPartition] = part_norm(r.partition);
       if (s0.weight[Factor::kQos] != s.weight[Factor::kQos] || (flags_changed & kNoNormalQos))
-        qos_n = qos_norm(j.qos);
-      r.qos = need(reweigh(old.qos, s0.weight[Factor::kQos], s.weight[Factor::kQos], qos_n), "QOS",
-                   "PriorityWeightQOS");
+        norm[Factor::kQos] = qos_norm(j.qos);
+      for (Factor f : kFactors)
+        if (has_weight(f))
+          r.factor[f] = need(reweigh(old.factor[f], s0.weight[f], s.weight[f], norm[f]),
+                             modifier(factor_info(f).term), factor_info(f).weight_key);
       for (const auto& [name, value] : tres_changes) {
         const double before = tres_weight(s0, name);
         bool found = false;
@@ -274,7 +276,7 @@ WhatIf what_if(const Queue& q, const FairShareInput& fs, const WhatIfChange& cha
       // partition, the partition term first for a job in several.
       FactorValues parts;
       for (Factor f : kFactors) parts[f] = r.part(f);
-      parts[Factor::kNice] = static_cast<double>(r.nice);
+      parts[Factor::kNice] = r.factor[Factor::kNice];
       const SumOrder order = j.rows.size() == 1 ? SumOrder::kJob : SumOrder::kPartitionFirst;
       const uint32_t before_priority = r.priority;
       r.priority = priority_sum(parts, order, nullptr);

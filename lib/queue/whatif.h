@@ -27,9 +27,12 @@
 
 namespace fairway {
 
+// The names a change gives the weights by: "age, assoc, fairshare, jobsize, partition, qos".
+std::string weighted_factor_names();
+
 struct WhatIfChange {
-  // PriorityWeight*: "age", "assoc", "fairshare", "jobsize", "partition", "qos", or a TRES name
-  // as in PriorityWeightTRES ("CPU", "Mem", "GRES/gpu"; case does not matter).
+  // PriorityWeight*: a weighted factor's name ("age", "fairshare", ...: factor_name), or a
+  // TRES name as in PriorityWeightTRES ("CPU", "Mem", "GRES/gpu"; case does not matter).
   std::vector<std::pair<std::string, double>> weights;
   struct Shares {
     std::string account, user;  // user empty: the account's association

@@ -30,16 +30,13 @@ std::string format_start(const StartRecord& r) {
         "in {}, with priority {}",
         local_time_text(r.order_time), ordinal(r.place), r.of, r.order_partition, j.priority);
     if (j.has_factors) {
-      const StartFactors& f = j.factors;
       std::string parts;
-      const std::pair<const char*, double> terms[] = {
-          {"age", f.age},          {"association", f.assoc},   {"fair-share", f.fairshare},
-          {"job size", f.jobsize}, {"partition", f.partition}, {"QOS", f.qos},
-          {"site", f.site}};
-      for (const auto& [name, v] : terms)
-        if (v != 0)
-          parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ", name, number_words(v));
-      if (f.nice != 0) parts += fmt::format(" - nice {}", number_words(f.nice));
+      for (Factor f : kFactors)
+        if (f != Factor::kTres && f != Factor::kNice && j.factors[f] != 0)
+          parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ", factor_info(f).term,
+                               number_words(j.factors[f]));
+      if (const double nice = j.factors[Factor::kNice]; nice != 0)
+        parts += fmt::format(" - {} {}", factor_info(Factor::kNice).term, number_words(nice));
       if (!parts.empty()) out += ": " + parts;
     }
     out += ".\n";

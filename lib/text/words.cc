@@ -48,29 +48,7 @@ const char* algorithm_words(Algorithm a) {
   return "?";
 }
 
-std::string factor_words(Factor f) {
-  switch (f) {
-    case Factor::kAge:
-      return "age";
-    case Factor::kAssoc:
-      return "association priority";
-    case Factor::kFairshare:
-      return "fair-share";
-    case Factor::kJobSize:
-      return "job size";
-    case Factor::kPartition:
-      return "partition priority";
-    case Factor::kQos:
-      return "QOS priority";
-    case Factor::kTres:
-      return "TRES";
-    case Factor::kSite:
-      return "site factor";
-    case Factor::kNice:
-      return "nice";
-  }
-  return "?";
-}
+std::string factor_words(Factor f) { return factor_info(f).words; }
 
 double row_sum(const FactorRow& r) {
   double sum = 0;

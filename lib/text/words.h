@@ -27,7 +27,7 @@ std::string decimal_words(long double v, int precision = 6);
 inline constexpr double kScientificFrom = 1e15;
 // "Fair Tree", "classic fair-share", "depth-oblivious fair-share".
 const char* algorithm_words(Algorithm a);
-// "age", "association priority", "fair-share", "job size", "partition priority", ...
+// A factor in sentences (kFactorInfo's words): "age", "association priority", "job size", ...
 std::string factor_words(Factor f);
 // The sum of a row's parts (its priority before rounding).
 double row_sum(const FactorRow& r);

@@ -699,8 +699,8 @@ TEST_F(Publish, WithJobsTheSnapshotHoldsTheQueueThatExplainAndWhatifRead) {
   EXPECT_EQ(alice.partitions, std::vector<std::string>{"debug"});
   ASSERT_EQ(alice.rows.size(), 1u);
   EXPECT_EQ(alice.rows[0].priority, 2800u);
-  EXPECT_EQ(alice.rows[0].age, 800);
-  EXPECT_EQ(alice.rows[0].fairshare, 2000);
+  EXPECT_EQ(alice.rows[0].factor[Factor::kAge], 800);
+  EXPECT_EQ(alice.rows[0].factor[Factor::kFairshare], 2000);
   const std::vector<QueueEntry> order = partition_queue(queue, "debug");
   ASSERT_EQ(order.size(), 2u);
   EXPECT_EQ(order[0].job->id, 11u);

@@ -19,9 +19,9 @@ inline FactorRow factor_row(const std::string& part, uint32_t prio, double age, 
   FactorRow r;
   r.partition = part;
   r.priority = prio;
-  r.age = age;
-  r.fairshare = fs;
-  r.job_size = js;
+  r.factor[Factor::kAge] = age;
+  r.factor[Factor::kFairshare] = fs;
+  r.factor[Factor::kJobSize] = js;
   return r;
 }
 

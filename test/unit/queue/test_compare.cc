@@ -291,7 +291,8 @@ TEST(Weights, AFactorDrownedByAWeightOrdersOfMagnitudeAbove) {
     q.jobs.push_back(pending_job(
         i, 11, 100, {row("p", 0, 10.0 * i, 1e7 * (6 - i))}));  // older jobs: less fair-share
   for (auto& j : q.jobs)
-    j.rows[0].priority = static_cast<uint32_t>(j.rows[0].age + j.rows[0].fairshare);
+    j.rows[0].priority = static_cast<uint32_t>(j.rows[0].factor[Factor::kAge] +
+                                               j.rows[0].factor[Factor::kFairshare]);
   const auto d = queue_decisions(q);
   ASSERT_EQ(d.size(), 1u);
   const auto& age = d[0].factors[static_cast<size_t>(Factor::kAge)];

@@ -147,7 +147,7 @@ TEST(SnapshotV2, RoundTripAndMalformed) {
   PendingJob j = job(7, 11, 100, row("p", 1234, 12.5, 1000.25));
   j.tres_req = {{"cpu", 4}, {"mem", 1000}};
   j.rows[0].tres = {{"cpu", 3.25}};
-  j.rows[0].nice = -10;
+  j.rows[0].factor[Factor::kNice] = -10;
   j.time_limit = kInfinite;
   q.jobs.push_back(j);
   s.queue = q;
@@ -157,7 +157,7 @@ TEST(SnapshotV2, RoundTripAndMalformed) {
   EXPECT_EQ(write_snapshot(back), text);
   EXPECT_EQ(back.slurm_release, "24.11.5");
   EXPECT_EQ(back.queue->settings.flags, kAccrueAlways | kNoNormalPart);
-  EXPECT_EQ(back.queue->jobs[0].rows[0].age, 12.5);
+  EXPECT_EQ(back.queue->jobs[0].rows[0].factor[Factor::kAge], 12.5);
   EXPECT_EQ(back.queue->jobs[0].time_limit, kInfinite);
   // Version 1 stays version 1.
   Snapshot v1 = s;

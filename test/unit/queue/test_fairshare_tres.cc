@@ -304,27 +304,27 @@ TEST(FairShareTres, ExplainAndWhatIfTakeAGpuJobsFactorFromTheGpuTree) {
   WhatIfChange twice;
   twice.weights = {{"fairshare", 2000}};
   const WhatIf w = what_if(*s.queue, fs, twice);
-  EXPECT_EQ(w.after.job(7)->rows[0].fairshare, 2000);
-  EXPECT_EQ(w.after.job(8)->rows[0].fairshare, 2000);
+  EXPECT_EQ(w.after.job(7)->rows[0].factor[Factor::kFairshare], 2000);
+  EXPECT_EQ(w.after.job(8)->rows[0].factor[Factor::kFairshare], 2000);
   // A given 20 shares: on billing uA now ranks first (A's 20/21 over 90% against B's 1/21
   // over 10%), and on GPUs still (20/21 over 10%): job 8 falls to half, job 7 stays.
   WhatIfChange shares;
   shares.shares = {{"A", "", 20, false}};
   const WhatIf w2 = what_if(*s.queue, fs, shares);
-  EXPECT_EQ(w2.after.job(7)->rows[0].fairshare, 1000);
-  EXPECT_EQ(w2.after.job(8)->rows[0].fairshare, 500);
+  EXPECT_EQ(w2.after.job(7)->rows[0].factor[Factor::kFairshare], 1000);
+  EXPECT_EQ(w2.after.job(8)->rows[0].factor[Factor::kFairshare], 500);
   // B given 20 shares instead: on GPUs uB now ranks first ((20/21)/0.9 > (1/21)/0.1), so job 7
   // falls to half, which billing alone (where uA ranks second already) would not show.
   shares.shares = {{"B", "", 20, false}};
   const WhatIf w3 = what_if(*s.queue, fs, shares);
-  EXPECT_EQ(w3.after.job(7)->rows[0].fairshare, 500);
-  EXPECT_EQ(w3.after.job(8)->rows[0].fairshare, 1000);
+  EXPECT_EQ(w3.after.job(7)->rows[0].factor[Factor::kFairshare], 500);
+  EXPECT_EQ(w3.after.job(8)->rows[0].factor[Factor::kFairshare], 1000);
   // A usage change is billing's: uB charged 10000 more leaves job 7's GPU factor alone.
   WhatIfChange usage;
   usage.usage = {{"B", "uB", 10000}};
   const WhatIf w4 = what_if(*s.queue, fs, usage);
-  EXPECT_EQ(w4.after.job(7)->rows[0].fairshare, 1000);
-  EXPECT_EQ(w4.after.job(8)->rows[0].fairshare, 500);
+  EXPECT_EQ(w4.after.job(7)->rows[0].factor[Factor::kFairshare], 1000);
+  EXPECT_EQ(w4.after.job(8)->rows[0].factor[Factor::kFairshare], 500);
 }
 
 // fairway compare: two GPU jobs are decided on the GPU tree, where uA ranks first; a GPU job

@@ -330,18 +330,18 @@ TEST(JobStarts, ASiteFactorWrittenWithNiceOffsetReadsBackWithout) {
   r.of = 2;
   std::optional<StartRecord> back = parse_start_record(start_record_json(r));
   ASSERT_TRUE(back);
-  EXPECT_EQ(back->job.factors.site, 0.0);
+  EXPECT_EQ(back->job.factors[Factor::kSite], 0.0);
   EXPECT_EQ(format_start(*back).find("site"), std::string::npos) << format_start(*back);
   for (double site : {-2147483645.0, -5.0, 0.0, 250.0, 2147483645.0}) {
-    r.job.factors.site = site;
+    r.job.factors[Factor::kSite] = site;
     back = parse_start_record(start_record_json(r));
     ASSERT_TRUE(back);
-    EXPECT_EQ(back->job.factors.site, site);
+    EXPECT_EQ(back->job.factors[Factor::kSite], site);
   }
-  r.job.factors.site = 2147483648.0 + 250;
+  r.job.factors[Factor::kSite] = 2147483648.0 + 250;
   back = parse_start_record(start_record_json(r));
   ASSERT_TRUE(back);
-  EXPECT_EQ(back->job.factors.site, 250.0);
+  EXPECT_EQ(back->job.factors[Factor::kSite], 250.0);
   EXPECT_NE(format_start(*back).find("age 555 + fair-share 3000 + site 250."), std::string::npos)
       << format_start(*back);
 }

@@ -146,7 +146,7 @@ TEST(WhatIf, FlagsNoNormalPartAndAlgorithm) {
   q.settings.weight[Factor::kPartition] = 100;
   q.partitions = {{"p", 2, 1, 64, 4}, {"big", 4, 1, 64, 4}};  // p's normalized factor 0.5
   for (auto& j : q.jobs) {
-    j.rows[0].partition_factor = 50;
+    j.rows[0].factor[Factor::kPartition] = 50;
     j.rows[0].priority += 50;
   }
   WhatIfChange c;
@@ -192,7 +192,7 @@ TEST(WhatIf, PartitionWeightUsesTheNormalizedFactorExactly) {
   q.partitions = {{"p", 1, 1, 64, 4}, {"big", 3, 1, 64, 4}};
   for (auto& j : q.jobs) {
     j.rows[0] = test::factor_row("p", 33, 0, 0);
-    j.rows[0].partition_factor = 100.0 / 3;
+    j.rows[0].factor[Factor::kPartition] = 100.0 / 3;
   }
   WhatIfChange c;
   c.weights = {{"partition", 3000}};
@@ -206,6 +206,26 @@ TEST(WhatIf, AJobWithTwoRowsInOnePartitionKeepsBoth) {
   const auto w = what_if(q, two_accounts(), WhatIfChange{});
   EXPECT_EQ(w.partitions[0].jobs, 4u);
   EXPECT_EQ(w.partitions[0].moved, 0u);
+}
+
+TEST(WhatIf, NamesTheWeightsItChangesAsSprioNamesTheirFactors) {
+  EXPECT_EQ(weighted_factor_names(), "age, assoc, fairshare, jobsize, partition, qos");
+}
+
+TEST(WhatIf, ARefusedReweighNamesTheFactorAsAModifier) {
+  Queue q = queue();
+  q.settings.weight[Factor::kJobSize] = 0;
+  WhatIfChange c;
+  c.weights = {{"jobsize", 100}};
+  try {
+    what_if(q, two_accounts(), c);
+    FAIL() << "a job-size weight from 0 was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("no job-size factors to weigh (PriorityWeightJobSize "
+                                         "was 0"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
