@@ -12,139 +12,104 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "fairway_charge.h"
 #include "fairway_plugin.h"
 
 assoc_mgr_lock_t fw_charge_locks = { .assoc = WRITE_LOCK,
 				     .qos = WRITE_LOCK,
 				     .tres = READ_LOCK };
 
-/* The records a charge adds to, and what an underflow's line names. */
-struct charged {
-	job_record_t *job;
-	slurmdb_qos_rec_t *qos[2];
-	slurmdb_assoc_rec_t **assoc;
-	size_t nqos;
-};
-
-/* Run seconds that a release would take below 0 (set to 0 then). */
-static void _underflow(void *arg, size_t rec, fairway_run_secs_t which,
-		       size_t i, uint64_t tried, uint64_t remained)
+/* Add decayed TRES usage to a QOS or association and release TRES run seconds
+ * reserved at job start (only when limits are enforced, as Slurm does). */
+extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
+			   const long double *tres_usage,
+			   const uint64_t *tres_run_delta, uint32_t job_id,
+			   const char *what, const char *name, uint32_t id)
 {
-	const struct charged *ch = arg;
-	const slurmdb_qos_rec_t *qos = rec < ch->nqos ? ch->qos[rec] : NULL;
-	const slurmdb_assoc_rec_t *assoc = qos ? NULL :
-						 ch->assoc[rec - ch->nqos];
-
-	if (which != FAIRWAY_RUN_SECS_GRP)
-		error("%s: job %u: QOS %s TRES %s %s used limit tres_run_secs underflow, tried to remove %" PRIu64
-		      " seconds when only %" PRIu64 " remained.",
-		      plugin_type, ch->job->job_id, qos->name,
-		      assoc_mgr_tres_name_array[i],
-		      which == FAIRWAY_RUN_SECS_ACCOUNT ? "account" : "user",
-		      tried, remained);
-	else
-		error("%s: job %u: %s %s(%u) TRES %s grp_used_tres_run_secs underflow, tried to remove %" PRIu64
-		      " seconds when only %" PRIu64 " remained.",
-		      plugin_type, ch->job->job_id, qos ? "QOS" : "assoc",
-		      qos ? (qos->name ? qos->name : "") :
-			    (assoc->acct ? assoc->acct : ""),
-		      qos ? qos->id : assoc->id, assoc_mgr_tres_name_array[i],
-		      tried, remained);
+	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
+		return;
+	for (int i = 0; i < slurmctld_tres_cnt; i++) {
+		if (i == TRES_ARRAY_ENERGY)
+			continue;
+		if (tres_usage)
+			usage_tres_raw[i] += tres_usage[i];
+		if (tres_run_delta[i] > run_secs[i]) {
+			error("%s: job %u: %s %s(%u) TRES %s grp_used_tres_run_secs underflow, tried to remove %" PRIu64
+			      " seconds when only %" PRIu64 " remained.",
+			      plugin_type, job_id, what, name ? name : "", id,
+			      assoc_mgr_tres_name_array[i], tres_run_delta[i],
+			      run_secs[i]);
+			run_secs[i] = 0;
+		} else
+			run_secs[i] -= tres_run_delta[i];
+	}
 }
 
-/* A QOS's usage; its TRES only where limits are enforced, and from Slurm 24.11
- * with the run seconds of the job's account and user under the QOS, and no
- * TRES for a job without an association. */
-static void _qos_record(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
-			fairway_charged_record_t *r)
+/* Release run seconds of one account's or user's use of a QOS. */
+static void _release_run_secs(uint64_t *run_secs,
+			      const uint64_t *tres_run_delta,
+			      const job_record_t *job_ptr,
+			      const slurmdb_qos_rec_t *qos, const char *whose)
 {
-	memset(r, 0, sizeof(*r));
-	r->usage_raw = &qos->usage->usage_raw;
-	r->grp_used_wall = &qos->usage->grp_used_wall;
-	r->nodecay = (qos->flags & QOS_FLAG_NO_DECAY) != 0;
+	for (int i = 0; i < slurmctld_tres_cnt; i++) {
+		if (i == TRES_ARRAY_ENERGY)
+			continue;
+		if (tres_run_delta[i] > run_secs[i]) {
+			error("%s: job %u: QOS %s TRES %s %s used limit tres_run_secs underflow, tried to remove %" PRIu64
+			      " seconds when only %" PRIu64 " remained.",
+			      plugin_type, job_ptr->job_id, qos->name,
+			      assoc_mgr_tres_name_array[i], whose,
+			      tres_run_delta[i], run_secs[i]);
+			run_secs[i] = 0;
+		} else
+			run_secs[i] -= tres_run_delta[i];
+	}
+}
+
+/* A QOS's TRES usage and released run seconds for a job; from Slurm 24.11
+ * also the run seconds of the job's account and user under the QOS, and
+ * nothing for a job without an association. */
+static void _charge_qos_tres(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
+			     const long double *tres_usage,
+			     const uint64_t *tres_run_delta)
+{
+	uint64_t *acct_secs = NULL, *user_secs = NULL;
+
 	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
 		return;
 	if (FW_QOS_RUN_SECS_PER_USER) {
 		if (!job_ptr->assoc_ptr)
 			return;
-		fw_qos_used_run_secs(qos, job_ptr,
-				     &r->run_secs[FAIRWAY_RUN_SECS_ACCOUNT],
-				     &r->run_secs[FAIRWAY_RUN_SECS_USER]);
+		fw_qos_used_run_secs(qos, job_ptr, &acct_secs, &user_secs);
 	}
-	r->usage_tres_raw = qos->usage->usage_tres_raw;
-	r->run_secs[FAIRWAY_RUN_SECS_GRP] = qos->usage->grp_used_tres_run_secs;
+	fw_charge_tres(qos->usage->usage_tres_raw,
+		       qos->usage->grp_used_tres_run_secs, tres_usage,
+		       tres_run_delta, job_ptr->job_id, "QOS", qos->name,
+		       qos->id);
+	if (acct_secs)
+		_release_run_secs(acct_secs, tres_run_delta, job_ptr, qos,
+				  "account");
+	if (user_secs)
+		_release_run_secs(user_secs, tres_run_delta, job_ptr, qos,
+				  "user");
 }
 
-/* How many records a job's charge adds to: QOS and associations. */
-static size_t _record_count(const job_record_t *job_ptr)
+static void _charge_qos(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
+			const fairway_job_charge_t *c,
+			const long double *tres_decay,
+			const long double *tres_nodecay,
+			const uint64_t *tres_run_delta)
 {
-	size_t n = 2;
-
-	for (slurmdb_assoc_rec_t *a = job_ptr->assoc_ptr; a && a->usage;
-	     a = a->usage->parent_assoc_ptr)
-		n++;
-	return n;
-}
-
-/*
- * The records a job's charge adds to, in order: its QOS; its partition's QOS
- * unless that is the job's (usage factor of the job's QOS only); its
- * association and every ancestor up to root (root's usage normalizes
- * everyone's).  Their number.  Caller holds the assoc and QOS write locks.
- */
-static size_t _records(job_record_t *job_ptr, struct charged *ch,
-		       slurmdb_assoc_rec_t **assocs,
-		       fairway_charged_record_t *r)
-{
-	slurmdb_qos_rec_t *qos = job_ptr->qos_ptr;
-	slurmdb_qos_rec_t *part_qos = job_ptr->part_ptr ?
-		job_ptr->part_ptr->qos_ptr :
-		NULL;
-	size_t n = 0;
-
-	*ch = (struct charged) { .job = job_ptr, .assoc = assocs };
-	if (qos && qos->usage)
-		ch->qos[ch->nqos++] = qos;
-	if (part_qos && (part_qos != qos) && part_qos->usage)
-		ch->qos[ch->nqos++] = part_qos;
-	for (; n < ch->nqos; n++)
-		_qos_record(ch->qos[n], job_ptr, &r[n]);
-	for (slurmdb_assoc_rec_t *a = job_ptr->assoc_ptr; a && a->usage;
-	     a = a->usage->parent_assoc_ptr, n++) {
-		memset(&r[n], 0, sizeof(r[n]));
-		r[n].usage_raw = &a->usage->usage_raw;
-		r[n].grp_used_wall = &a->usage->grp_used_wall;
-		assocs[n - ch->nqos] = a;
-		if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
-			continue;
-		r[n].usage_tres_raw = a->usage->usage_tres_raw;
-		r[n].run_secs[FAIRWAY_RUN_SECS_GRP] =
-			a->usage->grp_used_tres_run_secs;
+	if (!qos || !qos->usage)
+		return;
+	if (qos->flags & QOS_FLAG_NO_DECAY) {
+		qos->usage->grp_used_wall += c->run_nodecay;
+		qos->usage->usage_raw += (long double) c->real_nodecay;
+		_charge_qos_tres(qos, job_ptr, tres_nodecay, tres_run_delta);
+	} else {
+		qos->usage->grp_used_wall += c->run_decay;
+		qos->usage->usage_raw += (long double) c->real_decay;
+		_charge_qos_tres(qos, job_ptr, tres_decay, tres_run_delta);
 	}
-	return n;
-}
-
-/* Add charge c to the job's records; without one, release the TRES run seconds
- * of `used` seconds (x UsageFactor) from them.  Caller holds the assoc and QOS
- * write locks and the TRES read lock. */
-static void _charge(job_record_t *job_ptr, const fairway_job_charge_t *c,
-		    double used)
-{
-	fairway_tres_charge_t t = { job_ptr->tres_alloc_cnt,
-				    (size_t) slurmctld_tres_cnt,
-				    TRES_ARRAY_ENERGY };
-	size_t max = _record_count(job_ptr), n;
-	fairway_charged_record_t r[max];
-	slurmdb_assoc_rec_t *assocs[max];
-	struct charged ch;
-
-	n = _records(job_ptr, &ch, assocs, r);
-	if (c)
-		(void) fairway_charge_records(c, &t, r, n, _underflow, &ch);
-	else
-		(void) fairway_release_run_secs(&t, used, r, n, _underflow,
-						&ch);
 }
 
 /*
@@ -160,8 +125,12 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK,
 				   .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
+	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
+	uint64_t tres_run_delta[cnt];
+	long double tres_decay[cnt], tres_nodecay[cnt];
 	fairway_job_times_t times;
 	fairway_job_charge_t c;
+	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
 	double usage_factor = -1.0, billable, decay_factor;
 
@@ -190,6 +159,10 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 	if (at_end)
 		job_ptr->end_time_exp = (time_t) NO_VAL;
 
+	memset(tres_run_delta, 0, sizeof(tres_run_delta));
+	memset(tres_decay, 0, sizeof(tres_decay));
+	memset(tres_nodecay, 0, sizeof(tres_nodecay));
+
 	if (!assoc_locked)
 		assoc_mgr_lock(&locks);
 	billable = calc_job_billable_tres(job_ptr, start_period, true);
@@ -199,7 +172,36 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 	__atomic_load(&st->decay_factor, &decay_factor, __ATOMIC_RELAXED);
 	fairway_job_charge(&times, start_period, end_period, at_end,
 			   decay_factor, billable, usage_factor, &c);
-	_charge(job_ptr, &c, 0.0);
+	if (job_ptr->tres_alloc_cnt) {
+		for (int i = 0; i < slurmctld_tres_cnt; i++) {
+			uint64_t cnt_i = job_ptr->tres_alloc_cnt[i];
+			if (!cnt_i || (cnt_i == NO_CONSUME_VAL64))
+				continue;
+			tres_run_delta[i] = c.tres_time_delta * cnt_i;
+			tres_decay[i] = (long double) c.run_decay *
+				(long double) cnt_i;
+			tres_nodecay[i] = (long double) c.run_nodecay *
+				(long double) cnt_i;
+		}
+	}
+
+	_charge_qos(qos, job_ptr, &c, tres_decay, tres_nodecay, tres_run_delta);
+	/* The partition's QOS too, unless it is the job's (usage factor of the
+	 * job's QOS only). */
+	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != qos))
+		_charge_qos(job_ptr->part_ptr->qos_ptr, job_ptr, &c, tres_decay,
+			    tres_nodecay, tres_run_delta);
+
+	/* Up to and including root: root's usage normalizes everyone's. */
+	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
+	     assoc = assoc->usage->parent_assoc_ptr) {
+		assoc->usage->grp_used_wall += c.run_decay;
+		assoc->usage->usage_raw += (long double) c.real_decay;
+		fw_charge_tres(assoc->usage->usage_tres_raw,
+			       assoc->usage->grp_used_tres_run_secs, tres_decay,
+			       tres_run_delta, job_ptr->job_id, "assoc",
+			       assoc->acct, assoc->id);
+	}
 	if (at_end)
 		fw_journal_job_end(st, job_ptr, &c, qos);
 	if (!assoc_locked)
@@ -268,6 +270,8 @@ extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 	assoc_mgr_lock_t locks = { .assoc = WRITE_LOCK,
 				   .qos = WRITE_LOCK,
 				   .tres = READ_LOCK };
+	int cnt = slurmctld_tres_cnt > 0 ? slurmctld_tres_cnt : 1;
+	uint64_t delta[cnt];
 	job_record_t *job_ptr;
 	list_itr_t *it;
 	time_t last_ran;
@@ -288,6 +292,7 @@ extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		double usage_factor = 1.0;
+		slurmdb_assoc_rec_t *assoc;
 
 		if ((job_ptr->end_time_exp == (time_t) NO_VAL) ||
 		    !IS_JOB_RUNNING(job_ptr) ||
@@ -297,7 +302,26 @@ extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 		if (job_ptr->qos_ptr && (job_ptr->qos_ptr->usage_factor >= 0))
 			usage_factor = job_ptr->qos_ptr->usage_factor;
 		usage_factor *= (double) (last_ran - job_ptr->start_time);
-		_charge(job_ptr, NULL, usage_factor);
+		memset(delta, 0, sizeof(delta));
+		for (int i = 0; i < slurmctld_tres_cnt; i++) {
+			if (job_ptr->tres_alloc_cnt[i] == NO_CONSUME_VAL64)
+				continue;
+			delta[i] = job_ptr->tres_alloc_cnt[i] * usage_factor;
+		}
+		if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage)
+			_charge_qos_tres(job_ptr->qos_ptr, job_ptr, NULL,
+					 delta);
+		if (job_ptr->part_ptr && job_ptr->part_ptr->qos_ptr &&
+		    (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr) &&
+		    job_ptr->part_ptr->qos_ptr->usage)
+			_charge_qos_tres(job_ptr->part_ptr->qos_ptr, job_ptr,
+					 NULL, delta);
+		for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
+		     assoc = assoc->usage->parent_assoc_ptr)
+			fw_charge_tres(NULL,
+				       assoc->usage->grp_used_tres_run_secs,
+				       NULL, delta, job_ptr->job_id, "assoc",
+				       assoc->acct, assoc->id);
 	}
 	list_iterator_destroy(it);
 	assoc_mgr_unlock(&locks);
