@@ -73,6 +73,10 @@ extern void fw_cfg_put(const fw_cfg_t *cfg);
 /* Drop the current settings (fini). */
 extern void fw_settings_clear(void);
 extern fairway_algorithm_t fw_cfg_algo(void);
+/* fairway_message_fn: the library's line logged as error() or info(), after
+ * the plugin's type. */
+extern void fw_say_error(const char *message, void *arg);
+extern void fw_say_info(const char *message, void *arg);
 
 /* Publishing's part of the state (publish*.c): the library's publisher, NULL
  * until a period publishes. */

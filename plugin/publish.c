@@ -210,16 +210,6 @@ static int _tres_unused(size_t k, void *arg)
 	return unused;
 }
 
-static void _say(const char *message, void *arg)
-{
-	info("%s: %s", plugin_type, message);
-}
-
-static void _say_error(const char *message, void *arg)
-{
-	error("%s: %s", plugin_type, message);
-}
-
 extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
 			   const fw_period_record_t *rec)
 {
@@ -231,7 +221,8 @@ extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
 	if (!pub)
 		return;
 	fw_publish_lane(NULL, -1); /* nothing is noted from here on */
-	fairway_publisher_tell_ties(pub, s, NULL, 0, _tres_unused, _say, &use);
+	fairway_publisher_tell_ties(pub, s, NULL, 0, _tres_unused, fw_say_info,
+				    &use);
 	if (!fairway_publisher_plan(pub)->rows ||
 	    !(s->metrics_dir || s->history_days || s->starvation_minutes))
 		return;
@@ -259,7 +250,8 @@ extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
 	p.decay_half_life = slurm_conf.priority_decay_hl;
 	p.calc_period = slurm_conf.priority_calc_period;
 	p.job_lock_seconds = rec->job_lock_seconds;
-	fairway_publisher_finish(pub, s, &e, &p, _say, _say_error, NULL);
+	fairway_publisher_finish(pub, s, &e, &p, fw_say_info, fw_say_error,
+				 NULL);
 }
 
 extern void fw_publish_free(fw_publish_t **pubp)

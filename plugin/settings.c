@@ -52,12 +52,12 @@ extern void fw_settings_clear(void)
 	fairway_settings_holder_destroy(&g_cfg);
 }
 
-static void _say_option(const char *message, void *arg)
+extern void fw_say_error(const char *message, void *arg)
 {
 	error("%s: %s", plugin_type, message);
 }
 
-static void _say_setting(const char *message, void *arg)
+extern void fw_say_info(const char *message, void *arg)
 {
 	info("%s: %s", plugin_type, message);
 }
@@ -85,8 +85,8 @@ static fairway_error_t _options_settle(fw_settings_log_t *log, fw_cfg_t *c,
 		assoc_mgr_unlock(&tres_read);
 	}
 	err = fairway_options_settle(o, c->algo, (const char *const *) names, n,
-				     log, c->fs_tres_pos, _say_option,
-				     _say_setting, NULL);
+				     log, c->fs_tres_pos, fw_say_error,
+				     fw_say_info, NULL);
 	for (size_t i = 0; i < n; i++)
 		xfree(names[i]);
 	xfree(names);
@@ -102,7 +102,7 @@ static void _options_read(fw_settings_log_t *log, fw_cfg_t *c)
 {
 	fairway_options_t *o = &c->opt;
 	fairway_error_t err = fairway_options_parse(slurm_conf.priority_params,
-						    o, _say_option, NULL);
+						    o, fw_say_error, NULL);
 
 	if (err != FAIRWAY_OK) {
 		error("%s: PriorityParameters not read: %s: %s", plugin_type,
