@@ -99,7 +99,7 @@ static void _recalc_tres(fw_fs_table_t *fs, fw_held_t *held,
 		err = fairway_fair_share_table_tres(
 			fs->table, k, pos,
 			fw_cfg_held(cfg) ? NULL : fs->tres_usage,
-			cfg->usage_basis, jobs, n, cfg->algo, cfg->damp);
+			cfg->opt.usage_basis, jobs, n, cfg->algo, cfg->damp);
 	}
 	if (err != FAIRWAY_OK)
 		error("%s: fair-share of %s usage failed, jobs asking mostly for it keep billing's factor: %s: %s",
@@ -168,8 +168,8 @@ static int _recalc_fair_share(fw_fs_table_t *fs, fw_held_t *held,
 		jobs = fw_held_jobs(held, &n);
 	if (err == FAIRWAY_OK)
 		err = fairway_fair_share_table_load(fs->table, fs->in, fs->n,
-						    cfg->usage_basis, jobs, n,
-						    &unknown);
+						    cfg->opt.usage_basis, jobs,
+						    n, &unknown);
 	if ((err == FAIRWAY_OK) && unknown)
 		log_flag(
 			PRIO,

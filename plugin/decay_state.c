@@ -76,7 +76,7 @@ extern void fw_decay_state_write(const fw_state_t *st)
 extern void fw_decay_settings_read(fw_state_t *st)
 {
 	const fw_cfg_t *cfg = fw_cfg_get();
-	bool exact = cfg->decay_exact;
+	bool exact = cfg->opt.decay_exact;
 	double hl = (double) slurm_conf.priority_decay_hl;
 	double decay = exact ? fairway_exact_decay_factor(hl) :
 			       fairway_decay_factor(hl);

@@ -32,28 +32,22 @@ extern const char plugin_type[];
 
 /* ---- settings.c: the Priority* settings, immutable once published ---- */
 typedef struct {
-	int refs;		   /* under the settings lock */
 	fairway_weights_t weights; /* weights.tres == tres */
 	double *tres;		   /* xmalloc'ed, NULL without TRES weights */
 	fairway_algorithm_t algo;
 	double damp;	      /* FairShareDampeningFactor, >= 1 */
 	uint32_t slurm_flags; /* slurm_conf.priority_flags */
 	bool fair_share;      /* false without slurmdbd: no fair-share */
-	char *metrics_dir; /* PriorityParameters fairway_metrics_dir, or NULL */
-	uint32_t history_days;	     /* fairway_history_days, 0: no history */
-	uint32_t starvation_minutes; /* fairway_starvation_minutes, 0: off */
-	double starvation_quantile;  /* fairway_starvation_quantile */
-	char *shadow_file;	     /* fairway_shadow, or NULL */
-	uint32_t queue_jobs;	     /* fairway_queue_jobs */
-	bool decay_exact;	     /* fairway_decay=exact */
-	uint32_t usage_basis;	     /* fairway_usage: FAIRWAY_USAGE_* */
-	uint32_t rerank_interval;    /* fairway_rerank_interval, seconds */
-	uint32_t weigh_threads;	     /* fairway_weigh_threads, 0: not given */
-	/* fairway_fairshare_tres: the listed TRES slurmctld tracks, by name
-	 * and position in the TRES arrays (lib/queue/fairshare_tres.h). */
+	/* PriorityParameters' own options as settled (fairway_options_settle):
+	 * fairway_fairshare_tres holds the listed TRES slurmctld tracks. */
+	fairway_options_t opt;
+	/* Their number and positions in the TRES arrays
+	 * (lib/queue/fairshare_tres.h). */
 	int fs_tres_n;
 	int fs_tres_pos[FAIRWAY_MAX_FAIRSHARE_TRES];
-	char *fs_tres_name[FAIRWAY_MAX_FAIRSHARE_TRES];
+	const char *fs_tres_name[FAIRWAY_MAX_FAIRSHARE_TRES]; /* in opt */
+	/* What the options ask of publishing (publish.c), names in opt. */
+	fairway_publish_settings_t publish;
 } fw_cfg_t;
 
 /* The PriorityWeight* of factor FAIRWAY_FACTOR_<f>. */
@@ -63,7 +57,7 @@ typedef struct {
  * committed), not historical usage. */
 static inline bool fw_cfg_held(const fw_cfg_t *cfg)
 {
-	return cfg->usage_basis != FAIRWAY_USAGE_HISTORICAL;
+	return cfg->opt.usage_basis != FAIRWAY_USAGE_HISTORICAL;
 }
 
 /* A part of fw_state_t: what the settings' lines last said, so that a
@@ -79,6 +73,10 @@ extern void fw_cfg_put(const fw_cfg_t *cfg);
 /* Drop the current settings (fini). */
 extern void fw_settings_clear(void);
 extern fairway_algorithm_t fw_cfg_algo(void);
+/* fairway_message_fn: the library's line logged as error() or info(), after
+ * the plugin's type. */
+extern void fw_say_error(const char *message, void *arg);
+extern void fw_say_info(const char *message, void *arg);
 
 /* Publishing's part of the state (publish*.c): the library's publisher, NULL
  * until a period publishes. */

@@ -357,7 +357,7 @@ extern int fw_recalc(fw_state_t *st, time_t now)
 static uint32_t _rerank_interval(void)
 {
 	const fw_cfg_t *cfg = fw_cfg_get();
-	uint32_t iv = fw_cfg_held(cfg) ? cfg->rerank_interval : 0;
+	uint32_t iv = fw_cfg_held(cfg) ? cfg->opt.rerank_interval : 0;
 
 	fw_cfg_put(cfg);
 	return iv;

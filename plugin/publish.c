@@ -24,33 +24,18 @@
 
 #include "fairway_plugin.h"
 
-/* What cfg asks of publishing. */
-static fairway_publish_settings_t _settings(const fw_cfg_t *cfg)
-{
-	return (fairway_publish_settings_t) {
-		.metrics_dir = cfg->metrics_dir,
-		.history_days = cfg->history_days,
-		.starvation_minutes = cfg->starvation_minutes,
-		.queue_jobs = cfg->queue_jobs,
-		.queue_tres = cfg->weights.tres ? cfg->weights.tres_count : 0,
-		.fairshare_tres = (const char *const *) cfg->fs_tres_name,
-		.fairshare_tres_count = cfg->fs_tres_n,
-		.fair_share = FW_WEIGHT(cfg, FAIRSHARE) && cfg->fair_share,
-	};
-}
-
 extern void fw_publish_begin(fw_publish_t **pubp, const fw_cfg_t *cfg)
 {
-	fairway_publish_settings_t s = _settings(cfg);
+	const fairway_publish_settings_t *s = &cfg->publish;
 	fairway_publish_plan_t plan;
 
-	if (fairway_publisher_begin(*pubp, &s, &plan) ||
+	if (fairway_publisher_begin(*pubp, s, &plan) ||
 	    (!*pubp && !plan.rows && !plan.tally))
 		return;
 	if (!*pubp) {
 		if (fairway_publisher_new(pubp))
 			fatal("%s: out of memory for publishing", plugin_type);
-		fairway_publisher_begin(*pubp, &s, &plan);
+		fairway_publisher_begin(*pubp, s, &plan);
 	}
 	/* From here on the calculation thread notes into lane 0. */
 	fw_publish_lane(*pubp, (plan.rows || plan.tally) ? 0 : -1);
@@ -225,20 +210,10 @@ static int _tres_unused(size_t k, void *arg)
 	return unused;
 }
 
-static void _say(const char *message, void *arg)
-{
-	info("%s: %s", plugin_type, message);
-}
-
-static void _say_error(const char *message, void *arg)
-{
-	error("%s: %s", plugin_type, message);
-}
-
 extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
 			   const fw_period_record_t *rec)
 {
-	fairway_publish_settings_t s = _settings(cfg);
+	const fairway_publish_settings_t *s = &cfg->publish;
 	fw_publish_use_t use = { .cfg = cfg, .held = rec->held };
 	fairway_period_end_t e = { .walk = rec->now, .begin = rec->begin };
 	fairway_publication_t p = { 0 };
@@ -246,21 +221,19 @@ extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
 	if (!pub)
 		return;
 	fw_publish_lane(NULL, -1); /* nothing is noted from here on */
-	fairway_publisher_tell_ties(pub, &s, NULL, 0, _tres_unused, _say, &use);
+	fairway_publisher_tell_ties(pub, s, NULL, 0, _tres_unused, fw_say_info,
+				    &use);
 	if (!fairway_publisher_plan(pub)->rows ||
-	    !(cfg->metrics_dir || cfg->history_days || cfg->starvation_minutes))
+	    !(s->metrics_dir || s->history_days || s->starvation_minutes))
 		return;
 
-	_copy_assocs(pub, cfg, s.queue_tres);
-	e.where = cfg->metrics_dir ? cfg->metrics_dir :
-				     slurm_conf.state_save_location;
-	p.directory = cfg->metrics_dir;
-	p.history_days = cfg->history_days;
+	_copy_assocs(pub, cfg, s->queue_tres);
+	e.where = s->metrics_dir ? s->metrics_dir :
+				   slurm_conf.state_save_location;
+	(void) fairway_publication_from_options(&cfg->opt, &p);
 	p.slurm_release = SLURM_VERSION_STRING;
 	p.lineage_order = FW_SLURM_AT_LEAST(23, 11);
 	p.algo = cfg->algo;
-	p.decay_exact = cfg->decay_exact;
-	p.usage_basis = cfg->usage_basis;
 	if (fw_cfg_held(cfg))
 		p.running = fw_held_jobs(rec->held, &p.running_count);
 	/* Under a held basis each listed TRES's held jobs, copied
@@ -276,11 +249,9 @@ extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
 	p.weights = &cfg->weights;
 	p.decay_half_life = slurm_conf.priority_decay_hl;
 	p.calc_period = slurm_conf.priority_calc_period;
-	p.shadow_file = cfg->shadow_file;
 	p.job_lock_seconds = rec->job_lock_seconds;
-	p.starvation_minutes = cfg->starvation_minutes;
-	p.starvation_quantile = cfg->starvation_quantile;
-	fairway_publisher_finish(pub, &s, &e, &p, _say, _say_error, NULL);
+	fairway_publisher_finish(pub, s, &e, &p, fw_say_info, fw_say_error,
+				 NULL);
 }
 
 extern void fw_publish_free(fw_publish_t **pubp)

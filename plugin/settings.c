@@ -4,8 +4,9 @@
  *  priority_p_reconfig runs without slurmctld's locks while the calculation
  *  thread, submits and sprio read the settings, so a settings object is
  *  immutable once published: readers hold a reference (fw_cfg_get/fw_cfg_put)
- *  for as long as they use it, and a reconfigure publishes a new object.
- *  g_cfg_lock is a leaf lock (nothing else is taken while holding it).
+ *  for as long as they use it, and a reconfigure publishes a new object.  The
+ *  library's fairway_settings_holder_t keeps the object in force and counts
+ *  the references, under a leaf lock.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -17,54 +18,30 @@
 
 #include "priority_flags.h"
 
-static fw_cfg_t *g_cfg = NULL;
-static pthread_mutex_t g_cfg_lock = PTHREAD_MUTEX_INITIALIZER;
+static fairway_settings_holder_t *g_cfg = NULL;
 /* Before init and after fini: no weights. */
 static fw_cfg_t g_cfg_none = { .algo = FAIRWAY_ALGO_FAIR_TREE, .damp = 1.0 };
 
 extern const fw_cfg_t *fw_cfg_get(void)
 {
-	fw_cfg_t *c;
+	const fw_cfg_t *c = fairway_settings_holder_acquire(g_cfg);
 
-	slurm_mutex_lock(&g_cfg_lock);
-	if ((c = g_cfg))
-		c->refs++;
-	slurm_mutex_unlock(&g_cfg_lock);
 	return c ? c : &g_cfg_none;
 }
 
 extern void fw_cfg_put(const fw_cfg_t *cfg)
 {
-	fw_cfg_t *c = (fw_cfg_t *) cfg;
-	bool last;
-
-	if (!c || (c == &g_cfg_none))
-		return;
-	slurm_mutex_lock(&g_cfg_lock);
-	last = (--c->refs == 0);
-	slurm_mutex_unlock(&g_cfg_lock);
-	if (last) {
-		xfree(c->tres);
-		for (int k = 0; k < c->fs_tres_n; k++)
-			xfree(c->fs_tres_name[k]);
-		xfree(c->metrics_dir);
-		xfree(c->shadow_file);
-		xfree(c);
-	}
+	if (cfg != &g_cfg_none)
+		fairway_settings_holder_release(g_cfg, cfg);
 }
 
-/* Publish `c` (NULL: none) as the current settings. */
-static void _cfg_publish(fw_cfg_t *c)
+/* fairway_free_fn: a settings object neither in force nor held. */
+static void _cfg_free(void *obj)
 {
-	fw_cfg_t *old;
+	fw_cfg_t *c = obj;
 
-	if (c)
-		c->refs = 1;
-	slurm_mutex_lock(&g_cfg_lock);
-	old = g_cfg;
-	g_cfg = c;
-	slurm_mutex_unlock(&g_cfg_lock);
-	fw_cfg_put(old);
+	xfree(c->tres);
+	xfree(c);
 }
 
 /* What was logged last is in a fw_settings_log_t of the plugin's state
@@ -72,15 +49,15 @@ static void _cfg_publish(fw_cfg_t *c)
 _Static_assert(FAIRWAY_USAGE_HISTORICAL == 0, "a zeroed log says historical");
 extern void fw_settings_clear(void)
 {
-	_cfg_publish(NULL);
+	fairway_settings_holder_destroy(&g_cfg);
 }
 
-static void _say_option(const char *message, void *arg)
+extern void fw_say_error(const char *message, void *arg)
 {
 	error("%s: %s", plugin_type, message);
 }
 
-static void _say_setting(const char *message, void *arg)
+extern void fw_say_info(const char *message, void *arg)
 {
 	info("%s: %s", plugin_type, message);
 }
@@ -108,48 +85,37 @@ static fairway_error_t _options_settle(fw_settings_log_t *log, fw_cfg_t *c,
 		assoc_mgr_unlock(&tres_read);
 	}
 	err = fairway_options_settle(o, c->algo, (const char *const *) names, n,
-				     log, c->fs_tres_pos, _say_option,
-				     _say_setting, NULL);
+				     log, c->fs_tres_pos, fw_say_error,
+				     fw_say_info, NULL);
 	for (size_t i = 0; i < n; i++)
 		xfree(names[i]);
 	xfree(names);
 	return err;
 }
 
-/* Fairway's own options in PriorityParameters; a bad one is logged and
- * ignored (never a failed start), and options that do not apply to the
- * algorithm or the TRES tracked are refused with a line each.  A change of
- * fairway_usage or fairway_fairshare_tres since `log` is logged. */
+/* Fairway's own options in PriorityParameters, kept whole in c->opt; a bad
+ * one is logged and ignored (never a failed start), and options that do not
+ * apply to the algorithm or the TRES tracked are refused with a line each.  A
+ * change of fairway_usage or fairway_fairshare_tres since `log` is logged.
+ * Options that cannot be settled are all off. */
 static void _options_read(fw_settings_log_t *log, fw_cfg_t *c)
 {
-	fairway_options_t o;
+	fairway_options_t *o = &c->opt;
 	fairway_error_t err = fairway_options_parse(slurm_conf.priority_params,
-						    &o, _say_option, NULL);
+						    o, fw_say_error, NULL);
 
 	if (err != FAIRWAY_OK) {
 		error("%s: PriorityParameters not read: %s: %s", plugin_type,
 		      fairway_strerror(err), fairway_last_error());
-		memset(&o, 0, sizeof(o));
+		memset(o, 0, sizeof(*o));
 	}
-	if ((err = _options_settle(log, c, &o)) != FAIRWAY_OK) {
+	if ((err = _options_settle(log, c, o)) != FAIRWAY_OK) {
 		error("%s: PriorityParameters not settled: %s: %s", plugin_type,
 		      fairway_strerror(err), fairway_last_error());
+		memset(o, 0, sizeof(*o));
 		return;
 	}
-	if (o.metrics_dir[0])
-		c->metrics_dir = xstrdup(o.metrics_dir);
-	c->history_days = o.history_days;
-	c->starvation_minutes = o.starvation_minutes;
-	c->starvation_quantile = o.starvation_quantile;
-	if (o.shadow_file[0])
-		c->shadow_file = xstrdup(o.shadow_file);
-	c->queue_jobs = o.queue_jobs;
-	c->decay_exact = o.decay_exact;
-	c->usage_basis = o.usage_basis;
-	c->rerank_interval = o.rerank_interval;
-	c->weigh_threads = o.weigh_threads;
-	for (uint32_t k = 0; k < o.fairshare_tres_count; k++)
-		c->fs_tres_name[c->fs_tres_n++] = xstrdup(o.fairshare_tres[k]);
+	c->fs_tres_n = (int) o->fairshare_tres_count;
 }
 
 /* slurm.conf's PriorityWeight* of each weighted factor. */
@@ -198,6 +164,10 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 		w->weight[FAIRWAY_FACTOR_FAIRSHARE] = 0;
 	}
 	_options_read(log, c);
+	(void) fairway_publish_settings_from_options(&c->opt, c->fs_tres_name,
+						     &c->publish);
+	c->publish.queue_tres = w->tres ? w->tres_count : 0;
+	c->publish.fair_share = FW_WEIGHT(c, FAIRSHARE) && fair_share;
 
 	log_flag(
 		PRIO,
@@ -206,7 +176,9 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 		FW_WEIGHT(c, FAIRSHARE), FW_WEIGHT(c, JOB_SIZE),
 		FW_WEIGHT(c, PARTITION), FW_WEIGHT(c, QOS), w->max_age,
 		c->slurm_flags, c->algo);
-	_cfg_publish(c);
+	if ((!g_cfg && fairway_settings_holder_new(_cfg_free, &g_cfg)) ||
+	    fairway_settings_holder_set(g_cfg, c))
+		fatal("%s: out of memory for the settings", plugin_type);
 }
 
 extern fairway_algorithm_t fw_cfg_algo(void)

@@ -160,7 +160,7 @@ extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
 		changed = _weigh_lane(pool, 0, 0, n);
 	else
 		(void) fairway_weigh_pool_run(
-			pool->threads, n, cfg->weigh_threads,
+			pool->threads, n, cfg->opt.weigh_threads,
 			cfg->algo == FAIRWAY_ALGO_FAIR_TREE, _weigh_lane, pool,
 			&changed, &parts);
 	if (changed)

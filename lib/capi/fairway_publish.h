@@ -202,6 +202,23 @@ typedef struct fairway_publish_settings {
   int fair_share;
 } fairway_publish_settings_t;
 
+/*
+ * What o, as settled, asks of publishing: in s the metrics directory (NULL for ""), the
+ * history days, starvation minutes and queue jobs, and fairway_fairshare_tres named through
+ * names (FAIRWAY_MAX_FAIRSHARE_TRES of them, the caller's, set to point into o); queue_tres
+ * and fair_share are left as they are.  Errors: FAIRWAY_EINVAL (NULL o, names or s).
+ */
+fairway_error_t fairway_publish_settings_from_options(const fairway_options_t* o,
+                                                      const char** names,
+                                                      fairway_publish_settings_t* s);
+/*
+ * The fields of p that o, as settled, decides: directory (NULL for no metrics directory),
+ * history_days, starvation_minutes and starvation_quantile, shadow_file (NULL for ""),
+ * decay_exact and usage_basis.  Errors: FAIRWAY_EINVAL (NULL o or p).
+ */
+fairway_error_t fairway_publication_from_options(const fairway_options_t* o,
+                                                 fairway_publication_t* p);
+
 /* What the plugin notes this period (all 0: nothing; then no publisher is needed). */
 typedef struct fairway_publish_plan {
   int rows;          /* a row per pending job and partition (files, history, starvation) */

@@ -58,6 +58,34 @@ fairway_error_t fairway_options_settle(fairway_options_t* o, fairway_algorithm_t
  */
 const char* fairway_algorithm_log_name(fairway_algorithm_t algo);
 
+/* ---- The settings in force, shared between threads ---- */
+
+/*
+ * Holds the plugin's settings object in force: a reconfigure puts a new one in force while
+ * threads go on reading the one they acquired, so an object is immutable once in force, and
+ * it is handed to free_fn once it is neither in force nor held.  One lock, a leaf, guards
+ * the holder: nothing else is taken while it is held, and free_fn runs outside it.
+ */
+typedef struct fairway_settings_holder fairway_settings_holder_t;
+typedef void (*fairway_free_fn)(void* obj);
+
+/* Errors: FAIRWAY_EINVAL (NULL free_fn or out), FAIRWAY_ENOMEM. */
+fairway_error_t fairway_settings_holder_new(fairway_free_fn free_fn,
+                                            fairway_settings_holder_t** out);
+/*
+ * Put obj in force (NULL: none); the object it replaces is freed now, or when its last
+ * holder releases it.  Errors: FAIRWAY_EINVAL (NULL h), FAIRWAY_ENOMEM (nothing changed).
+ */
+fairway_error_t fairway_settings_holder_set(fairway_settings_holder_t* h, void* obj);
+/* The object in force, held until fairway_settings_holder_release; NULL: none, or NULL h.
+ * Errors: none. */
+void* fairway_settings_holder_acquire(fairway_settings_holder_t* h);
+/* Release obj, acquired from h (NULL h or obj, or one not held: a no-op).  Errors: none. */
+void fairway_settings_holder_release(fairway_settings_holder_t* h, const void* obj);
+/* Put none in force and free *h, setting it to NULL (NULL: a no-op); nothing acquired from
+ * it may still be held.  Errors: none. */
+void fairway_settings_holder_destroy(fairway_settings_holder_t** h);
+
 #ifdef __cplusplus
 }
 #endif

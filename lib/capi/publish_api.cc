@@ -376,3 +376,35 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
       for (const std::string& m : problems) say(m.c_str(), arg);
   });
 }
+
+extern "C" fairway_error_t fairway_publish_settings_from_options(const fairway_options_t* o,
+                                                                 const char** names,
+                                                                 fairway_publish_settings_t* s) {
+  return fairway::guard([&] {
+    if (!o || !names || !s)
+      fairway::invalid("fairway_publish_settings_from_options: NULL argument");
+    if (o->fairshare_tres_count > FAIRWAY_MAX_FAIRSHARE_TRES)
+      fairway::invalid("fairway_publish_settings_from_options: too many fairway_fairshare_tres");
+    s->metrics_dir = o->metrics_dir[0] ? o->metrics_dir : nullptr;
+    s->history_days = o->history_days;
+    s->starvation_minutes = o->starvation_minutes;
+    s->queue_jobs = o->queue_jobs;
+    for (uint32_t k = 0; k < o->fairshare_tres_count; k++) names[k] = o->fairshare_tres[k];
+    s->fairshare_tres = names;
+    s->fairshare_tres_count = o->fairshare_tres_count;
+  });
+}
+
+extern "C" fairway_error_t fairway_publication_from_options(const fairway_options_t* o,
+                                                            fairway_publication_t* p) {
+  return fairway::guard([&] {
+    if (!o || !p) fairway::invalid("fairway_publication_from_options: NULL argument");
+    p->directory = o->metrics_dir[0] ? o->metrics_dir : nullptr;
+    p->history_days = o->history_days;
+    p->starvation_minutes = o->starvation_minutes;
+    p->starvation_quantile = o->starvation_quantile;
+    p->shadow_file = o->shadow_file[0] ? o->shadow_file : nullptr;
+    p->decay_exact = o->decay_exact;
+    p->usage_basis = o->usage_basis;
+  });
+}

@@ -1,6 +1,8 @@
-// settings_api.cc - fairway_settings.h over lib/queue/plugin_options.h.
+// settings_api.cc - fairway_settings.h over lib/queue/plugin_options.h, and the holder of the
+// settings in force.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -70,4 +72,84 @@ extern "C" const char* fairway_algorithm_log_name(fairway_algorithm_t algo) {
       break;
   }
   return "depth-oblivious fair-share";
+}
+
+// Every object put in force and not yet freed, with its holders: the holder itself counts
+// one while the object is in force.
+struct fairway_settings_holder {
+  struct Held {
+    void* obj;
+    long refs;
+  };
+  std::mutex lock;
+  fairway_free_fn free_fn = nullptr;
+  void* current = nullptr;
+  std::vector<Held> held;
+
+  // Drop one reference to obj; the object to free when that was its last one, or NULL.
+  // Called with lock held.
+  void* drop(const void* obj) {
+    for (size_t i = 0; i < held.size(); i++) {
+      if (held[i].obj != obj) continue;
+      void* gone = held[i].obj;
+      if (--held[i].refs > 0) return nullptr;
+      held.erase(held.begin() + static_cast<std::ptrdiff_t>(i));
+      return gone;
+    }
+    return nullptr;
+  }
+};
+
+extern "C" fairway_error_t fairway_settings_holder_new(fairway_free_fn free_fn,
+                                                       fairway_settings_holder_t** out) {
+  return fairway::guard([&] {
+    if (!free_fn || !out) fairway::invalid("fairway_settings_holder_new: NULL argument");
+    *out = new fairway_settings_holder;
+    (*out)->free_fn = free_fn;
+  });
+}
+
+extern "C" fairway_error_t fairway_settings_holder_set(fairway_settings_holder_t* h, void* obj) {
+  void* gone = nullptr;
+  fairway_error_t err = fairway::guard([&] {
+    if (!h) fairway::invalid("fairway_settings_holder_set: NULL holder");
+    std::lock_guard<std::mutex> hold(h->lock);
+    if (obj) h->held.reserve(h->held.size() + 1);  // may throw: before any change
+    if (h->current) gone = h->drop(h->current);
+    h->current = obj;
+    if (obj) h->held.push_back({obj, 1});
+  });
+  if (gone) h->free_fn(gone);
+  return err;
+}
+
+extern "C" void* fairway_settings_holder_acquire(fairway_settings_holder_t* h) {
+  void* obj = nullptr;
+  (void)fairway::guard([&] {
+    if (!h) return;
+    std::lock_guard<std::mutex> hold(h->lock);
+    for (auto& e : h->held)
+      if (e.obj == h->current) {
+        e.refs++;
+        obj = e.obj;
+      }
+  });
+  return obj;
+}
+
+extern "C" void fairway_settings_holder_release(fairway_settings_holder_t* h, const void* obj) {
+  void* gone = nullptr;
+  (void)fairway::guard([&] {
+    if (!h || !obj) return;
+    std::lock_guard<std::mutex> hold(h->lock);
+    gone = h->drop(obj);
+  });
+  if (gone) h->free_fn(gone);
+}
+
+extern "C" void fairway_settings_holder_destroy(fairway_settings_holder_t** h) {
+  if (!h || !*h) return;
+  (void)fairway_settings_holder_set(*h, nullptr);
+  delete *h;
+  *h = nullptr;
 }
