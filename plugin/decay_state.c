@@ -8,9 +8,8 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include <limits.h>
-
 #include "fairway_plugin.h"
+#include "fairway_usage_state.h"
 
 /*
  * Read when the last period ran.  Missing: 0 (as multifactor: running jobs
@@ -20,49 +19,34 @@
  */
 static void _read_state(fw_state_t *st, time_t now)
 {
-	const char *dir = slurm_conf.state_save_location;
-	char path[PATH_MAX], old[PATH_MAX];
-	fairway_decay_recovery_t r = { .last_ran = now };
+	fairway_decay_recovery_t r;
 
-	fairway_state_path(dir, FAIRWAY_STATE_DECAY, path, sizeof(path));
-	fairway_state_path(dir, FAIRWAY_STATE_DECAY_OLD, old, sizeof(old));
 	lock_state_files();
-	if (fairway_decay_state_recover(path, old, now, &r) != FAIRWAY_OK) {
-		r.source = FAIRWAY_DECAY_FROM_NOW;
-		snprintf(r.error, sizeof(r.error), "%s", fairway_last_error());
-	}
+	(void) fairway_decay_state_recover_in(slurm_conf.state_save_location,
+					      now, &r);
 	unlock_state_files();
 	st->last_ran = r.last_ran;
 	st->reset.last_reset = r.last_reset;
-	if (r.source == FAIRWAY_DECAY_NO_FILE)
-		info("%s: no last decay state (%s) to recover", plugin_type,
-		     path);
-	if (r.source >= FAIRWAY_DECAY_FROM_PREVIOUS)
-		error("%s: decay state unusable: %s", plugin_type, r.error);
-	if (r.source == FAIRWAY_DECAY_FROM_PREVIOUS)
-		error("%s: using the previous decay state %s (last period %ld)",
-		      plugin_type, old, (long) st->last_ran);
-	else if (r.source == FAIRWAY_DECAY_FROM_NOW)
-		error("%s: no usable decay state: counting periods from now; usage of running jobs since the last saved period is not charged",
-		      plugin_type);
+	if (r.info_line[0])
+		info("%s: %s", plugin_type, r.info_line);
+	for (int i = 0; i < 2; i++)
+		if (r.error_lines[i][0])
+			error("%s: %s", plugin_type, r.error_lines[i]);
 	log_flag(PRIO, "%s: last period ran at %ld", plugin_type,
 		 (long) st->last_ran);
 }
 
 extern void fw_decay_state_write(const fw_state_t *st)
 {
-	char path[PATH_MAX];
-
 	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null")) {
 		error("%s: can not save priority state information, StateSaveLocation is /dev/null",
 		      plugin_type);
 		return;
 	}
-	fairway_state_path(slurm_conf.state_save_location, FAIRWAY_STATE_DECAY,
-			   path, sizeof(path));
 	lock_state_files();
-	if (fairway_decay_state_write(path, st->last_ran,
-				      st->reset.last_reset) != FAIRWAY_OK)
+	if (fairway_decay_state_save(slurm_conf.state_save_location,
+				     st->last_ran,
+				     st->reset.last_reset) != FAIRWAY_OK)
 		error("%s: can't save decay state: %s", plugin_type,
 		      fairway_last_error());
 	unlock_state_files();

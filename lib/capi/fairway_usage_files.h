@@ -46,6 +46,11 @@ typedef struct fairway_decay_recovery {
   time_t last_reset;
   fairway_decay_source_t source;
   char error[4352]; /* why the file was unusable (PREVIOUS, NOW), NUL-terminated */
+  /* fairway_decay_state_recover_in only ("" otherwise): the files read, and what to log
+   * about them, an info line and up to two error lines ("": none). */
+  char path[4096], old_path[4096];
+  char info_line[4160];
+  char error_lines[2][4480];
 } fairway_decay_recovery_t;
 
 /*

@@ -1,0 +1,222 @@
+// usage_state_api.cc - the C API of fairway_usage_state.h: the usage of every association and
+// QOS copied for the usage file or a restart's replay, and a job end's journal entry.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <algorithm>
+#include <cstdio>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "api_guard.h"
+#include "fairway_usage_state.h"
+
+// Where each copied record's usage lives: written back after a replay.
+struct UsageAt {
+  long double* usage_raw;
+  double* grp_used_wall;
+};
+
+struct fairway_usage_copy {
+  std::vector<fairway_usage_node_t> assocs;
+  std::vector<fairway_usage_entry_t> qos;
+  std::vector<UsageAt> assocs_at, qos_at;
+  bool incomplete = false;  // an add ran out of memory
+};
+
+namespace {
+
+// Append e and where it lives; on a failure the copy is marked incomplete.
+template <typename T>
+void add(fairway_usage_copy* c, std::vector<T>& v, std::vector<UsageAt>& at, const T& e,
+         UsageAt where) {
+  try {
+    // Room in `at` first, so that nothing can throw once e is in v.
+    if (at.size() == at.capacity()) at.reserve(std::max<size_t>(64, 2 * at.capacity()));
+    v.push_back(e);
+    at.push_back(where);
+  } catch (...) {
+    c->incomplete = true;
+    throw;
+  }
+}
+
+void check_complete(const fairway_usage_copy* c, const char* fn) {
+  if (!c) fairway::invalid((std::string(fn) + ": NULL argument").c_str());
+  if (c->incomplete) throw std::bad_alloc();
+}
+
+}  // namespace
+
+extern "C" {
+
+fairway_usage_copy_t* fairway_usage_copy_new(void) {
+  return new (std::nothrow) fairway_usage_copy();
+}
+
+void fairway_usage_copy_destroy(fairway_usage_copy_t** c) {
+  if (!c || !*c) return;
+  delete *c;
+  *c = nullptr;
+}
+
+fairway_error_t fairway_usage_copy_assoc(fairway_usage_copy_t* c, uint32_t id,
+                                         long double* usage_raw, double* grp_used_wall,
+                                         uint32_t parent_id, int has_parent) {
+  return fairway::guard([&] {
+    if (!c || !usage_raw || !grp_used_wall)
+      fairway::invalid("fairway_usage_copy_assoc: NULL argument");
+    const fairway_usage_node_t n{{id, *usage_raw, *grp_used_wall}, parent_id, has_parent != 0};
+    add(c, c->assocs, c->assocs_at, n, {usage_raw, grp_used_wall});
+  });
+}
+
+fairway_error_t fairway_usage_copy_qos(fairway_usage_copy_t* c, uint32_t id, long double* usage_raw,
+                                       double* grp_used_wall) {
+  return fairway::guard([&] {
+    if (!c || !usage_raw || !grp_used_wall)
+      fairway::invalid("fairway_usage_copy_qos: NULL argument");
+    add(c, c->qos, c->qos_at, fairway_usage_entry_t{id, *usage_raw, *grp_used_wall},
+        {usage_raw, grp_used_wall});
+  });
+}
+
+fairway_error_t fairway_usage_copy_save(const fairway_usage_copy_t* c, const char* dir,
+                                        time_t period) {
+  return fairway::guard([&] {
+    check_complete(c, "fairway_usage_copy_save");
+    return fairway_usage_journal_save(dir, period, c->assocs.data(), c->assocs.size(),
+                                      c->qos.data(), c->qos.size());
+  });
+}
+
+fairway_error_t fairway_usage_copy_replay(fairway_usage_copy_t* c, fairway_usage_journal_t* j,
+                                          time_t epoch, fairway_replay_counts_t* counts) {
+  return fairway::guard([&] {
+    check_complete(c, "fairway_usage_copy_replay");
+    const fairway_error_t err = fairway_usage_journal_replay(
+        j, epoch, c->assocs.data(), c->assocs.size(), c->qos.data(), c->qos.size(), counts);
+    if (err != FAIRWAY_OK) return err;
+    for (size_t i = 0; i < c->assocs.size(); i++) {
+      *c->assocs_at[i].usage_raw = c->assocs[i].usage.usage_raw;
+      *c->assocs_at[i].grp_used_wall = c->assocs[i].usage.grp_used_wall;
+    }
+    for (size_t i = 0; i < c->qos.size(); i++) {
+      *c->qos_at[i].usage_raw = c->qos[i].usage_raw;
+      *c->qos_at[i].grp_used_wall = c->qos[i].grp_used_wall;
+    }
+    return FAIRWAY_OK;
+  });
+}
+
+fairway_error_t fairway_usage_restore_prepare(fairway_usage_journal_t* j, const char* dir,
+                                              time_t last_ran, fairway_restore_t* out, char* line,
+                                              size_t len) {
+  if (!out || !line || !len)
+    return fairway::guard([] { fairway::invalid("fairway_usage_restore_prepare: NULL argument"); });
+  line[0] = '\0';
+  int found = 0;
+  time_t period = 0;
+  *out = FAIRWAY_RESTORE_UNUSABLE;
+  if (fairway_usage_journal_read_usage(j, dir, &found, &period) != FAIRWAY_OK) {
+    std::snprintf(line, len, "usage file unusable, keeping slurmctld's usage: %s",
+                  fairway_last_error());
+  } else if (!found) {
+    *out = FAIRWAY_RESTORE_NONE;
+  } else if (period != last_ran) {
+    *out = FAIRWAY_RESTORE_STALE;
+    std::snprintf(line, len,
+                  "usage file is of %ld, the last period of %ld: keeping slurmctld's usage",
+                  static_cast<long>(period), static_cast<long>(last_ran));
+  } else if (fairway_usage_journal_read_journals(j, dir) != FAIRWAY_OK) {
+    std::snprintf(line, len, "usage journal unusable, keeping slurmctld's usage: %s",
+                  fairway_last_error());
+  } else {
+    *out = FAIRWAY_RESTORE_READY;
+  }
+  return FAIRWAY_OK;
+}
+
+size_t fairway_usage_restore_summary(const fairway_replay_counts_t* counts, time_t last_ran,
+                                     char* line, size_t len) {
+  if (!counts || !line || !len) return 0;
+  int n = std::snprintf(line, len,
+                        "usage of %zu associations restored from the period at %ld, plus %zu job "
+                        "ends after it",
+                        counts->restored, static_cast<long>(last_ran), counts->applied);
+  if (n >= 0 && static_cast<size_t>(n) < len && counts->fresh)
+    n += std::snprintf(line + n, len - n, "; %zu associations created since start from 0",
+                       counts->fresh);
+  return n < 0 ? 0 : std::min(static_cast<size_t>(n), len - 1);
+}
+
+fairway_error_t fairway_decay_state_recover_in(const char* dir, time_t now,
+                                               fairway_decay_recovery_t* out) {
+  if (!out)
+    return fairway::guard([] { fairway::invalid("fairway_decay_state_recover_in: NULL out"); });
+  out->path[0] = out->old_path[0] = '\0';
+  out->info_line[0] = out->error_lines[0][0] = out->error_lines[1][0] = '\0';
+  fairway_state_path(dir, FAIRWAY_STATE_DECAY, out->path, sizeof out->path);
+  fairway_state_path(dir, FAIRWAY_STATE_DECAY_OLD, out->old_path, sizeof out->old_path);
+  if (fairway_decay_state_recover(out->path, out->old_path, now, out) != FAIRWAY_OK) {
+    out->last_ran = now;
+    out->last_reset = 0;
+    out->source = FAIRWAY_DECAY_FROM_NOW;
+    std::snprintf(out->error, sizeof out->error, "%s", fairway_last_error());
+  }
+  if (out->source == FAIRWAY_DECAY_NO_FILE)
+    std::snprintf(out->info_line, sizeof out->info_line, "no last decay state (%s) to recover",
+                  out->path);
+  if (out->source >= FAIRWAY_DECAY_FROM_PREVIOUS)
+    std::snprintf(out->error_lines[0], sizeof out->error_lines[0], "decay state unusable: %s",
+                  out->error);
+  if (out->source == FAIRWAY_DECAY_FROM_PREVIOUS)
+    std::snprintf(out->error_lines[1], sizeof out->error_lines[1],
+                  "using the previous decay state %s (last period %ld)", out->old_path,
+                  static_cast<long>(out->last_ran));
+  else if (out->source == FAIRWAY_DECAY_FROM_NOW)
+    std::snprintf(out->error_lines[1], sizeof out->error_lines[1], "%s",
+                  "no usable decay state: counting periods from now; usage of running jobs since "
+                  "the last saved period is not charged");
+  return FAIRWAY_OK;
+}
+
+fairway_error_t fairway_decay_state_save(const char* dir, time_t last_ran, time_t last_reset) {
+  char path[4096];
+  if (!fairway_state_path(dir, FAIRWAY_STATE_DECAY, path, sizeof path))
+    return fairway::guard([] { fairway::invalid("fairway_decay_state_save: no path"); });
+  return fairway_decay_state_write(path, last_ran, last_reset);
+}
+
+fairway_error_t fairway_job_end_entry(const fairway_job_charge_t* c, const fairway_job_end_t* end,
+                                      fairway_journal_entry_t* out) {
+  return fairway::guard([&] {
+    if (!c || !end || !out) fairway::invalid("fairway_job_end_entry: NULL argument");
+    fairway_journal_entry_t e{};
+    e.job_id = end->job_id;
+    e.not_ended = end->not_ended;
+    e.assoc_id = end->assoc_id;
+    e.real = c->real_decay;
+    e.run = c->run_decay;
+    if (end->qos.charged) {
+      e.qos_id = end->qos.id;
+      e.qos_usage = end->qos.nodecay ? c->real_nodecay : c->real_decay;
+      e.qos_wall = end->qos.nodecay ? c->run_nodecay : c->run_decay;
+    }
+    if (end->part_qos.charged) {
+      e.part_qos_id = end->part_qos.id;
+      e.part_qos_usage = end->part_qos.nodecay ? c->real_nodecay : c->real_decay;
+      e.part_qos_wall = end->part_qos.nodecay ? c->run_nodecay : c->run_decay;
+    }
+    *out = e;
+  });
+}
+
+fairway_error_t fairway_usage_journal_job_end(fairway_usage_journal_t* j,
+                                              const fairway_job_charge_t* c,
+                                              const fairway_job_end_t* end) {
+  fairway_journal_entry_t e;
+  const fairway_error_t err = fairway_job_end_entry(c, end, &e);
+  return err != FAIRWAY_OK ? err : fairway_usage_journal_append(j, &e);
+}
+
+}  // extern "C"

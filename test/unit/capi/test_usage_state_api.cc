@@ -1,0 +1,256 @@
+// The C API of the usage the restart-safety files hold (lib/capi/fairway_usage_state.h): the
+// usage copied one record at a time, saved to the usage file and replaced by a restart's
+// replay through the records' own fields, and a job end's journal entry.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "fairway.h"
+#include "fairway_usage_files.h"
+#include "fairway_usage_state.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A record's usage as assoc_mgr keeps it.
+struct Usage {
+  long double usage_raw;
+  double grp_used_wall;
+};
+
+class UsageCopyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fw-usage-copy-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+    c_ = fairway_usage_copy_new();
+    ASSERT_NE(c_, nullptr);
+  }
+  void TearDown() override {
+    fairway_usage_copy_destroy(&c_);
+    fs::remove_all(dir_);
+  }
+  // root (1) <- account (2) <- user (3); QOS 7.
+  void copy_tree() {
+    ASSERT_EQ(fairway_usage_copy_assoc(c_, 1, &a_[0].usage_raw, &a_[0].grp_used_wall, 0, 0),
+              FAIRWAY_OK);
+    ASSERT_EQ(fairway_usage_copy_assoc(c_, 2, &a_[1].usage_raw, &a_[1].grp_used_wall, 1, 1),
+              FAIRWAY_OK);
+    ASSERT_EQ(fairway_usage_copy_assoc(c_, 3, &a_[2].usage_raw, &a_[2].grp_used_wall, 2, 1),
+              FAIRWAY_OK);
+    ASSERT_EQ(fairway_usage_copy_qos(c_, 7, &q_.usage_raw, &q_.grp_used_wall), FAIRWAY_OK);
+  }
+  fs::path dir_;
+  fairway_usage_copy_t* c_ = nullptr;
+  Usage a_[3] = {{100, 10}, {50, 5}, {20, 2}};
+  Usage q_ = {9, 1};
+};
+
+TEST_F(UsageCopyTest, SavesTheValuesCopiedNotTheRecordsLater) {
+  copy_tree();
+  a_[2].usage_raw = 999;  // changed after the copy: not saved
+  ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);
+  char path[4096];
+  fairway_state_path(dir_.c_str(), FAIRWAY_STATE_USAGE, path, sizeof path);
+  fairway_usage_file_t* f = nullptr;
+  ASSERT_EQ(fairway_usage_read(path, &f), FAIRWAY_OK);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(fairway_usage_period(f), 2000);
+  ASSERT_EQ(fairway_usage_count(f, 0), 3u);
+  EXPECT_EQ(fairway_usage_entry(f, 0, 2)->id, 3u);
+  EXPECT_EQ(fairway_usage_entry(f, 0, 2)->usage_raw, 20);
+  ASSERT_EQ(fairway_usage_count(f, 1), 1u);
+  EXPECT_EQ(fairway_usage_entry(f, 1, 0)->usage_raw, 9);
+  fairway_usage_destroy(&f);
+}
+
+TEST_F(UsageCopyTest, ReplayWritesTheRestoredUsageIntoTheRecords) {
+  copy_tree();
+  ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);
+  fairway_usage_copy_destroy(&c_);
+  // A restart: slurmctld's older checkpoint loaded, a job end journaled after the file.
+  fairway_usage_journal_t* j = fairway_usage_journal_new();
+  ASSERT_EQ(fairway_usage_journal_open(j, dir_.c_str(), 1), FAIRWAY_OK);
+  fairway_usage_journal_set_epoch(j, 2000);
+  fairway_job_charge_t charge{};
+  charge.real_decay = 4;
+  charge.run_decay = 2;
+  fairway_job_end_t end{};
+  end.job_id = 42;
+  end.assoc_id = 3;
+  end.qos = {7, 1, 0};
+  ASSERT_EQ(fairway_usage_journal_job_end(j, &charge, &end), FAIRWAY_OK);
+  Usage loaded[3] = {{1, 1}, {1, 1}, {1, 1}};
+  std::copy(loaded, loaded + 3, a_);
+  q_ = {1, 1};
+  c_ = fairway_usage_copy_new();
+  copy_tree();
+  int found = 0;
+  time_t period = 0;
+  ASSERT_EQ(fairway_usage_journal_read_usage(j, dir_.c_str(), &found, &period), FAIRWAY_OK);
+  ASSERT_EQ(fairway_usage_journal_read_journals(j, dir_.c_str()), FAIRWAY_OK);
+  fairway_replay_counts_t n{};
+  ASSERT_EQ(fairway_usage_copy_replay(c_, j, 2000, &n), FAIRWAY_OK);
+  EXPECT_EQ(n.restored, 3u);
+  EXPECT_EQ(n.applied, 1u);
+  EXPECT_EQ(a_[0].usage_raw, 104);  // the job end charged up to the root
+  EXPECT_EQ(a_[2].usage_raw, 24);
+  EXPECT_EQ(a_[2].grp_used_wall, 4);
+  EXPECT_EQ(q_.usage_raw, 13);
+  EXPECT_TRUE(fairway_usage_journal_ended(j, 42));
+  fairway_usage_journal_destroy(&j);
+}
+
+TEST_F(UsageCopyTest, ReplayWithNothingReadLeavesTheRecords) {
+  copy_tree();
+  fairway_usage_journal_t* j = fairway_usage_journal_new();
+  fairway_replay_counts_t n{};
+  EXPECT_EQ(fairway_usage_copy_replay(c_, j, 2000, &n), FAIRWAY_EINVAL);
+  EXPECT_EQ(a_[0].usage_raw, 100);
+  fairway_usage_journal_destroy(&j);
+}
+
+TEST(UsageCopy, RefusesNullArguments) {
+  long double raw = 0;
+  double wall = 0;
+  fairway_replay_counts_t n{};
+  EXPECT_EQ(fairway_usage_copy_assoc(nullptr, 1, &raw, &wall, 0, 0), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_usage_copy_qos(nullptr, 1, &raw, &wall), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_usage_copy_save(nullptr, "/tmp", 1), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_usage_copy_replay(nullptr, nullptr, 1, &n), FAIRWAY_EINVAL);
+  fairway_usage_copy_t* c = fairway_usage_copy_new();
+  EXPECT_EQ(fairway_usage_copy_assoc(c, 1, nullptr, &wall, 0, 0), FAIRWAY_EINVAL);
+  fairway_usage_copy_destroy(&c);
+  fairway_usage_copy_destroy(&c);  // NULL: a no-op
+}
+
+TEST(JobEndEntry, ChargesTheAssociationDecayedAndEachQosItsOwnAmounts) {
+  fairway_job_charge_t c{};
+  c.real_decay = 3;
+  c.run_decay = 2;
+  c.real_nodecay = 6;
+  c.run_nodecay = 4;
+  fairway_job_end_t end{};
+  end.job_id = 9;
+  end.assoc_id = 5;
+  end.not_ended = 1;
+  end.qos = {7, 1, 0};
+  end.part_qos = {8, 1, 1};
+  fairway_journal_entry_t e;
+  ASSERT_EQ(fairway_job_end_entry(&c, &end, &e), FAIRWAY_OK);
+  EXPECT_EQ(e.epoch, 0);
+  EXPECT_EQ(e.job_id, 9u);
+  EXPECT_EQ(e.assoc_id, 5u);
+  EXPECT_EQ(e.not_ended, 1);
+  EXPECT_EQ(e.real, 3);
+  EXPECT_EQ(e.run, 2);
+  EXPECT_EQ(e.qos_id, 7u);
+  EXPECT_EQ(e.qos_usage, 3);
+  EXPECT_EQ(e.qos_wall, 2);
+  EXPECT_EQ(e.part_qos_id, 8u);  // NoDecay: undecayed
+  EXPECT_EQ(e.part_qos_usage, 6);
+  EXPECT_EQ(e.part_qos_wall, 4);
+}
+
+TEST(JobEndEntry, AQosNotChargedIsNone) {
+  fairway_job_charge_t c{};
+  c.real_decay = 3;
+  fairway_job_end_t end{};
+  end.qos = {7, 0, 0};  // no usage
+  fairway_journal_entry_t e;
+  ASSERT_EQ(fairway_job_end_entry(&c, &end, &e), FAIRWAY_OK);
+  EXPECT_EQ(e.qos_id, 0u);
+  EXPECT_EQ(e.qos_usage, 0);
+  EXPECT_EQ(e.part_qos_id, 0u);
+  EXPECT_EQ(fairway_job_end_entry(nullptr, &end, &e), FAIRWAY_EINVAL);
+}
+
+TEST_F(UsageCopyTest, RestoreIsReadyOnlyForAFileOfTheLastPeriod) {
+  fairway_usage_journal_t* j = fairway_usage_journal_new();
+  fairway_restore_t r;
+  char line[256];
+  ASSERT_EQ(fairway_usage_restore_prepare(j, dir_.c_str(), 2000, &r, line, sizeof line),
+            FAIRWAY_OK);
+  EXPECT_EQ(r, FAIRWAY_RESTORE_NONE);
+  EXPECT_STREQ(line, "");
+  copy_tree();
+  ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 1000), FAIRWAY_OK);
+  ASSERT_EQ(fairway_usage_restore_prepare(j, dir_.c_str(), 2000, &r, line, sizeof line),
+            FAIRWAY_OK);
+  EXPECT_EQ(r, FAIRWAY_RESTORE_STALE);
+  EXPECT_STREQ(line, "usage file is of 1000, the last period of 2000: keeping slurmctld's usage");
+  ASSERT_EQ(fairway_usage_restore_prepare(j, dir_.c_str(), 1000, &r, line, sizeof line),
+            FAIRWAY_OK);
+  EXPECT_EQ(r, FAIRWAY_RESTORE_READY);
+  fairway_usage_journal_destroy(&j);
+}
+
+TEST_F(UsageCopyTest, RestoreOfADamagedFileKeepsTheUsageAndSaysWhy) {
+  char path[4096];
+  fairway_state_path(dir_.c_str(), FAIRWAY_STATE_USAGE, path, sizeof path);
+  FILE* f = std::fopen(path, "w");
+  std::fputs("not a usage file\n", f);
+  std::fclose(f);
+  fairway_usage_journal_t* j = fairway_usage_journal_new();
+  fairway_restore_t r;
+  char line[256];
+  ASSERT_EQ(fairway_usage_restore_prepare(j, dir_.c_str(), 2000, &r, line, sizeof line),
+            FAIRWAY_OK);
+  EXPECT_EQ(r, FAIRWAY_RESTORE_UNUSABLE);
+  EXPECT_EQ(std::string(line).rfind("usage file unusable, keeping slurmctld's usage: ", 0), 0u);
+  EXPECT_EQ(fairway_usage_restore_prepare(j, dir_.c_str(), 2000, nullptr, line, sizeof line),
+            FAIRWAY_EINVAL);
+  fairway_usage_journal_destroy(&j);
+}
+
+TEST(RestoreSummary, CountsAssociationsJobEndsAndThoseCreatedSince) {
+  char line[256];
+  fairway_replay_counts_t n{3, 2, 0};
+  fairway_usage_restore_summary(&n, 2000, line, sizeof line);
+  EXPECT_STREQ(line,
+               "usage of 3 associations restored from the period at 2000, plus 2 job ends "
+               "after it");
+  n.fresh = 1;
+  fairway_usage_restore_summary(&n, 2000, line, sizeof line);
+  EXPECT_STREQ(line,
+               "usage of 3 associations restored from the period at 2000, plus 2 job ends "
+               "after it; 1 associations created since start from 0");
+}
+
+TEST_F(UsageCopyTest, DecayStateRecoveryNamesItsFilesAndWhatToLog) {
+  fairway_decay_recovery_t r;
+  ASSERT_EQ(fairway_decay_state_recover_in(dir_.c_str(), 5000, &r), FAIRWAY_OK);
+  EXPECT_EQ(r.source, FAIRWAY_DECAY_NO_FILE);
+  EXPECT_EQ(std::string(r.path), (dir_ / "priority_last_decay_ran").string());
+  EXPECT_EQ(std::string(r.info_line),
+            "no last decay state (" + std::string(r.path) + ") to recover");
+  EXPECT_STREQ(r.error_lines[0], "");
+  ASSERT_EQ(fairway_decay_state_save(dir_.c_str(), 4000, 3000), FAIRWAY_OK);
+  ASSERT_EQ(fairway_decay_state_recover_in(dir_.c_str(), 5000, &r), FAIRWAY_OK);
+  EXPECT_EQ(r.source, FAIRWAY_DECAY_FROM_FILE);
+  EXPECT_EQ(r.last_ran, 4000);
+  EXPECT_EQ(r.last_reset, 3000);
+  EXPECT_STREQ(r.info_line, "");
+}
+
+TEST_F(UsageCopyTest, ADamagedDecayStateWithoutAPreviousCopyCountsFromNow) {
+  FILE* f = std::fopen((dir_ / "priority_last_decay_ran").c_str(), "w");
+  std::fputs("x", f);
+  std::fclose(f);
+  fairway_decay_recovery_t r;
+  ASSERT_EQ(fairway_decay_state_recover_in(dir_.c_str(), 5000, &r), FAIRWAY_OK);
+  EXPECT_EQ(r.source, FAIRWAY_DECAY_FROM_NOW);
+  EXPECT_EQ(r.last_ran, 5000);
+  EXPECT_EQ(std::string(r.error_lines[0]).rfind("decay state unusable: ", 0), 0u);
+  EXPECT_EQ(std::string(r.error_lines[1]).rfind("no usable decay state: counting periods", 0), 0u);
+  EXPECT_EQ(fairway_decay_state_recover_in(dir_.c_str(), 5000, nullptr), FAIRWAY_EINVAL);
+}
+
+}  // namespace
