@@ -170,11 +170,6 @@ extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
 			 plugin_type, n, parts);
 }
 
-static void _say(const char *message, void *arg)
-{
-	error("%s: %s", plugin_type, message);
-}
-
 /* The pool, no thread yet; FAIRWAY_WEIGH_THREADS and FAIRWAY_PARALLEL_MIN_JOBS
  * from the environment. */
 extern void fw_weigh_pass_configure(fw_pool_t *pool)
@@ -182,7 +177,7 @@ extern void fw_weigh_pass_configure(fw_pool_t *pool)
 	fairway_error_t err =
 		fairway_weigh_pool_create(getenv("FAIRWAY_WEIGH_THREADS"),
 					  getenv("FAIRWAY_PARALLEL_MIN_JOBS"),
-					  _say, NULL, &pool->threads);
+					  fw_say_error, NULL, &pool->threads);
 
 	if (err != FAIRWAY_OK)
 		error("%s: no weighing threads, weighing in one: %s: %s",
