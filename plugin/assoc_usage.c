@@ -74,6 +74,7 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
 	slurmdb_assoc_rec_t *fs_assoc;
 	fairway_assoc_result_t self = { 0 }, parent = { 0 };
+	const fw_cfg_t *cfg;
 
 	if (!assoc || !assoc->usage || !assoc_mgr_root_assoc) {
 		error("%s: %s called without an association", plugin_type,
@@ -96,15 +97,12 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	}
 	/* The core picks the formula; the siblings' usage_norm (as stored
 	 * now, users' possibly from an earlier period) only when it reads it. */
+	cfg = fw_cfg_get();
 	assoc->usage->usage_efctv = fairway_assoc_usage_efctv(
-		fw_cfg_algo(), &self, assoc->shares_raw,
-		assoc->usage->level_shares, fs_assoc ? &parent : NULL,
-		_siblings_usage_norm, fs_assoc);
+		cfg->algo, &self, assoc->shares_raw, assoc->usage->level_shares,
+		fs_assoc ? &parent : NULL, _siblings_usage_norm, fs_assoc);
 	if (FW_CLASSIC_STORES_FS_FACTOR &&
-	    (fw_cfg_algo() != FAIRWAY_ALGO_FAIR_TREE)) {
-		const fw_cfg_t *cfg = fw_cfg_get();
-
+	    (cfg->algo != FAIRWAY_ALGO_FAIR_TREE))
 		fw_store_fs_factor(assoc, cfg->damp);
-		fw_cfg_put(cfg);
-	}
+	fw_cfg_put(cfg);
 }
