@@ -386,6 +386,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 		if (r.clamped)
 			error("%s: %pJ priority exceeds 32 bits. Reducing it to 4294967295 (2^32 - 1)",
 			      plugin_type, job_ptr);
+#pragma GCC unroll 8 /* the offsets then are constants */
 		for (int k = 0; k < FAIRWAY_FACTOR_TRES; k++)
 			*(double *) ((char *) pf +
 				     _pf_weighted[k]) = r.weighted.factor[k];

@@ -123,27 +123,34 @@ extern "C" fairway_error_t fairway_settings_holder_set(fairway_settings_holder_t
   return err;
 }
 
+// acquire and release are called around every job slurmctld submits and every sprio
+// call: no guard() (its cost per call is the thread's error message cleared); only the
+// lock can throw, and then nothing is held or dropped.
 extern "C" void* fairway_settings_holder_acquire(fairway_settings_holder_t* h) {
   void* obj = nullptr;
-  (void)fairway::guard([&] {
-    if (!h) return;
+  if (!h) return obj;
+  try {
     std::lock_guard<std::mutex> hold(h->lock);
     for (auto& e : h->held)
       if (e.obj == h->current) {
         e.refs++;
         obj = e.obj;
       }
-  });
+  } catch (...) {
+    fairway::set_last_error("fairway_settings_holder_acquire: the holder's lock failed");
+  }
   return obj;
 }
 
 extern "C" void fairway_settings_holder_release(fairway_settings_holder_t* h, const void* obj) {
   void* gone = nullptr;
-  (void)fairway::guard([&] {
-    if (!h || !obj) return;
+  if (!h || !obj) return;
+  try {
     std::lock_guard<std::mutex> hold(h->lock);
     gone = h->drop(obj);
-  });
+  } catch (...) {
+    fairway::set_last_error("fairway_settings_holder_release: the holder's lock failed");
+  }
   if (gone) h->free_fn(gone);
 }
 
