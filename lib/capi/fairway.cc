@@ -224,14 +224,6 @@ fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cl
   return FAIRWAY_OK;
 }
 
-double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
-                              const uint64_t* req, const uint64_t* part_tres, double* row) {
-  if (!w || !row) return 0.0;
-  const fairway::PrioritySettings cw = fairway::to_core(*w);
-  fairway::tres_factors_over(cw, alloc, req, part_tres, row);
-  return fairway::tres_weighted(cw, row);
-}
-
 uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
                               double tres_weighted, int* clamped) {
   if (!w || !f) return 1;

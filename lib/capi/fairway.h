@@ -377,18 +377,6 @@ fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cl
                                     fairway_job_factors_t* out);
 
 /*
- * The TRES factors of one row of sprio for a job submitted to several partitions,
- * as multifactor builds it: `row` holds a copy of the job's weighted TRES factors;
- * each TRES the job uses and the partition counts (or every TRES, with
- * NO_NORMAL_TRES) is replaced by its factor in this partition, the others keep the
- * copied value, and then every entry is weighted (so a kept value is weighted twice,
- * which is what sprio shows under multifactor).  Returns the weighted sum.
- * Errors: none; a NULL w or row returns 0 and changes nothing.
- */
-double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
-                              const uint64_t* req, const uint64_t* part_tres, double* row);
-
-/*
  * Weight the factors in place (as multifactor stores them in prio_factors) and
  * return the job's priority: the weighted sum plus the site factor minus nice,
  * clamped to [1, 2^32-1].  *clamped (if not NULL) is set when the sum exceeded 32 bits.

@@ -1,6 +1,7 @@
 // row_arena.cc - fairway_rows.h: sprio's rows carved out of kept blocks, and their partition
 // and QOS factors.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -8,14 +9,7 @@
 
 #include "api_guard.h"
 #include "fairway_rows.h"
-
-// One block: this header, then its rows, each behind a RowHead naming the block.
-struct fairway_row_block {
-  size_t live;                 // rows of this block not freed yet
-  bool big;                    // larger than kBlock: never kept
-  fairway_row_block* next;     // among the kept blocks
-  fairway_row_arena_t* arena;  // where it goes back to; nullptr: freed
-};
+#include "job_factors.h"
 
 struct fairway_row_arena {
   std::mutex lock;  // the fields below
@@ -28,15 +22,9 @@ namespace {
 constexpr size_t kBlock = size_t{1} << 20;
 constexpr int kKept = 32;
 
-// Every piece of a block is aligned for a double or a pointer.
-constexpr size_t align8(size_t n) { return (n + 7) & ~size_t{7}; }
-
-constexpr size_t kHead = align8(sizeof(fairway_row_block));
-
-struct RowHead {
-  fairway_row_block* block;
-};
-static_assert(sizeof(RowHead) == align8(sizeof(RowHead)));
+constexpr size_t kHead = FAIRWAY_ROW_ALIGN8(sizeof(fairway_row_block));
+// A row's head: the pointer to its block, as fairway_row_alloc() writes it.
+static_assert(sizeof(fairway_row_block*) == FAIRWAY_ROW_ALIGN8(sizeof(fairway_row_block*)));
 
 // A block for at least `need` bytes of rows: a kept one, or a new one.
 fairway_row_block* block_get(fairway_row_arena_t* arena, size_t need) {
@@ -90,68 +78,36 @@ extern "C" void fairway_row_arena_destroy(fairway_row_arena_t* arena) {
   delete arena;
 }
 
-// Called once per sprio row: no guard() (its cost per call is the thread's error message
-// cleared), the errors set where they happen: a NULL argument, and a new block that cannot
-// be allocated (the only call that can throw).
-extern "C" fairway_error_t fairway_row_alloc(fairway_row_arena_t* arena, fairway_row_fill_t* fill,
-                                             size_t size, size_t extra, void** row,
-                                             void** extra_at) {
-  if (!fill || !row || !extra_at) {
-    fairway::set_last_error("fairway_row_alloc: NULL argument");
-    return FAIRWAY_EINVAL;
-  }
-  const size_t at_extra = sizeof(RowHead) + align8(size);
-  const size_t need = at_extra + align8(extra);
-  if (need > fill->left) {
-    fairway_error_t err = fairway::guard([&] { fill->block = block_get(arena, need); });
-    if (err != FAIRWAY_OK) return err;
+// Once per block of sprio's rows: fairway_row_alloc() carves the rows inline.
+extern "C" fairway_error_t fairway_row_fill_next(fairway_row_arena_t* arena,
+                                                 fairway_row_fill_t* fill, size_t need) {
+  return fairway::guard([&] {
+    if (!fill) fairway::invalid("fairway_row_alloc: NULL argument");
+    fill->block = block_get(arena, need);
     fill->at = reinterpret_cast<char*>(fill->block) + kHead;
     fill->left = fill->block->big ? need : kBlock - kHead;
-  }
-  RowHead* h = reinterpret_cast<RowHead*>(fill->at);
-  h->block = fill->block;
-  fill->block->live++;
-  fill->at += need;
-  fill->left -= need;
-  std::memset(h + 1, 0, size);
-  *row = h + 1;
-  *extra_at = reinterpret_cast<char*>(h) + at_extra;
-  return FAIRWAY_OK;
+  });
 }
 
 extern "C" void fairway_row_free(void* row) {
   if (!row) return;
-  fairway_row_block* b = (static_cast<RowHead*>(row) - 1)->block;
+  fairway_row_block* b = *(static_cast<fairway_row_block**>(row) - 1);
   if (--b->live == 0) block_put(b);
 }
 
-extern "C" fairway_error_t fairway_sprio_row_place(const fairway_weights_t* w,
-                                                   const fairway_sprio_place_t* place, double* tres,
-                                                   size_t tres_count, double* priority_part,
-                                                   double* priority_qos) {
-  // Once per sprio row and partition: arithmetic that cannot throw, so no guard().
-  if (!w || !place || !priority_part || !priority_qos) {
+// Once per sprio row of a job with TRES weights: arithmetic that cannot throw, so no guard().
+extern "C" fairway_error_t fairway_sprio_row_place_tres(const fairway_weights_t* w,
+                                                        const uint64_t* alloc, const uint64_t* req,
+                                                        const uint64_t* part_tres, double* tres,
+                                                        size_t tres_count) {
+  if (!w || !tres) {
     fairway::set_last_error("fairway_sprio_row_place: NULL argument");
     return FAIRWAY_EINVAL;
   }
-  {
-    if (place->has_partition) {
-      *priority_part = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_PART) ? place->part_job_factor
-                                                                 : place->part_norm_priority) *
-                       static_cast<double>(w->weight[FAIRWAY_FACTOR_PARTITION]);
-      // Over the copy of the job's weighted factors: a TRES this partition does not count
-      // keeps the copied value and is weighted again.  Never past the copy's end.
-      if (tres) {
-        fairway_weights_t fewer = *w;
-        if (tres_count < fewer.tres_count) fewer.tres_count = tres_count;
-        (void)fairway_sprio_row_tres(&fewer, place->job_tres_alloc, place->job_tres_req,
-                                     place->part_tres, tres);
-      }
-    }
-    if (place->has_qos && place->qos_priority != 0 && w->weight[FAIRWAY_FACTOR_QOS])
-      *priority_qos = ((w->flags & FAIRWAY_FLAG_NO_NORMAL_QOS) ? place->qos_priority
-                                                               : place->qos_norm_priority) *
-                      static_cast<double>(w->weight[FAIRWAY_FACTOR_QOS]);
-  }
+  // Over the copy of the job's weighted factors: a TRES this partition does not count keeps
+  // the copied value and is weighted again.  Never past the copy's end.
+  const size_t n = std::min(tres_count, w->tres_count);
+  fairway::tres_factors_over(w->flags, n, alloc, req, part_tres, tres);
+  (void)fairway::tres_weighted(w->tres, n, tres);
   return FAIRWAY_OK;
 }

@@ -105,15 +105,15 @@ FactorValues job_factors(const PrioritySettings& w, const Cluster& c, const JobI
   return f;
 }
 
-void tres_factors_over(const PrioritySettings& w, const uint64_t* alloc, const uint64_t* req,
+void tres_factors_over(uint32_t flags, size_t count, const uint64_t* alloc, const uint64_t* req,
                        const uint64_t* part_tres, double* inout) noexcept {
-  for (size_t i = 0; i < w.tres_count; i++) {
+  for (size_t i = 0; i < count; i++) {
     uint64_t value = 0;
     if (alloc && alloc[i] != kNoConsume64)
       value = alloc[i];
     else if (req)
       value = req[i];
-    if (w.flags & kNoNormalTres)
+    if (flags & kNoNormalTres)
       inout[i] = static_cast<double>(value);
     else if (value && part_tres && part_tres[i])
       inout[i] = value / static_cast<double>(part_tres[i]);
@@ -127,11 +127,11 @@ void tres_factors(const PrioritySettings& w, const uint64_t* alloc, const uint64
   tres_factors_over(w, alloc, req, part_tres, out);
 }
 
-double tres_weighted(const PrioritySettings& w, double* factors) noexcept {
+double tres_weighted(const double* weights, size_t count, double* factors) noexcept {
   double sum = 0.0;
-  if (!w.tres) return sum;
-  for (size_t i = 0; i < w.tres_count; i++) {
-    factors[i] *= w.tres[i];
+  if (!weights) return sum;
+  for (size_t i = 0; i < count; i++) {
+    factors[i] *= weights[i];
     sum += factors[i];
   }
   return sum;

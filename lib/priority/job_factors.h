@@ -200,11 +200,19 @@ void tres_factors(const PrioritySettings& w, const uint64_t* alloc, const uint64
 // does not count (part_tres null or 0) keeps its value, as in multifactor's
 // _get_tres_factors(), which sprio's per-partition rows call on a copy of the job's
 // weighted factors.
-void tres_factors_over(const PrioritySettings& w, const uint64_t* alloc, const uint64_t* req,
+// `count` entries, under PriorityFlags `flags` (sprio's rows give the count of their copy).
+void tres_factors_over(uint32_t flags, size_t count, const uint64_t* alloc, const uint64_t* req,
                        const uint64_t* part_tres, double* inout) noexcept;
+inline void tres_factors_over(const PrioritySettings& w, const uint64_t* alloc, const uint64_t* req,
+                              const uint64_t* part_tres, double* inout) noexcept {
+  tres_factors_over(w.flags, w.tres_count, alloc, req, part_tres, inout);
+}
 
-// Weight each TRES factor in place; return their sum.
-double tres_weighted(const PrioritySettings& w, double* factors) noexcept;
+// Weight each of `count` TRES factors in place by `weights` (none: nothing); return their sum.
+double tres_weighted(const double* weights, size_t count, double* factors) noexcept;
+inline double tres_weighted(const PrioritySettings& w, double* factors) noexcept {
+  return tres_weighted(w.tres, w.tres_count, factors);
+}
 
 // Weight f in place and return the clamped priority.
 uint32_t job_priority(const PrioritySettings& w, JobFactors& f, double tres_weighted,

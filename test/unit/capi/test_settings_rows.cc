@@ -76,7 +76,7 @@ TEST(OptionsSettleCApi, EachAlgorithmHasTheNameThePluginsStartLineGivesIt) {
 
 TEST(RowArenaCApi, NullArgumentsAreInvalid) {
   EXPECT_EQ(fairway_row_arena_create(nullptr), FAIRWAY_EINVAL);
-  void *row, *extra;
+  void *row = nullptr, *extra = nullptr;
   EXPECT_EQ(fairway_row_alloc(nullptr, nullptr, 8, 0, &row, &extra), FAIRWAY_EINVAL);
   fairway_row_arena_destroy(nullptr);
   fairway_row_free(nullptr);
@@ -88,7 +88,7 @@ TEST(RowArenaCApi, RowsAreZeroedAlignedAndShareABlockUntilItIsFull) {
   fairway_row_fill_t fill{};
   std::vector<void*> rows;
   for (int i = 0; i < 5000; i++) {
-    void *row, *extra;
+    void *row = nullptr, *extra = nullptr;
     ASSERT_EQ(fairway_row_alloc(arena, &fill, 300, 13, &row, &extra), FAIRWAY_OK);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(row) % 8, 0u);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(extra) % 8, 0u);
@@ -103,7 +103,7 @@ TEST(RowArenaCApi, RowsAreZeroedAlignedAndShareABlockUntilItIsFull) {
   for (size_t i = 0; i < rows.size(); i += 2) fairway_row_free(rows[i]);
   for (size_t i = 1; i < rows.size(); i += 2) fairway_row_free(rows[i]);
   fairway_row_fill_t next{};
-  void *row, *extra;
+  void *row = nullptr, *extra = nullptr;
   ASSERT_EQ(fairway_row_alloc(arena, &next, 300, 0, &row, &extra), FAIRWAY_OK);
   EXPECT_EQ(static_cast<const char*>(row)[0], 0);
   fairway_row_free(row);
@@ -112,10 +112,10 @@ TEST(RowArenaCApi, RowsAreZeroedAlignedAndShareABlockUntilItIsFull) {
 
 TEST(RowArenaCApi, ARowLargerThanABlockGetsItsOwnAndNoArenaKeepsNone) {
   fairway_row_fill_t fill{};
-  void *row, *extra;
+  void *row = nullptr, *extra = nullptr;
   ASSERT_EQ(fairway_row_alloc(nullptr, &fill, 64, size_t{3} << 20, &row, &extra), FAIRWAY_OK);
   std::memset(extra, 1, size_t{3} << 20);
-  void *small, *small_extra;
+  void *small = nullptr, *small_extra = nullptr;
   ASSERT_EQ(fairway_row_alloc(nullptr, &fill, 64, 8, &small, &small_extra), FAIRWAY_OK);
   fairway_row_free(row);
   fairway_row_free(small);

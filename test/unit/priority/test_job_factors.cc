@@ -252,9 +252,6 @@ TEST(JobFactors, TresFactorsAndWeights) {
 // keeps the copied (weighted) value and is weighted once more.
 TEST(JobFactors, SprioRowKeepsAndReweighsATresThePartitionLacks) {
   const std::vector<double> tw{1555, 8, 0, 0, 0, 100};
-  fairway_weights_t w{};
-  w.tres = tw.data();
-  w.tres_count = tw.size();
   const uint64_t req[] = {16, 4000, 0, 2, 16, 2};  // cpu, mem, energy, node, billing, gpu
   const uint64_t with_gpus[] = {64, 16000, 0, 4, 64, 8};
   const uint64_t no_gpus[] = {64, 16000, 0, 4, 64, 0};
@@ -267,22 +264,26 @@ TEST(JobFactors, SprioRowKeepsAndReweighsATresThePartitionLacks) {
   EXPECT_DOUBLE_EQ(job[5], 2.0 / 8 * 100);
 
   std::vector<double> row = job;  // the row of the partition without GPUs
-  const double sum = fairway_sprio_row_tres(&w, nullptr, req, no_gpus, row.data());
+  fairway::tres_factors_over(cw, nullptr, req, no_gpus, row.data());
+  const double sum = fairway::tres_weighted(cw, row.data());
   EXPECT_DOUBLE_EQ(row[0], 16.0 / 64 * 1555);     // recomputed for this partition
   EXPECT_DOUBLE_EQ(row[5], 2.0 / 8 * 100 * 100);  // kept, then weighted again
   EXPECT_DOUBLE_EQ(sum, row[0] + row[1] + row[5]);
 
   // A partition with no TRES counts at all (no nodes): every entry kept and reweighed.
   row = job;
-  fairway_sprio_row_tres(&w, nullptr, req, nullptr, row.data());
+  fairway::tres_factors_over(cw, nullptr, req, nullptr, row.data());
+  fairway::tres_weighted(cw, row.data());
   EXPECT_DOUBLE_EQ(row[0], job[0] * 1555);
   // A NO_CONSUME allocation falls back to the request.
   const uint64_t alloc[] = {32, 0xfffffffffffffffdULL, 0, 2, 32, 0};
   row = job;
-  fairway_sprio_row_tres(&w, alloc, req, with_gpus, row.data());
+  fairway::tres_factors_over(cw, alloc, req, with_gpus, row.data());
+  fairway::tres_weighted(cw, row.data());
   EXPECT_DOUBLE_EQ(row[1], 4000.0 / 16000 * 8);
   EXPECT_DOUBLE_EQ(row[5], job[5] * 100);  // allocated 0 GPUs: kept
-  EXPECT_DOUBLE_EQ(fairway_sprio_row_tres(nullptr, req, req, req, row.data()), 0.0);
+  // Without TRES weights nothing is weighted.
+  EXPECT_DOUBLE_EQ(fairway::tres_weighted(nullptr, row.size(), row.data()), 0.0);
 }
 
 TEST(JobFactors, PerPartitionPriority) {
