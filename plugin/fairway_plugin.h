@@ -26,6 +26,7 @@
 #include "fairway_settings.h"
 #include "fairway_usage_files.h"
 #include "fairway_fair_share_table.h"
+#include "fairway_period_clock.h"
 #include "fairway_weigh_pool.h"
 
 extern const char plugin_type[];
@@ -142,13 +143,11 @@ typedef struct {
 	 * and protects the fields below but charged_to (job write lock) and
 	 * the two set from other threads (reconfig, decay_factor: atomic). */
 	pthread_mutex_t calc_lock;
-	pthread_cond_t calc_cond;
-	pthread_t thread;
-	bool thread_started;
+	/* The calculation thread (period.c), NULL until started. */
+	fairway_period_clock_t *clock;
 	bool thread_wanted; /* start at priority_p_thread_start (24.05+) */
-	bool shutdown;
-	bool reconfig; /* re-read decay settings next period (atomic) */
-	bool loaded;   /* decay state read (first period) */
+	bool reconfig;	    /* re-read decay settings next period (atomic) */
+	bool loaded;	    /* decay state read (first period) */
 	/* The TRES run seconds running jobs used before the last period are
 	 * still to be released: set by init, done by the first period unless a
 	 * reconfigure's release (after slurmctld reserved them again) did it

@@ -8,8 +8,6 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
-#include <sys/prctl.h>
-
 #include "fairway_plugin.h"
 
 /* What a pass over job_list needs. */
@@ -353,77 +351,59 @@ extern int fw_recalc(fw_state_t *st, time_t now)
 	return rc;
 }
 
-/* fairway_rerank_interval under a held usage basis, else 0. */
-static uint32_t _rerank_interval(void)
+/* The calculation thread's calls (fairway_period_clock.h), under calc_lock. */
+static void _clock_period(time_t start, void *arg)
 {
-	const fw_cfg_t *cfg = fw_cfg_get();
-	uint32_t iv = fw_cfg_held(cfg) ? cfg->opt.rerank_interval : 0;
+	(void) fw_period(arg, start);
+}
 
+static uint32_t _clock_calc_period(void *arg)
+{
+	(void) arg;
+	return slurm_conf.priority_calc_period;
+}
+
+/* fairway_rerank_interval under a held usage basis, once the first period has
+ * loaded the state and with fair-share; else 0. */
+static uint32_t _clock_rerank_interval(void *arg)
+{
+	fw_state_t *st = arg;
+	const fw_cfg_t *cfg;
+	uint32_t iv;
+
+	if (!st->loaded || !st->fair_share)
+		return 0;
+	cfg = fw_cfg_get();
+	iv = fw_cfg_held(cfg) ? cfg->opt.rerank_interval : 0;
 	fw_cfg_put(cfg);
 	return iv;
 }
 
-static void *_calc_thread(void *arg)
+static void _clock_rerank(time_t now, void *arg)
 {
-	fw_state_t *st = arg;
-	struct timespec next;
-	time_t start = time(NULL);
-
-	(void) prctl(PR_SET_NAME, "fairway", NULL, NULL, NULL);
-	clock_gettime(CLOCK_REALTIME, &next);
-	slurm_mutex_lock(&st->calc_lock);
-	while (!st->shutdown) {
-		time_t reranked;
-
-		(void) fw_period(st, start);
-		reranked = time(NULL);
-
-		next.tv_sec += slurm_conf.priority_calc_period;
-		while (!st->shutdown) {
-			struct timespec now, until = next;
-			uint32_t iv = _rerank_interval();
-
-			clock_gettime(CLOCK_REALTIME, &now);
-			if (now.tv_sec >= next.tv_sec)
-				break;
-			/* Between periods, every fairway_rerank_interval. */
-			if (iv && (now.tv_sec >= reranked + (time_t) iv) &&
-			    st->loaded && st->fair_share) {
-				(void) _recalc_locked(st, now.tv_sec);
-				reranked = time(NULL);
-				continue;
-			}
-			if (iv && (reranked + (time_t) iv < until.tv_sec)) {
-				until.tv_sec = reranked + iv;
-				until.tv_nsec = 0;
-			}
-			pthread_cond_timedwait(&st->calc_cond, &st->calc_lock,
-					       &until);
-		}
-		start = time(NULL);
-	}
-	slurm_mutex_unlock(&st->calc_lock);
-	return NULL;
+	(void) _recalc_locked(arg, now);
 }
 
 extern void fw_calc_thread_start(fw_state_t *st)
 {
-	if (st->thread_started)
+	fairway_period_clock_calls_t calls = { _clock_period,
+					       _clock_calc_period,
+					       _clock_rerank_interval,
+					       _clock_rerank, st };
+	fairway_error_t err;
+
+	if (st->clock)
 		return;
-	fw_thread_create("fairway", &st->thread, _calc_thread, st);
-	st->thread_started = true;
+	err = fairway_period_clock_start(&st->calc_lock, &calls, "fairway",
+					 &st->clock);
+	if (err != FAIRWAY_OK)
+		error("%s: the calculation thread cannot start (%s: %s): priorities are set at submission only, not recalculated",
+		      plugin_type, fairway_strerror(err), fairway_last_error());
 }
 
 extern void fw_calc_thread_stop(fw_state_t *st)
 {
-	slurm_mutex_lock(&st->calc_lock);
-	st->shutdown = true;
-	slurm_cond_signal(&st->calc_cond);
-	slurm_mutex_unlock(&st->calc_lock);
-	if (st->thread_started) {
-		pthread_join(st->thread, NULL);
-		st->thread_started = false;
-	}
+	fairway_period_clock_stop(&st->clock);
 }
 
 /* Charge and weigh every job in one pass (classic's period; init without

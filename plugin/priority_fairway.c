@@ -57,7 +57,6 @@ _Static_assert((int) FAIRWAY_RESET_YEARLY == PRIORITY_RESET_YEARLY,
  * they reach it here).  init sets it up, fini frees each part and zeroes it. */
 static fw_state_t g_state = {
 	.calc_lock = PTHREAD_MUTEX_INITIALIZER,
-	.calc_cond = PTHREAD_COND_INITIALIZER,
 	.fair_share = true,
 	.decay_factor = 1.0,
 };
@@ -66,7 +65,6 @@ static fw_state_t g_state = {
 static void _state_init(fw_state_t *st)
 {
 	slurm_mutex_init(&st->calc_lock);
-	slurm_cond_init(&st->calc_cond, NULL);
 	st->fair_share = true;
 	st->decay_factor = 1.0;
 	fw_weigh_pass_configure(&st->pool);
@@ -202,7 +200,6 @@ extern int fini(void)
 	if (st->site_factor)
 		fw_site_factor_fini();
 	pthread_mutex_destroy(&st->calc_lock);
-	pthread_cond_destroy(&st->calc_cond);
 	/* A later init (the plugin reloaded) starts from the state file again,
 	 * every part new (job ends charge from the state file's period). */
 	memset(st, 0, sizeof(*st));

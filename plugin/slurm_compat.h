@@ -335,13 +335,6 @@ static inline bool fw_user_is_coord(uid_t uid, char *account)
 #define fw_site_factor_reconfig() site_factor_g_reconfig()
 #endif
 
-#if FW_SLURM_AT_LEAST(26, 5)
-#define fw_thread_create(name, id, fn, arg) \
-	slurm_thread_create(name, id, fn, arg)
-#else
-#define fw_thread_create(name, id, fn, arg) slurm_thread_create(id, fn, arg)
-#endif
-
 /*
  * Since 24.11 slurmctld keeps a QOS's reserved run seconds per account and per
  * user as well, and multifactor releases them with the QOS's own (and charges
