@@ -323,10 +323,9 @@ typedef struct fairway_job_input {
 } fairway_job_input_t;
 
 /*
- * Normalized (then, after fairway_job_priority, weighted) factors of a job by
- * fairway_factor_t, as the core's FactorValues: TRES is the weighted sum of the TRES factors
- * (0 before weighing); SITE is the site factor and NICE the job's nice, both without
- * FAIRWAY_NICE_OFFSET and never weighted (the site factor is added, nice subtracted).
+ * The weighted factors of a job by fairway_factor_t, as the core's FactorValues: TRES is the
+ * weighted sum of the TRES factors; SITE is the site factor and NICE the job's nice, both
+ * without FAIRWAY_NICE_OFFSET and never weighted (the site factor is added, nice subtracted).
  */
 typedef struct fairway_job_factors {
   double factor[FAIRWAY_FACTOR_COUNT];
@@ -368,15 +367,6 @@ fairway_error_t fairway_job_weigh(const fairway_weights_t* w, const fairway_clus
                                   fairway_job_weighed_t* out);
 
 /*
- * The normalized factors of a job at time `now`, as multifactor's
- * set_priority_factors() computes them.
- * Errors: FAIRWAY_EINVAL (NULL argument).
- */
-fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cluster_t* c,
-                                    const fairway_job_input_t* job, time_t now,
-                                    fairway_job_factors_t* out);
-
-/*
  * The TRES factors of one row of sprio for a job submitted to several partitions,
  * as multifactor builds it: `row` holds a copy of the job's weighted TRES factors;
  * each TRES the job uses and the partition counts (or every TRES, with
@@ -387,17 +377,6 @@ fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cl
  */
 double fairway_sprio_row_tres(const fairway_weights_t* w, const uint64_t* alloc,
                               const uint64_t* req, const uint64_t* part_tres, double* row);
-
-/*
- * Weight the factors in place (as multifactor stores them in prio_factors) and
- * return the job's priority: the weighted sum plus the site factor minus nice,
- * clamped to [1, 2^32-1].  *clamped (if not NULL) is set when the sum exceeded 32 bits.
- * tres_weighted is the weighted sum of the job's TRES factors (or 0).  A part of
- * fairway_job_weigh, for tests and tools.
- * Errors: none; a NULL w or f returns 1, the lowest priority of a job that is not held.
- */
-uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
-                              double tres_weighted, int* clamped);
 
 /* ---- Usage accrual and decay ---- */
 

@@ -172,12 +172,13 @@ void worker(int seed, const Results& reference, std::latch& start) {
     job.fs_factor = 0.5;
     job.site_factor = FAIRWAY_NICE_OFFSET;
     job.nice = FAIRWAY_NICE_OFFSET;
-    fairway_job_factors_t f{};
-    CHECK(fairway_job_factors(&w, &c, &job, 1000 + 3600 * (round % 30), &f) == FAIRWAY_OK,
-          "factors");
-    const uint32_t prio = fairway_job_priority(&w, &f, 0, nullptr);
-    CHECK(prio >= 1, "priority %u", prio);
-    CHECK(fairway_job_factors(nullptr, &c, &job, 0, &f) == FAIRWAY_EINVAL, "NULL weights");
+    fairway_job_weighed_t r{};
+    CHECK(fairway_job_weigh(&w, &c, &job, 1000 + 3600 * (round % 30), nullptr, nullptr, 0, &r) ==
+              FAIRWAY_OK,
+          "weigh");
+    CHECK(r.priority >= 1, "priority %u", r.priority);
+    CHECK(fairway_job_weigh(nullptr, &c, &job, 0, nullptr, nullptr, 0, &r) == FAIRWAY_EINVAL,
+          "NULL weights");
     CHECK(std::strstr(fairway_last_error(), "NULL") != nullptr, "own EINVAL message: %s",
           fairway_last_error());
 

@@ -31,7 +31,8 @@ TEST(CApi, NullArgumentsAreEinval) {
   EXPECT_EQ(fairway_fair_share_set_usage(nullptr, 0, 1), FAIRWAY_EINVAL);
   fairway_assoc_result_t r;
   EXPECT_EQ(fairway_fair_share_result(nullptr, 0, &r), FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_job_factors(nullptr, nullptr, nullptr, 0, nullptr), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_job_weigh(nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0, nullptr),
+            FAIRWAY_EINVAL);
   fairway_fair_share_destroy(nullptr);  // no-ops
   fairway_fair_share_destroy(&fs);
   EXPECT_EQ(fairway_fair_share_count(nullptr), 0u);
