@@ -161,7 +161,7 @@ typedef struct fairway_publication {
   const char* shadow_file; /* fairway_shadow (with directory and jobs); NULL: none */
   int decay_exact;         /* fairway_decay=exact: usage decays by 2^(-t/half-life) */
   /* fairway_usage: FAIRWAY_USAGE_*.  Other than HISTORICAL, fair-share is computed from
-   * what the running jobs hold (fairway_fair_share_hold), the assocs' usage_raw stays the
+   * what the running jobs hold (as fairway_fair_share_table_load), the assocs' usage_raw stays the
    * historical usage (sshare's RawUsage), and the snapshot keeps both. */
   uint32_t usage_basis;
   const fairway_running_job_t* running;

@@ -1,6 +1,6 @@
 // test_threads.cc - the core used from several threads at once, as slurmctld does (its
 // calculation thread, RPC threads answering sprio/sshare, the plugin's own callers):
-//   * each thread builds its own association tree through the C API and computes fair-share
+//   * each thread keeps its own fair-share table through the C API and computes fair-share
 //     under all three algorithms, many times, with usage changing between periods; every
 //     result must equal the one computed alone beforehand (no shared mutable state);
 //   * each thread provokes errors of its own (unknown parent id = a per-thread value,
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "fairway.h"
+#include "fairway_fair_share_table.h"
 #include "fairway_usage_files.h"
 #include "usage_decay.h"
 
@@ -77,40 +78,43 @@ struct Results {
   std::vector<fairway_assoc_result_t> r;
 };
 
-// Three algorithms x a few usage periods, every association's result.
+// Three algorithms x a few usage periods, every association's result, through the fair-share
+// table the plugin keeps (each period loads the associations with their new usage).
 Results compute_all(const Tree& tree, int seed, bool check_errors) {
   Results out;
-  fairway_fair_share_t* fs = nullptr;
-  fairway_error_t e = fairway_fair_share_new(tree.assocs.data(), tree.assocs.size(), &fs);
-  CHECK(e == FAIRWAY_OK, "fairway_fair_share_new: %s", fairway_last_error());
-  if (e != FAIRWAY_OK) return out;
-  CHECK(fairway_last_error()[0] == '\0', "last error after success: %s", fairway_last_error());
-  const size_t n = fairway_fair_share_count(fs);
+  fairway_fair_share_table_t* t = nullptr;
+  CHECK(fairway_fair_share_table_new(&t) == FAIRWAY_OK, "table: %s", fairway_last_error());
+  std::vector<fairway_assoc_t> assocs = tree.assocs;
+  const size_t n = assocs.size();
   for (int period = 0; period < 3; ++period) {
     for (size_t i = 1; i < n; i += 2)
-      CHECK(fairway_fair_share_set_usage(fs, i, static_cast<long double>(period * 7 + i + seed)) ==
-                FAIRWAY_OK,
-            "set_usage");
+      assocs[i].usage_raw = static_cast<long double>(period * 7 + i + seed);
+    const fairway_error_t e = fairway_fair_share_table_load(
+        t, assocs.data(), n, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr);
+    CHECK(e == FAIRWAY_OK, "fairway_fair_share_table_load: %s", fairway_last_error());
+    if (e != FAIRWAY_OK) break;
+    CHECK(fairway_last_error()[0] == '\0', "last error after success: %s", fairway_last_error());
     for (fairway_algorithm_t algo :
          {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
-      CHECK(fairway_fair_share_compute(fs, algo, 1 + seed % 3) == FAIRWAY_OK, "compute: %s",
+      CHECK(fairway_fair_share_table_compute(t, algo, 1 + seed % 3, 0) == FAIRWAY_OK, "compute: %s",
             fairway_last_error());
       for (size_t i = 0; i < n; ++i) {
         fairway_assoc_result_t r{};
-        CHECK(fairway_fair_share_result(fs, i, &r) == FAIRWAY_OK, "result");
+        CHECK(fairway_fair_share_table_result(t, i, &r) == FAIRWAY_OK, "result");
         out.r.push_back(r);
       }
       if (check_errors) {
         fairway_assoc_result_t r;
-        CHECK(fairway_fair_share_result(fs, n + static_cast<size_t>(seed), &r) == FAIRWAY_EINVAL,
-              "out of range");
+        CHECK(
+            fairway_fair_share_table_result(t, n + static_cast<size_t>(seed), &r) == FAIRWAY_EINVAL,
+            "out of range");
         const std::string want = "index " + std::to_string(n + static_cast<size_t>(seed));
         CHECK(std::strstr(fairway_last_error(), want.c_str()) != nullptr,
               "thread %d sees another thread's error: %s", seed, fairway_last_error());
       }
     }
   }
-  fairway_fair_share_destroy(&fs);
+  fairway_fair_share_table_destroy(&t);
   return out;
 }
 
@@ -150,10 +154,13 @@ void worker(int seed, const Results& reference, std::latch& start) {
     CHECK(same(got, reference), "thread %d round %d: results differ from the single-threaded run",
           seed, round);
 
-    fairway_fair_share_t* fs = nullptr;
-    CHECK(fairway_fair_share_new(bad.assocs.data(), bad.assocs.size(), &fs) == FAIRWAY_ETREE,
+    fairway_fair_share_table_t* t = nullptr;
+    CHECK(fairway_fair_share_table_new(&t) == FAIRWAY_OK, "table");
+    CHECK(fairway_fair_share_table_load(t, bad.assocs.data(), bad.assocs.size(),
+                                        FAIRWAY_USAGE_HISTORICAL, nullptr, 0,
+                                        nullptr) == FAIRWAY_ETREE,
           "bad tree accepted");
-    CHECK(fs == nullptr, "out not reset");
+    fairway_fair_share_table_destroy(&t);
     std::this_thread::yield();  // let other threads set their own errors meanwhile
     CHECK(std::strstr(fairway_last_error(), bad_msg.c_str()) != nullptr,
           "thread %d reads '%s', expected '%s'", seed, fairway_last_error(), bad_msg.c_str());

@@ -11,6 +11,7 @@
 #include "api_guard.h"
 #include "decay_state.h"
 #include "fairway.h"
+#include "fairway_fair_share_table.h"
 #include "fairway_usage_files.h"
 #include "job_factors.h"
 #include "usage_store.h"
@@ -22,17 +23,20 @@ namespace {
 // as FAIRWAY_EINTERNAL ("a bug in the core") instead of FAIRWAY_EINVAL.
 TEST(FairshareApi, InfiniteDampeningIsEinvalNotEinternal) {
   const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
-  fairway_fair_share_t* fs = nullptr;
-  ASSERT_EQ(fairway_fair_share_new(&root, 1, &fs), FAIRWAY_OK);
+  fairway_fair_share_table_t* t = nullptr;
+  ASSERT_EQ(fairway_fair_share_table_new(&t), FAIRWAY_OK);
+  ASSERT_EQ(
+      fairway_fair_share_table_load(t, &root, 1, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr),
+      FAIRWAY_OK);
   for (fairway_algorithm_t algo :
        {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
-    EXPECT_EQ(fairway_fair_share_compute(fs, algo, std::numeric_limits<double>::infinity()),
+    EXPECT_EQ(fairway_fair_share_table_compute(t, algo, std::numeric_limits<double>::infinity(), 0),
               FAIRWAY_EINVAL);
     EXPECT_NE(std::string(fairway_last_error()), "");
-    EXPECT_EQ(fairway_fair_share_compute(fs, algo, std::nan("")), FAIRWAY_EINVAL);
-    EXPECT_EQ(fairway_fair_share_compute(fs, algo, 1), FAIRWAY_OK);
+    EXPECT_EQ(fairway_fair_share_table_compute(t, algo, std::nan(""), 0), FAIRWAY_EINVAL);
+    EXPECT_EQ(fairway_fair_share_table_compute(t, algo, 1, 0), FAIRWAY_OK);
   }
-  fairway_fair_share_destroy(&fs);
+  fairway_fair_share_table_destroy(&t);
 }
 
 // fuzz_decay_state: parse_decay_state computed now + 86400 in int64_t, a signed overflow
@@ -98,17 +102,20 @@ TEST(JobPriority, NanIsOneNotMaximal) {
 
 namespace {
 
-// scripts/sanitize (gcc -fsanitize=enum): fairway_fair_share_compute loaded an out-of-range
-// fairway_algorithm_t (any int a C caller passes) as the C++ enum type: undefined.  It is
-// now read as an int and refused with FAIRWAY_EINVAL.
+// scripts/sanitize (gcc -fsanitize=enum): the fair-share computation of the C API loaded an
+// out-of-range fairway_algorithm_t (any int a C caller passes) as the C++ enum type:
+// undefined.  It is now read as an int and refused with FAIRWAY_EINVAL.
 TEST(FairshareApi, OutOfRangeAlgorithmIsEinvalWithoutUb) {
   const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
-  fairway_fair_share_t* fs = nullptr;
-  ASSERT_EQ(fairway_fair_share_new(&root, 1, &fs), FAIRWAY_OK);
+  fairway_fair_share_table_t* t = nullptr;
+  ASSERT_EQ(fairway_fair_share_table_new(&t), FAIRWAY_OK);
+  ASSERT_EQ(
+      fairway_fair_share_table_load(t, &root, 1, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr),
+      FAIRWAY_OK);
   for (int bad : {3, 7, -1, 1 << 30})
-    EXPECT_EQ(fairway_fair_share_compute(fs, static_cast<fairway_algorithm_t>(bad), 1),
+    EXPECT_EQ(fairway_fair_share_table_compute(t, static_cast<fairway_algorithm_t>(bad), 1, 0),
               FAIRWAY_EINVAL);
-  fairway_fair_share_destroy(&fs);
+  fairway_fair_share_table_destroy(&t);
 }
 
 }  // namespace
