@@ -23,17 +23,7 @@ extern "C" {
 
 /* ---- The decay state file ---- */
 
-/*
- * Read the decay state file (StateSaveLocation/priority_last_decay_ran, multifactor's
- * format).  *found is 0 when the file does not exist (times are then 0).
- * Errors: FAIRWAY_EINVAL (NULL argument), FAIRWAY_EIO (unreadable),
- *         FAIRWAY_EPARSE (corrupt: wrong size or implausible times; see
- *         fairway_last_error()).
- */
-fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found, time_t* last_ran,
-                                         time_t* last_reset);
-
-/* Where the times read at start come from (fairway_decay_state_recover). */
+/* Where the times read at start come from (fairway_decay_state_recover_in). */
 typedef enum fairway_decay_source {
   FAIRWAY_DECAY_FROM_FILE,     /* the decay state file */
   FAIRWAY_DECAY_NO_FILE,       /* there is none: both times 0 */
@@ -52,22 +42,6 @@ typedef struct fairway_decay_recovery {
   char info_line[4160];
   char error_lines[2][4480];
 } fairway_decay_recovery_t;
-
-/*
- * The decay state at start: path read as fairway_decay_state_read does; when it is
- * unusable (unreadable or corrupt), old_path (its previous copy) if that exists and is
- * sound, else `now` -- never charging running jobs twice for time already charged.
- * Errors: FAIRWAY_EINVAL (NULL argument), FAIRWAY_ENOMEM.
- */
-fairway_error_t fairway_decay_state_recover(const char* path, const char* old_path, time_t now,
-                                            fairway_decay_recovery_t* out);
-
-/*
- * Write the decay state file atomically (PATH.new, fsync, PATH.old kept, rename), mode
- * 0600.  Errors: FAIRWAY_EINVAL, FAIRWAY_EIO (the step that failed is in
- * fairway_last_error(); the previous file is intact).
- */
-fairway_error_t fairway_decay_state_write(const char* path, time_t last_ran, time_t last_reset);
 
 /* ---- Fairway's usage file and journal (restart safety after a killed slurmctld) ---- */
 

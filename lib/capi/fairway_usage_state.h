@@ -97,8 +97,10 @@ size_t fairway_usage_restore_summary(const fairway_replay_counts_t* counts, time
 /* ---- The decay state file of a StateSaveLocation ---- */
 
 /*
- * The decay state at start from directory dir: its priority_last_decay_ran and, when that is
- * unusable, its previous copy, as fairway_decay_state_recover reads them, with out->path and
+ * The decay state at start from directory dir: its priority_last_decay_ran (multifactor's
+ * format) and, when that is unusable (unreadable, or corrupt: wrong size or implausible
+ * times), its previous copy priority_last_decay_ran.old if that exists and is sound, else
+ * `now` -- never charging running jobs twice for time already charged; with out->path and
  * out->old_path set.  Whatever fails (a NULL dir, a path too long, out of memory) gives
  * FAIRWAY_DECAY_FROM_NOW with the reason in out->error, never an error.  The lines to log:
  * out->info_line when there is no file; out->error_lines when it is unusable, why and what
@@ -108,8 +110,12 @@ size_t fairway_usage_restore_summary(const fairway_replay_counts_t* counts, time
 fairway_error_t fairway_decay_state_recover_in(const char* dir, time_t now,
                                                fairway_decay_recovery_t* out);
 
-/* Write dir's priority_last_decay_ran as fairway_decay_state_write does.
- * Errors: FAIRWAY_EINVAL (NULL dir or a path too long), FAIRWAY_EIO. */
+/*
+ * Write dir's priority_last_decay_ran atomically (.new, fsync, the previous file kept as .old,
+ * rename), mode 0600.
+ * Errors: FAIRWAY_EINVAL (NULL dir or a path too long), FAIRWAY_EIO (the step that failed is
+ *         in fairway_last_error(); the previous file is intact).
+ */
 fairway_error_t fairway_decay_state_save(const char* dir, time_t last_ran, time_t last_reset);
 
 /* ---- A job end's journal line ---- */

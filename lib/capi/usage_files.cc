@@ -1,6 +1,7 @@
-// usage_files.cc - the C API of fairway_usage_files.h, the files of restart safety: the decay state
-// file, the usage file and its journal (lib/state/decay_state.h, lib/state/usage_store.h), the
-// journal's handle and a restart's replay (lib/state/usage_replay.h).
+// usage_files.cc - the C API of fairway_usage_files.h, the files of restart safety: the usage
+// file and its journal (lib/state/usage_store.h), the journal's handle and a restart's replay
+// (lib/state/usage_replay.h), and what running jobs hold.  The decay state file is read and
+// written in usage_state_api.cc.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <fcntl.h>
 #include <unistd.h>
@@ -18,7 +19,6 @@
 #include <vector>
 
 #include "api_guard.h"
-#include "decay_state.h"
 #include "fairway.h"
 #include "fairway_publish.h"
 #include "fairway_usage_files.h"
@@ -26,44 +26,6 @@
 #include "usage_store.h"
 
 extern "C" {
-
-fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found, time_t* last_ran,
-                                         time_t* last_reset) {
-  return fairway::guard([&] {
-    if (!path || !found || !last_ran || !last_reset)
-      fairway::invalid("fairway_decay_state_read: NULL argument");
-    *found = 0;
-    *last_ran = 0;
-    *last_reset = 0;
-    if (auto s = fairway::read_decay_state(path, now)) {
-      *found = 1;
-      *last_ran = s->last_ran;
-      *last_reset = s->last_reset;
-    }
-  });
-}
-
-fairway_error_t fairway_decay_state_recover(const char* path, const char* old_path, time_t now,
-                                            fairway_decay_recovery_t* out) {
-  return fairway::guard([&] {
-    if (!path || !old_path || !out) fairway::invalid("fairway_decay_state_recover: NULL argument");
-    const fairway::RecoveredDecayState r = fairway::recover_decay_state(path, old_path, now);
-    out->last_ran = r.state.last_ran;
-    out->last_reset = r.state.last_reset;
-    static_assert(static_cast<int>(fairway::DecaySource::kNow) == FAIRWAY_DECAY_FROM_NOW);
-    out->source = static_cast<fairway_decay_source_t>(r.source);
-    const size_t n = std::min(r.error.size(), sizeof(out->error) - 1);
-    r.error.copy(out->error, n);
-    out->error[n] = '\0';
-  });
-}
-
-fairway_error_t fairway_decay_state_write(const char* path, time_t last_ran, time_t last_reset) {
-  return fairway::guard([&] {
-    if (!path) fairway::invalid("fairway_decay_state_write: NULL path");
-    fairway::write_decay_state(path, fairway::DecayState{last_ran, last_reset});
-  });
-}
 
 fairway_error_t fairway_usage_write(const char* path, time_t period,
                                     const fairway_usage_entry_t* assocs, size_t nassocs,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api_guard.h"
+#include "decay_state.h"
 #include "fairway_usage_state.h"
 
 // Where each copied record's usage lives: written back after a replay.
@@ -43,6 +44,21 @@ void add(fairway_usage_copy* c, std::vector<T>& v, std::vector<UsageAt>& at, con
 void check_complete(const fairway_usage_copy* c, const char* fn) {
   if (!c) fairway::invalid((std::string(fn) + ": NULL argument").c_str());
   if (c->incomplete) throw std::bad_alloc();
+}
+
+// The decay state read at start from path, else old_path, else now, into *out.
+fairway_error_t recover_decay_state(const char* path, const char* old_path, time_t now,
+                                    fairway_decay_recovery_t* out) {
+  return fairway::guard([&] {
+    const fairway::RecoveredDecayState r = fairway::recover_decay_state(path, old_path, now);
+    out->last_ran = r.state.last_ran;
+    out->last_reset = r.state.last_reset;
+    static_assert(static_cast<int>(fairway::DecaySource::kNow) == FAIRWAY_DECAY_FROM_NOW);
+    out->source = static_cast<fairway_decay_source_t>(r.source);
+    const size_t n = std::min(r.error.size(), sizeof(out->error) - 1);
+    r.error.copy(out->error, n);
+    out->error[n] = '\0';
+  });
 }
 
 }  // namespace
@@ -157,7 +173,7 @@ fairway_error_t fairway_decay_state_recover_in(const char* dir, time_t now,
   out->info_line[0] = out->error_lines[0][0] = out->error_lines[1][0] = '\0';
   fairway_state_path(dir, FAIRWAY_STATE_DECAY, out->path, sizeof out->path);
   fairway_state_path(dir, FAIRWAY_STATE_DECAY_OLD, out->old_path, sizeof out->old_path);
-  if (fairway_decay_state_recover(out->path, out->old_path, now, out) != FAIRWAY_OK) {
+  if (recover_decay_state(out->path, out->old_path, now, out) != FAIRWAY_OK) {
     out->last_ran = now;
     out->last_reset = 0;
     out->source = FAIRWAY_DECAY_FROM_NOW;
@@ -184,7 +200,9 @@ fairway_error_t fairway_decay_state_save(const char* dir, time_t last_ran, time_
   char path[4096];
   if (!fairway_state_path(dir, FAIRWAY_STATE_DECAY, path, sizeof path))
     return fairway::guard([] { fairway::invalid("fairway_decay_state_save: no path"); });
-  return fairway_decay_state_write(path, last_ran, last_reset);
+  return fairway::guard([&] {
+    fairway::write_decay_state(path, fairway::DecayState{last_ran, last_reset});
+  });
 }
 
 fairway_error_t fairway_job_end_entry(const fairway_job_charge_t* c, const fairway_job_end_t* end,

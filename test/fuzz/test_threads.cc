@@ -6,11 +6,12 @@
 //   * each thread provokes errors of its own (unknown parent id = a per-thread value,
 //     index out of range) and must read back its own message from fairway_last_error()
 //     (thread-local), and "" after a successful call;
-//   * job factors, priorities, decay helpers and the decay state file (one file per thread)
+//   * job priorities, decay helpers and the decay state file (one directory per thread)
 //     run concurrently too.
 // Built by `make check`; scripts/sanitize tsan runs it under ThreadSanitizer.  Exit status 0
 // when every check held; the last line is "threads: N passed, M failed".
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -26,6 +27,7 @@
 #include "fairway.h"
 #include "fairway_fair_share_table.h"
 #include "fairway_usage_files.h"
+#include "fairway_usage_state.h"
 #include "usage_decay.h"
 
 namespace {
@@ -141,6 +143,7 @@ void worker(int seed, const Results& reference, std::latch& start) {
   const std::string state = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
                             "/fairway-threads-" + std::to_string(::getpid()) + "-" +
                             std::to_string(seed);
+  ::mkdir(state.c_str(), 0700);  // this thread's StateSaveLocation
   fairway_weights_t w{};
   w.weight[FAIRWAY_FACTOR_AGE] = 1000 + seed;
   w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 10000;
@@ -195,17 +198,18 @@ void worker(int seed, const Results& reference, std::latch& start) {
                               1767225600 + round * 3600);
     if (round % 20 == 0) {
       const time_t ran = 1767225600 + seed * 100 + round;
-      CHECK(fairway_decay_state_write(state.c_str(), ran, ran - 10) == FAIRWAY_OK, "write: %s",
+      CHECK(fairway_decay_state_save(state.c_str(), ran, ran - 10) == FAIRWAY_OK, "write: %s",
             fairway_last_error());
-      int found = 0;
-      time_t r1 = 0, r2 = 0;
-      CHECK(fairway_decay_state_read(state.c_str(), ran, &found, &r1, &r2) == FAIRWAY_OK && found &&
-                r1 == ran && r2 == ran - 10,
-            "read back: %s", fairway_last_error());
+      fairway_decay_recovery_t rec;
+      CHECK(fairway_decay_state_recover_in(state.c_str(), ran, &rec) == FAIRWAY_OK &&
+                rec.source == FAIRWAY_DECAY_FROM_FILE && rec.last_ran == ran &&
+                rec.last_reset == ran - 10,
+            "read back: %s", rec.error);
     }
   }
-  ::unlink(state.c_str());
-  ::unlink((state + ".old").c_str());
+  ::unlink((state + "/priority_last_decay_ran").c_str());
+  ::unlink((state + "/priority_last_decay_ran.old").c_str());
+  ::rmdir(state.c_str());
 }
 
 }  // namespace

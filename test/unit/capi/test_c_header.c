@@ -1,5 +1,5 @@
 /* The C API's headers (fairway.h, fairway_fair_share_table.h, fairway_publish.h,
- * fairway_usage_files.h) must be usable from C (the plugin shim is C): compile them with the
+ * fairway_usage_files.h, fairway_usage_state.h) must be usable from C (the plugin shim is C): compile them with the
  * C compiler, drive a small tree through the fair-share table and call each header's
  * functions once.  Prints a GoogleTest-style summary. */
 #include <math.h>
@@ -9,6 +9,7 @@
 #include "fairway_fair_share_table.h"
 #include "fairway_publish.h"
 #include "fairway_usage_files.h"
+#include "fairway_usage_state.h"
 
 static int failed, passed;
 #define CHECK(cond) \
@@ -54,8 +55,7 @@ int main(void)
 	CHECK(fairway_last_error()[0] != '\0');
 	CHECK(fairway_options_parse("", NULL, NULL, NULL) == FAIRWAY_EINVAL);
 	CHECK(fairway_publisher_new(NULL) == FAIRWAY_EINVAL);
-	CHECK(fairway_decay_state_read(NULL, 0, NULL, NULL, NULL) ==
-	      FAIRWAY_EINVAL);
+	CHECK(fairway_decay_state_recover_in(NULL, 0, NULL) == FAIRWAY_EINVAL);
 	CHECK(fairway_usage_read(NULL, NULL) == FAIRWAY_EINVAL);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -1,4 +1,4 @@
-// The C API of the state the plugin keeps: the decay state file (fairway_usage_files.h), held
+// The C API of the state the plugin keeps: the decay state file (fairway_usage_state.h), held
 // usage, a job's charge and the reset schedule (fairway.h): arguments checked, a missing file
 // found as none, and each core error returned as its code with the message in
 // fairway_last_error().  What they compute is specified in C++ in test/unit/state/ and
@@ -13,6 +13,7 @@
 #include "fairway.h"
 #include "fairway_fair_share_table.h"
 #include "fairway_usage_files.h"
+#include "fairway_usage_state.h"
 
 namespace {
 
@@ -34,40 +35,38 @@ class DecayStateCApi : public ::testing::Test {
 };
 
 TEST_F(DecayStateCApi, NullArgumentsAreInvalid) {
-  int found;
-  time_t ran, reset;
-  EXPECT_EQ(fairway_decay_state_read(nullptr, now_, &found, &ran, &reset), FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_decay_state_read(path_.c_str(), now_, nullptr, &ran, &reset), FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_decay_state_write(nullptr, 1, 0), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_decay_state_recover_in(dir_.c_str(), now_, nullptr), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_decay_state_save(nullptr, 1, 0), FAIRWAY_EINVAL);
   EXPECT_NE(std::string(fairway_last_error()), "");
 }
 
 TEST_F(DecayStateCApi, AMissingFileIsFoundAsNoneWithZeroTimes) {
-  int found = 7;
-  time_t ran = 1, reset = 1;
-  EXPECT_EQ(fairway_decay_state_read(path_.c_str(), now_, &found, &ran, &reset), FAIRWAY_OK);
-  EXPECT_EQ(found, 0);
-  EXPECT_EQ(ran, 0);
-  EXPECT_EQ(reset, 0);
+  fairway_decay_recovery_t r;
+  r.last_ran = r.last_reset = 1;
+  EXPECT_EQ(fairway_decay_state_recover_in(dir_.c_str(), now_, &r), FAIRWAY_OK);
+  EXPECT_EQ(r.source, FAIRWAY_DECAY_NO_FILE);
+  EXPECT_EQ(r.last_ran, 0);
+  EXPECT_EQ(r.last_reset, 0);
 }
 
 TEST_F(DecayStateCApi, WrittenTimesAreReadBack) {
-  ASSERT_EQ(fairway_decay_state_write(path_.c_str(), 100, 50), FAIRWAY_OK) << fairway_last_error();
-  int found = 0;
-  time_t ran = 0, reset = 0;
-  ASSERT_EQ(fairway_decay_state_read(path_.c_str(), now_, &found, &ran, &reset), FAIRWAY_OK);
-  EXPECT_EQ(found, 1);
-  EXPECT_EQ(ran, 100);
-  EXPECT_EQ(reset, 50);
+  ASSERT_EQ(fairway_decay_state_save(dir_.c_str(), 100, 50), FAIRWAY_OK) << fairway_last_error();
+  EXPECT_EQ(fs::status(path_).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write);
+  fairway_decay_recovery_t r;
+  ASSERT_EQ(fairway_decay_state_recover_in(dir_.c_str(), now_, &r), FAIRWAY_OK);
+  EXPECT_EQ(r.source, FAIRWAY_DECAY_FROM_FILE);
+  EXPECT_EQ(r.last_ran, 100);
+  EXPECT_EQ(r.last_reset, 50);
 }
 
-TEST_F(DecayStateCApi, ACorruptFileIsAParseErrorAndAFailedWriteAnIoError) {
+TEST_F(DecayStateCApi, ACorruptFileIsUnusableAndAFailedWriteAnIoError) {
   std::ofstream(path_, std::ios::binary) << std::string(7, '\0');
-  int found;
-  time_t ran, reset;
-  EXPECT_EQ(fairway_decay_state_read(path_.c_str(), now_, &found, &ran, &reset), FAIRWAY_EPARSE);
-  EXPECT_NE(std::string(fairway_last_error()).find("7 bytes"), std::string::npos);
-  EXPECT_EQ(fairway_decay_state_write((path_ + "/x").c_str(), 200, 0), FAIRWAY_EIO);
+  fairway_decay_recovery_t r;
+  ASSERT_EQ(fairway_decay_state_recover_in(dir_.c_str(), now_, &r), FAIRWAY_OK);
+  EXPECT_EQ(r.source, FAIRWAY_DECAY_FROM_NOW);
+  EXPECT_NE(std::string(r.error).find("7 bytes"), std::string::npos);
+  EXPECT_EQ(fairway_decay_state_save((path_ + "/x").c_str(), 200, 0), FAIRWAY_EIO);
   EXPECT_NE(std::string(fairway_last_error()), "");
 }
 
