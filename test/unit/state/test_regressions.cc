@@ -14,6 +14,7 @@
 #include "fairway_fair_share_table.h"
 #include "fairway_usage_files.h"
 #include "job_factors.h"
+#include "usage_journal.h"
 #include "usage_store.h"
 
 namespace {
@@ -208,7 +209,7 @@ TEST(UsageStore, TimeAboveInt64IsRefusedWithoutUb) {
 
 // A journal line "c" (Slurm 26.05: a pending heterogeneous job component charged at
 // submission) is a charge that did not end the job; "e" is a job end.  Both round-trip, and
-// the C API says which is which.
+// a job end's entry (fairway_job_end_t.not_ended) says which is which.
 TEST(UsageStore, JournalTellsChargesFromEnds) {
   const auto v = fairway::parse_journal(
       "e 1000 42 7 0x1.9p+7 0x1.4p+5 1 0x1.9p+7 0x1.4p+5 0 0x0p+0 0x0p+0\n"
@@ -219,16 +220,13 @@ TEST(UsageStore, JournalTellsChargesFromEnds) {
   EXPECT_EQ(v[1].real, 8.0);
   EXPECT_EQ(fairway::format_journal_line(v[1]).substr(0, 7), "c 1000 ");
   EXPECT_EQ(fairway::format_journal_line(v[0]).substr(0, 7), "e 1000 ");
-  fairway_journal_entry_t e{};
-  e.epoch = 1000;
-  e.job_id = 43;
-  e.not_ended = 1;
-  char buf[256];
-  ASSERT_GT(fairway_journal_format(&e, buf, sizeof buf), 0u);
-  EXPECT_EQ(std::string(buf).substr(0, 2), "c ");
-  e.not_ended = 0;
-  ASSERT_GT(fairway_journal_format(&e, buf, sizeof buf), 0u);
-  EXPECT_EQ(std::string(buf).substr(0, 2), "e ");
+  fairway_job_charge_t c{};
+  fairway_job_end_t end{};
+  end.job_id = 43;
+  end.not_ended = 1;
+  EXPECT_EQ(fairway::format_journal_line(fairway::job_end_entry(c, end)).substr(0, 2), "c ");
+  end.not_ended = 0;
+  EXPECT_EQ(fairway::format_journal_line(fairway::job_end_entry(c, end)).substr(0, 2), "e ");
   EXPECT_THROW((void)fairway::parse_journal("x 1000 43 7 0 0 1 0 0 0 0 0\n"), fairway::Error);
 }
 
