@@ -78,12 +78,13 @@ fairway_error_t fairway_fair_share_table_tres_begin(fairway_fair_share_table_t* 
 /*
  * TRES k, at position pos of the TRES arrays: a copy of the kept tree (made again when the
  * tree was built again) given usage[i] as association i's usage (usage has an entry for
- * each association of the last fairway_fair_share_table_load), or when usage is NULL what the
- * count_jobs jobs hold under basis; fair-share computed with algo and every association's factor
- * kept for fairway_fair_share_table_tres_factor.  On an error no TRES has factors. Errors:
- * FAIRWAY_EINVAL (NULL t, no tree, k out of turn, jobs NULL with count_jobs > 0, a NULL usage under
- * FAIRWAY_USAGE_HISTORICAL, bad algo or dampening), FAIRWAY_ETREE (a negative or NaN usage),
- * FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
+ * each association of the last fairway_fair_share_table_load), or when usage is NULL what
+ * the count_jobs jobs hold under basis; fair-share computed with algo and every
+ * association's factor kept for fairway_fair_share_table_tres_factor.  On an error no TRES
+ * has factors.
+ * Errors: FAIRWAY_EINVAL (NULL t, no tree, k out of turn, jobs NULL with count_jobs > 0,
+ *         a NULL usage under FAIRWAY_USAGE_HISTORICAL, bad algo or dampening),
+ *         FAIRWAY_ETREE (a negative or NaN usage), FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
  */
 fairway_error_t fairway_fair_share_table_tres(fairway_fair_share_table_t* t, size_t k, int pos,
                                               const long double* usage, uint32_t basis,
