@@ -192,15 +192,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         check_results(t, n, algo, total_shares > UINT32_MAX);
       }
       const std::vector<fairway_assoc_t> kept = period;
-      bool bad_usage = false;
       const int updates = in.u8() % 4;
       for (int k = 0; k < updates; ++k) {
         const size_t idx = in.u8() % (n + 1);  // n: none
         const long double u = pick_usage(in);
-        if (idx >= n) continue;
-        period[idx].usage_raw = u;
-        bad_usage = bad_usage || !std::isfinite(u) || u < 0;
+        if (idx < n) period[idx].usage_raw = u;
       }
+      bool bad_usage = false;  // the last value given to an association counts
+      for (const fairway_assoc_t& a : period)
+        bad_usage = bad_usage || !std::isfinite(a.usage_raw) || a.usage_raw < 0;
       const fairway_error_t ue = fairway_fair_share_table_load(
           t, period.data(), n, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr);
       FUZZ_CHECK(ue == (bad_usage ? FAIRWAY_ETREE : FAIRWAY_OK));
