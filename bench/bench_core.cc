@@ -9,7 +9,7 @@
 
 #include "assoc_tree.h"
 #include "fair_share.h"
-#include "fairway.h"
+#include "job_factors.h"
 
 namespace {
 
@@ -70,37 +70,32 @@ BENCHMARK_CAPTURE(BM_FairShare, depth_oblivious, fairway::Algorithm::kDepthObliv
     ->Unit(benchmark::kMicrosecond);
 
 void BM_JobPriority(benchmark::State& state) {
-  fairway_weights_t w{};
-  w.weight[FAIRWAY_FACTOR_AGE] = 1000;
-  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 100000;
-  w.weight[FAIRWAY_FACTOR_JOB_SIZE] = 1000;
-  w.weight[FAIRWAY_FACTOR_PARTITION] = 1000;
-  w.weight[FAIRWAY_FACTOR_QOS] = 1000;
+  fairway::PrioritySettings w;
+  w.weight[fairway::Factor::kAge] = 1000;
+  w.weight[fairway::Factor::kFairshare] = 100000;
+  w.weight[fairway::Factor::kJobSize] = 1000;
+  w.weight[fairway::Factor::kPartition] = 1000;
+  w.weight[fairway::Factor::kQos] = 1000;
   w.max_age = 7 * 86400;
-  const fairway_cluster_t c{4096, 256};
+  const fairway::Cluster c{4096, 256};
   std::mt19937 rng(7);
-  std::vector<fairway_job_input_t> jobs(static_cast<size_t>(state.range(0)));
+  std::vector<fairway::JobInput> jobs(static_cast<size_t>(state.range(0)));
   for (auto& j : jobs) {
-    j.has_details = 1;
+    j.has_details = true;
     j.accrue_time = 1700000000 - rng() % 1000000;
-    j.max_cpus = FAIRWAY_NO_VAL;
     j.min_cpus = 1 + rng() % 512;
     j.min_nodes = 1 + rng() % 16;
-    j.time_limit = FAIRWAY_NO_VAL;
-    j.has_assoc = 1;
+    j.has_assoc = true;
     j.fs_factor = (rng() % 1000) / 1000.0;
-    j.has_part = 1;
+    j.has_part = true;
     j.part_priority_job_factor = 1;
     j.part_norm_priority = 1.0;
-    j.site_factor = FAIRWAY_NICE_OFFSET;
-    j.nice = FAIRWAY_NICE_OFFSET;
   }
   uint64_t sum = 0;
   for (auto _ : state) {
     for (const auto& j : jobs) {
-      fairway_job_factors_t f;
-      fairway_job_factors(&w, &c, &j, 1700000000, &f);
-      sum += fairway_job_priority(&w, &f, 0.0, nullptr);
+      fairway::JobFactors f = fairway::job_factors(w, c, j, 1700000000);
+      sum += fairway::job_priority(w, f, 0.0, nullptr);
     }
   }
   benchmark::DoNotOptimize(sum);

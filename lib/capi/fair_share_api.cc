@@ -1,14 +1,12 @@
-// fair_share_api.cc - the fair-share part of the C API (fairway.h) over AssocTree and
-// compute_fair_share().  Indexes are positions in the caller's input array, which
-// AssocTree keeps.
+// fair_share_api.cc - the fair-share part of the C API (fairway.h) and the fair-share table
+// (fairway_fair_share_table.h) over FairShareTable, AssocTree and compute_fair_share().
+// Indexes are positions in the caller's input array, which AssocTree keeps.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <cmath>
 #include <cstring>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "api_guard.h"
@@ -22,12 +20,6 @@
 
 struct fairway_fair_share_table {
   fairway::FairShareTable table;
-};
-
-struct fairway_fair_share {
-  fairway::AssocTree tree;
-  fairway::FairShareResult result;
-  bool computed = false;
 };
 
 using fairway::to_algorithm;
@@ -87,92 +79,11 @@ void copy_result(const fairway::FairShareResult& r, size_t index, fairway_assoc_
 
 extern "C" {
 
-fairway_error_t fairway_fair_share_new(const fairway_assoc_t* assocs, size_t count,
-                                       fairway_fair_share_t** out) {
-  return fairway::guard([&] {
-    if (!out) fairway::invalid("fairway_fair_share_new: NULL out");
-    *out = nullptr;
-    if (!assocs && count) fairway::invalid("fairway_fair_share_new: NULL associations");
-    std::vector<fairway::AssocRecord> records = fairway::to_records(assocs, count);
-    auto fs = std::make_unique<fairway_fair_share>(
-        fairway_fair_share{fairway::AssocTree::build(std::move(records)), {}, false});
-    fs->result.resize(fs->tree.size());
-    *out = fs.release();
-  });
-}
-
-void fairway_fair_share_destroy(fairway_fair_share_t** fs) {
-  if (!fs || !*fs) return;
-  delete *fs;
-  *fs = nullptr;
-}
-
-fairway_error_t fairway_fair_share_copy(const fairway_fair_share_t* fs,
-                                        fairway_fair_share_t** out) {
-  return fairway::guard([&] {
-    if (!out) fairway::invalid("fairway_fair_share_copy: NULL out");
-    *out = nullptr;
-    if (!fs) fairway::invalid("fairway_fair_share_copy: NULL tree");
-    auto copy = std::make_unique<fairway_fair_share>(fairway_fair_share{fs->tree, {}, false});
-    copy->result.resize(copy->tree.size());
-    *out = copy.release();
-  });
-}
-
 int fairway_job_fairshare_tres(const uint64_t* asked, const uint64_t* available, size_t count,
                                uint64_t asked_cpus, uint64_t available_cpus) {
   if (!asked || !available) return -1;
   return fairway::job_fairshare_tres({asked, count}, {available, count}, asked_cpus,
                                      available_cpus);
-}
-
-size_t fairway_fair_share_count(const fairway_fair_share_t* fs) { return fs ? fs->tree.size() : 0; }
-
-fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t index,
-                                             long double usage_raw) {
-  return fairway::guard([&] {
-    if (!fs) fairway::invalid("fairway_fair_share_set_usage: NULL tree");
-    if (index >= fs->tree.size())
-      fairway::invalid("fairway_fair_share_set_usage: index " + std::to_string(index) +
-                       " out of range");
-    fs->tree.set_usage(static_cast<uint32_t>(index), usage_raw);
-  });
-}
-
-fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis,
-                                        const fairway_running_job_t* jobs, size_t count,
-                                        size_t* unknown) {
-  return fairway::guard([&] {
-    if (!fs) fairway::invalid("fairway_fair_share_hold: NULL tree");
-    const fairway::UsageBasis b = fairway::to_usage_basis(basis);
-    if (b == fairway::UsageBasis::kHistorical)
-      fairway::invalid("fairway_fair_share_hold: the historical basis holds nothing");
-    const std::vector<fairway::RunningJob> running = fairway::to_running_jobs(jobs, count);
-    const std::vector<long double> direct = fairway::held_direct(fs->tree, b, running, unknown);
-    fairway::hold_usage(fs->tree, direct);
-  });
-}
-
-fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_algorithm_t algo,
-                                           double dampening) {
-  return fairway::guard([&] {
-    if (!fs) fairway::invalid("fairway_fair_share_compute: NULL tree");
-    check_dampening(dampening);
-    fairway::compute_fair_share(fs->tree, algorithm_of(algo), dampening, fs->result);
-    fs->computed = true;
-  });
-}
-
-fairway_error_t fairway_fair_share_result(const fairway_fair_share_t* fs, size_t index,
-                                          fairway_assoc_result_t* out) {
-  return fairway::guard([&] {
-    if (!fs || !out) fairway::invalid("fairway_fair_share_result: NULL argument");
-    if (index >= fs->tree.size())
-      fairway::invalid("fairway_fair_share_result: index " + std::to_string(index) +
-                       " out of range");
-    if (!fs->computed) fairway::invalid("fairway_fair_share_result: nothing computed yet");
-    copy_result(fs->result, index, out);
-  });
 }
 
 double fairway_classic_fs_factor(long double usage_efctv, long double shares_norm,
@@ -263,10 +174,6 @@ fairway_error_t fairway_fair_share_table_compute(fairway_fair_share_table_t* t,
     const fairway::Algorithm a = algorithm_of(algo);
     t->table.compute(a, dampening, a == fairway::Algorithm::kFairTree, tres_count > 0);
   });
-}
-
-size_t fairway_fair_share_table_count(const fairway_fair_share_table_t* t) {
-  return t ? t->table.size() : 0;
 }
 
 fairway_error_t fairway_fair_share_table_result(const fairway_fair_share_table_t* t, size_t index,

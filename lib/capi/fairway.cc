@@ -104,13 +104,8 @@ JobInput to_core(const fairway_job_input_t& j) {
   return c;
 }
 
-// The factors, either way between the C struct's array and the core's (the same layout).
+// The factors as the C struct's array (the same layout).
 static_assert(sizeof(fairway_job_factors_t::factor) == sizeof(FactorValues::v));
-FactorValues to_core(const fairway_job_factors_t& f) {
-  FactorValues c;
-  std::memcpy(c.v.data(), f.factor, sizeof(f.factor));
-  return c;
-}
 fairway_job_factors_t to_c(const FactorValues& f) {
   fairway_job_factors_t c;
   std::memcpy(c.factor, f.v.data(), sizeof(c.factor));
@@ -209,30 +204,6 @@ fairway_error_t fairway_job_weigh(const fairway_weights_t* w, const fairway_clus
   out->priority = r.priority;
   out->clamped = r.clamped;
   return FAIRWAY_OK;
-}
-
-// Once per job per period in the tests that compare it with fairway_job_weigh: no guard.
-fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cluster_t* c,
-                                    const fairway_job_input_t* job, time_t now,
-                                    fairway_job_factors_t* out) {
-  if (!w || !c || !job || !out) {
-    fairway::set_last_error("fairway_job_factors: NULL argument");
-    return FAIRWAY_EINVAL;
-  }
-  *out = fairway::to_c(fairway::job_factors(fairway::to_core(*w), fairway::to_core(*c),
-                                            fairway::to_core(*job), now));
-  return FAIRWAY_OK;
-}
-
-uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
-                              double tres_weighted, int* clamped) {
-  if (!w || !f) return 1;
-  bool c = false;
-  fairway::FactorValues cf = fairway::to_core(*f);
-  const uint32_t p = fairway::job_priority(fairway::to_core(*w), cf, tres_weighted, &c);
-  *f = fairway::to_c(cf);
-  if (clamped) *clamped = c;
-  return p;
 }
 
 double fairway_decay_factor(double half_life_seconds) {

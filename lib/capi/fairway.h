@@ -11,7 +11,8 @@
  * object this API allocates is freed by the _destroy function named beside it.
  *
  * This header holds what a period's priorities depend on: errors, fair-share, job
- * factors and priorities, usage accrual and decay.  The files of restart safety are in
+ * factors and priorities, usage accrual and decay.  The fair-share table that computes every
+ * association's values is in fairway_fair_share_table.h; the files of restart safety in
  * fairway_usage_files.h; PriorityParameters' options and publishing in fairway_publish.h.
  *
  * Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
@@ -89,7 +90,7 @@ typedef enum fairway_algorithm {
 typedef struct fairway_assoc {
   uint32_t id;
   uint32_t parent_id;    /* 0: the root association */
-  const char* account;   /* copied by fairway_fair_share_new() */
+  const char* account;   /* copied by the calls that take it */
   const char* user;      /* NULL or "": an account association */
   uint32_t shares_raw;   /* ignored when shares_parent is set */
   int shares_parent;     /* Fairshare=parent */
@@ -113,41 +114,6 @@ typedef struct fairway_assoc_result {
   unsigned set; /* FAIRWAY_SET_* */
 } fairway_assoc_result_t;
 
-/* A built association tree and its result buffers (opaque). */
-typedef struct fairway_fair_share fairway_fair_share_t;
-
-/*
- * Build a tree from count associations (any order).  Indexes in the other calls are
- * positions in this input array.
- * Errors: FAIRWAY_EINVAL (NULL out, or assocs NULL with count > 0),
- *         FAIRWAY_ETREE (unknown parent, cycle, no or two roots, duplicate id,
- *                        negative or NaN usage; fairway_last_error() names it),
- *         FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
- */
-fairway_error_t fairway_fair_share_new(const fairway_assoc_t* assocs, size_t count,
-                                       fairway_fair_share_t** out);
-
-/* Free *fs and set it to NULL; a NULL fs or *fs is a no-op.  Errors: none. */
-void fairway_fair_share_destroy(fairway_fair_share_t** fs);
-
-/* Number of associations in the tree.  Errors: none; 0 for NULL. */
-size_t fairway_fair_share_count(const fairway_fair_share_t* fs);
-
-/*
- * A copy of fs (its tree and usage; nothing computed yet) in *out, for a second usage
- * compared on the same tree (fairway_fairshare_tres).
- * Errors: FAIRWAY_EINVAL (NULL fs or out), FAIRWAY_ENOMEM.
- */
-fairway_error_t fairway_fair_share_copy(const fairway_fair_share_t* fs, fairway_fair_share_t** out);
-
-/*
- * Replace the total raw usage of association `index` between two computations.
- * Errors: FAIRWAY_EINVAL (NULL fs, index out of range),
- *         FAIRWAY_ETREE (negative or NaN usage).
- */
-fairway_error_t fairway_fair_share_set_usage(fairway_fair_share_t* fs, size_t index,
-                                             long double usage_raw);
-
 /* What fair-share compares with shares (PriorityParameters fairway_usage). */
 #define FAIRWAY_USAGE_HISTORICAL 0u /* decayed usage charged over time (multifactor's) */
 #define FAIRWAY_USAGE_ALLOCATED 1u  /* what running jobs are charged per second now */
@@ -161,19 +127,6 @@ typedef struct fairway_running_job {
 } fairway_running_job_t;
 
 /*
- * Replace every association's usage by what the running jobs of its subtree hold
- * under `basis` (lib/priority/held_usage.h): the jobs' charge rates (ALLOCATED) or rates
- * times remaining seconds (COMMITTED), summed up the tree.  A job whose association is
- * not in the tree holds nothing and is counted in *unknown (unknown may be NULL).
- * Errors: FAIRWAY_EINVAL (NULL fs, jobs NULL with count > 0, basis not ALLOCATED or
- *         COMMITTED), FAIRWAY_ETREE (a total that is not a finite, non-negative number),
- *         FAIRWAY_ENOMEM.
- */
-fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis,
-                                        const fairway_running_job_t* jobs, size_t count,
-                                        size_t* unknown);
-
-/*
  * PriorityParameters fairway_fairshare_tres: which of the listed TRES a job is judged by
  * (lib/queue/fairshare_tres.h), an index in [0, count), or -1 for billing.  asked[k] is
  * what the job asks for of the k-th listed TRES, available[k] what its partition has;
@@ -181,23 +134,6 @@ fairway_error_t fairway_fair_share_hold(fairway_fair_share_t* fs, uint32_t basis
  */
 int fairway_job_fairshare_tres(const uint64_t* asked, const uint64_t* available, size_t count,
                                uint64_t asked_cpus, uint64_t available_cpus);
-
-/*
- * Compute normalized shares, usage and the fair-share factor of every association,
- * exactly as Slurm 22.05's priority/multifactor does for `algo`.  dampening is
- * FairShareDampeningFactor (classic only; >= 1).  Allocates only on the
- * first computation of a tree with an algorithm (its workspace); never after.
- * Errors: FAIRWAY_EINVAL (NULL fs, bad algo, dampening < 1), FAIRWAY_EINTERNAL.
- */
-fairway_error_t fairway_fair_share_compute(fairway_fair_share_t* fs, fairway_algorithm_t algo,
-                                           double dampening);
-
-/*
- * The result for association `index` of the last fairway_fair_share_compute().
- * Errors: FAIRWAY_EINVAL (NULL argument, index out of range).
- */
-fairway_error_t fairway_fair_share_result(const fairway_fair_share_t* fs, size_t index,
-                                          fairway_assoc_result_t* out);
 
 /*
  * Classic fair-share factor 2^(-(usage_efctv/shares_norm)/dampening), 0 when
@@ -323,10 +259,9 @@ typedef struct fairway_job_input {
 } fairway_job_input_t;
 
 /*
- * Normalized (then, after fairway_job_priority, weighted) factors of a job by
- * fairway_factor_t, as the core's FactorValues: TRES is the weighted sum of the TRES factors
- * (0 before weighing); SITE is the site factor and NICE the job's nice, both without
- * FAIRWAY_NICE_OFFSET and never weighted (the site factor is added, nice subtracted).
+ * The weighted factors of a job by fairway_factor_t, as the core's FactorValues: TRES is the
+ * weighted sum of the TRES factors; SITE is the site factor and NICE the job's nice, both
+ * without FAIRWAY_NICE_OFFSET and never weighted (the site factor is added, nice subtracted).
  */
 typedef struct fairway_job_factors {
   double factor[FAIRWAY_FACTOR_COUNT];
@@ -366,26 +301,6 @@ fairway_error_t fairway_job_weigh(const fairway_weights_t* w, const fairway_clus
                                   const fairway_job_input_t* job, time_t now, double* tres_out,
                                   fairway_job_partition_t* parts, size_t nparts,
                                   fairway_job_weighed_t* out);
-
-/*
- * The normalized factors of a job at time `now`, as multifactor's
- * set_priority_factors() computes them.
- * Errors: FAIRWAY_EINVAL (NULL argument).
- */
-fairway_error_t fairway_job_factors(const fairway_weights_t* w, const fairway_cluster_t* c,
-                                    const fairway_job_input_t* job, time_t now,
-                                    fairway_job_factors_t* out);
-
-/*
- * Weight the factors in place (as multifactor stores them in prio_factors) and
- * return the job's priority: the weighted sum plus the site factor minus nice,
- * clamped to [1, 2^32-1].  *clamped (if not NULL) is set when the sum exceeded 32 bits.
- * tres_weighted is the weighted sum of the job's TRES factors (or 0).  A part of
- * fairway_job_weigh, for tests and tools.
- * Errors: none; a NULL w or f returns 1, the lowest priority of a job that is not held.
- */
-uint32_t fairway_job_priority(const fairway_weights_t* w, fairway_job_factors_t* f,
-                              double tres_weighted, int* clamped);
 
 /* ---- Usage accrual and decay ---- */
 

@@ -33,12 +33,14 @@ void fairway_fair_share_table_destroy(fairway_fair_share_table_t** t);
  * fair-share compares.  The tree is built again when their shape (ids, parents, shares,
  * which are users) differs from the kept tree's.  Under FAIRWAY_USAGE_HISTORICAL each
  * association's usage is its usage_raw (jobs are not read); under ALLOCATED or COMMITTED it
- * is what the count_jobs running jobs of its subtree hold (fairway_fair_share_hold; jobs of
- * associations not in the tree are counted in *unknown, which may be NULL).  Forgets the
- * lookups; on an error, the tree too.
+ * is what the count_jobs running jobs of its subtree hold (lib/priority/held_usage.h: the
+ * jobs' charge rates under ALLOCATED, rates times remaining seconds under COMMITTED, summed up
+ * the tree; jobs of associations not in the tree are counted in *unknown, which may be NULL).
+ * Forgets the lookups; on an error, the tree too.
  * Errors: FAIRWAY_EINVAL (NULL t, assocs NULL with count > 0, jobs NULL with count_jobs > 0,
- *         unknown basis), FAIRWAY_ETREE (as fairway_fair_share_new, or a negative, NaN or
- *         infinite usage), FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
+ *         unknown basis), FAIRWAY_ETREE (unknown parent, cycle, no or two roots, duplicate
+ *         id, a negative, NaN or infinite usage; fairway_last_error() names it),
+ *         FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.
  */
 fairway_error_t fairway_fair_share_table_load(fairway_fair_share_table_t* t,
                                               const fairway_assoc_t* assocs, size_t count,
@@ -46,7 +48,9 @@ fairway_error_t fairway_fair_share_table_load(fairway_fair_share_table_t* t,
                                               size_t count_jobs, size_t* unknown);
 
 /*
- * fairway_fair_share_compute on the kept tree; then, under Fair Tree, every association's
+ * Normalized shares, usage and the fair-share factor of every association of the kept tree,
+ * exactly as Slurm's priority/multifactor computes them for `algo` (dampening is
+ * FairShareDampeningFactor: classic only; >= 1); then, under Fair Tree, every association's
  * factor indexed by id for fairway_fair_share_table_factor (the weighing of jobs reads it),
  * and with tres_count > 0 the ids for the TRES trees that follow.
  * Errors: FAIRWAY_EINVAL (NULL t, no tree loaded, bad algo, dampening < 1),
@@ -55,9 +59,6 @@ fairway_error_t fairway_fair_share_table_load(fairway_fair_share_table_t* t,
 fairway_error_t fairway_fair_share_table_compute(fairway_fair_share_table_t* t,
                                                  fairway_algorithm_t algo, double dampening,
                                                  size_t tres_count);
-
-/* Number of associations of the kept tree.  Errors: none; 0 for NULL or no tree. */
-size_t fairway_fair_share_table_count(const fairway_fair_share_table_t* t);
 
 /*
  * The result for association `index` of the last fairway_fair_share_table_compute.
@@ -76,10 +77,11 @@ fairway_error_t fairway_fair_share_table_tres_begin(fairway_fair_share_table_t* 
 
 /*
  * TRES k, at position pos of the TRES arrays: a copy of the kept tree (made again when the
- * tree was built again) given usage[i] as association i's usage (usage has
- * fairway_fair_share_table_count(t) entries), or when usage is NULL what the count_jobs jobs
- * hold under basis; fair-share computed with algo and every association's factor kept for
- * fairway_fair_share_table_tres_factor.  On an error no TRES has factors.
+ * tree was built again) given usage[i] as association i's usage (usage has an entry for
+ * each association of the last fairway_fair_share_table_load), or when usage is NULL what
+ * the count_jobs jobs hold under basis; fair-share computed with algo and every
+ * association's factor kept for fairway_fair_share_table_tres_factor.  On an error no TRES
+ * has factors.
  * Errors: FAIRWAY_EINVAL (NULL t, no tree, k out of turn, jobs NULL with count_jobs > 0,
  *         a NULL usage under FAIRWAY_USAGE_HISTORICAL, bad algo or dampening),
  *         FAIRWAY_ETREE (a negative or NaN usage), FAIRWAY_ENOMEM, FAIRWAY_EINTERNAL.

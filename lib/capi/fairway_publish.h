@@ -161,7 +161,7 @@ typedef struct fairway_publication {
   const char* shadow_file; /* fairway_shadow (with directory and jobs); NULL: none */
   int decay_exact;         /* fairway_decay=exact: usage decays by 2^(-t/half-life) */
   /* fairway_usage: FAIRWAY_USAGE_*.  Other than HISTORICAL, fair-share is computed from
-   * what the running jobs hold (fairway_fair_share_hold), the assocs' usage_raw stays the
+   * what the running jobs hold (as fairway_fair_share_table_load), the assocs' usage_raw stays the
    * historical usage (sshare's RawUsage), and the snapshot keeps both. */
   uint32_t usage_basis;
   const fairway_running_job_t* running;
@@ -229,8 +229,8 @@ typedef struct fairway_publish_plan {
 } fairway_publish_plan_t;
 
 /* One pending job in one partition as noted under the job lock (40 bytes): the partition
- * by address (fairway_period_notes_t.partition_at), the QOS and association by id, times
- * as unsigned 32-bit Unix times. */
+ * by address (as fairway_publisher_add_partition was given it), the QOS and association by
+ * id, times as unsigned 32-bit Unix times. */
 typedef struct fairway_note {
   const void* part;
   uint32_t qos_id; /* 0: none */
@@ -270,17 +270,6 @@ typedef struct fairway_lane {
   size_t queue_tres;
 } fairway_lane_t;
 
-/* The period's notes and what was copied with them, at its end. */
-typedef struct fairway_period_notes {
-  const fairway_lane_t* const* lanes;
-  size_t lane_count;
-  const void* const* partition_at; /* the partitions' addresses, parallel to the
-                                    * publication's partitions */
-  const uint32_t* qos_ids;         /* parallel to the publication's qos */
-  int64_t walk;                    /* when the period's walk began */
-  const char* where;               /* the directory the failure lines name */
-} fairway_period_notes_t;
-
 /* Whether `unused` TRES k (the k-th listed) is used by no association. */
 typedef int (*fairway_unused_fn)(size_t k, void* arg);
 
@@ -292,8 +281,6 @@ typedef int (*fairway_unused_fn)(size_t k, void* arg);
 fairway_error_t fairway_publisher_begin(fairway_publisher_t* pub,
                                         const fairway_publish_settings_t* s,
                                         fairway_publish_plan_t* out);
-/* Whether the last published period weighed job_id (a pending job then).  Errors: none. */
-int fairway_publisher_weighed(const fairway_publisher_t* pub, uint32_t job_id);
 /* Whether a job running since start_time started since the last published period: no
  * earlier than its walk (in that very second only if that period weighed it, else it was
  * running then and was noted before) and no later than now.  Errors: none. */
@@ -314,20 +301,6 @@ fairway_error_t fairway_publisher_tell_ties(fairway_publisher_t* pub,
                                             const fairway_lane_t* const* lanes, size_t lane_count,
                                             fairway_unused_fn unused, fairway_message_fn say,
                                             void* arg);
-/*
- * The period's end: p holds the copies (no association: none could be copied) and the
- * settings, not yet the rows, jobs, started jobs or jobs weighed: those come from n and
- * pub.  Whether the queue goes out is decided (told through say once per episode of more
- * jobs than queue_jobs), fairway_publish runs, a failure is told through say_error when it
- * starts or changes and through say when it ends, and on success pub keeps the jobs
- * weighed and n->walk for the next period's starts.  The started jobs noted are dropped.
- * Errors: FAIRWAY_EINVAL (NULL pub, s, n or p), what fairway_publish returns (told).
- */
-fairway_error_t fairway_publisher_end(fairway_publisher_t* pub, const fairway_publish_settings_t* s,
-                                      const fairway_period_notes_t* n, fairway_publication_t* p,
-                                      fairway_message_fn say, fairway_message_fn say_error,
-                                      void* arg);
-
 /* ---- The plugin's period, with the lanes and copies kept by the publisher ---- */
 
 /* What pub notes this period (fairway_publisher_begin's plan; rows cleared by
@@ -405,10 +378,15 @@ typedef struct fairway_period_end {
 } fairway_period_end_t;
 
 /*
- * fairway_publisher_end with pub's own lanes and copies: p holds the settings, and gets the
+ * The period's end, from pub's own lanes and copies: p holds the settings, and gets the
  * copies, the history directory (e->where/fairway_history with p->history_days), the
- * period's end and length (now); the copies are dropped after.
- * Errors: as fairway_publisher_end; FAIRWAY_ENOMEM (a copy failed, told).
+ * period's end and length (now); the copies are dropped after.  Whether the queue goes out
+ * is decided (told through say once per episode of more jobs than queue_jobs),
+ * fairway_publish runs, a failure is told through say_error when it starts or changes and
+ * through say when it ends, and on success pub keeps the jobs weighed and the walk for the
+ * next period's starts.  The started jobs noted are dropped.
+ * Errors: FAIRWAY_EINVAL (NULL pub, s, e or p), FAIRWAY_ENOMEM (a copy failed, told), what
+ *         fairway_publish returns (told).
  */
 fairway_error_t fairway_publisher_finish(fairway_publisher_t* pub,
                                          const fairway_publish_settings_t* s,

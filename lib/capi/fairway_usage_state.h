@@ -51,17 +51,22 @@ fairway_error_t fairway_usage_copy_qos(fairway_usage_copy_t* c, uint32_t id, lon
                                        double* grp_used_wall);
 
 /*
- * Write dir's usage file from the values copied, as of `period` (fairway_usage_journal_save);
- * the records' pointers are not read.
+ * Write dir's usage file atomically (.new, fsync, rename; mode 0600) from the values copied,
+ * as of `period`: every association's and QOS's usage (the parents are not written); the
+ * records' pointers are not read.  The journal is not touched: open it with rotate next.
  * Errors: FAIRWAY_EINVAL (NULL argument), FAIRWAY_ENOMEM (an add failed), FAIRWAY_EIO.
  */
 fairway_error_t fairway_usage_copy_save(const fairway_usage_copy_t* c, const char* dir,
                                         time_t period);
 
 /*
- * Replay what j read over the usage copied (fairway_usage_journal_replay, period `epoch`),
- * then write every record's new usage_raw and grp_used_wall through its pointers; on a
- * failure nothing is written.  The caller holds the lock the pointers need.
+ * Replay what j read (fairway_usage_restore_prepare) over the usage copied: every
+ * association's and QOS's usage replaced by the usage file's (0 for one it does not hold),
+ * then the journal entries of period `epoch` added (to the association and its ancestors, its
+ * QOS, its partition's QOS), each job end at most once, the jobs whose end was added
+ * remembered (fairway_usage_journal_ended), and what was read freed; then every record's new
+ * usage_raw and grp_used_wall written through its pointers.  On a failure nothing is written.
+ * The caller holds the lock the pointers need.
  * Errors: FAIRWAY_EINVAL (NULL argument, nothing read), FAIRWAY_ENOMEM.
  */
 fairway_error_t fairway_usage_copy_replay(fairway_usage_copy_t* c, fairway_usage_journal_t* j,
@@ -97,8 +102,10 @@ size_t fairway_usage_restore_summary(const fairway_replay_counts_t* counts, time
 /* ---- The decay state file of a StateSaveLocation ---- */
 
 /*
- * The decay state at start from directory dir: its priority_last_decay_ran and, when that is
- * unusable, its previous copy, as fairway_decay_state_recover reads them, with out->path and
+ * The decay state at start from directory dir: its priority_last_decay_ran (multifactor's
+ * format) and, when that is unusable (unreadable, or corrupt: wrong size or implausible
+ * times), its previous copy priority_last_decay_ran.old if that exists and is sound, else
+ * `now` -- never charging running jobs twice for time already charged; with out->path and
  * out->old_path set.  Whatever fails (a NULL dir, a path too long, out of memory) gives
  * FAIRWAY_DECAY_FROM_NOW with the reason in out->error, never an error.  The lines to log:
  * out->info_line when there is no file; out->error_lines when it is unusable, why and what
@@ -108,8 +115,12 @@ size_t fairway_usage_restore_summary(const fairway_replay_counts_t* counts, time
 fairway_error_t fairway_decay_state_recover_in(const char* dir, time_t now,
                                                fairway_decay_recovery_t* out);
 
-/* Write dir's priority_last_decay_ran as fairway_decay_state_write does.
- * Errors: FAIRWAY_EINVAL (NULL dir or a path too long), FAIRWAY_EIO. */
+/*
+ * Write dir's priority_last_decay_ran atomically (.new, fsync, the previous file kept as .old,
+ * rename), mode 0600.
+ * Errors: FAIRWAY_EINVAL (NULL dir or a path too long), FAIRWAY_EIO (the step that failed is
+ *         in fairway_last_error(); the previous file is intact).
+ */
 fairway_error_t fairway_decay_state_save(const char* dir, time_t last_ran, time_t last_reset);
 
 /* ---- A job end's journal line ---- */
@@ -125,21 +136,17 @@ typedef struct fairway_end_qos {
 typedef struct fairway_job_end {
   uint32_t job_id;
   uint32_t assoc_id;
-  int not_ended; /* a charge that does not end the job (fairway_journal_entry_t) */
+  /* Nonzero: a charge that did not end the job (Slurm 26.05 charges a pending heterogeneous
+   * job component at submission), which may be charged again. */
+  int not_ended;
   fairway_end_qos_t qos, part_qos;
 } fairway_job_end_t;
 
 /*
- * The journal entry of a job end that charged c: the association's decayed amounts, each QOS
- * charged its amounts (undecayed for NoDecay), a QOS not charged id 0.  epoch is left 0.
- * Errors: FAIRWAY_EINVAL (NULL argument).
- */
-fairway_error_t fairway_job_end_entry(const fairway_job_charge_t* c, const fairway_job_end_t* end,
-                                      fairway_journal_entry_t* out);
-
-/*
- * Append the journal entry of a job end (fairway_job_end_entry, then
- * fairway_usage_journal_append).
+ * Append the journal line of a job end that charged c, with the handle's period as its epoch,
+ * in one write(2) (a killed process leaves whole lines or a torn last one): the association's
+ * decayed amounts, each QOS charged its amounts (undecayed for NoDecay).  Nothing is written
+ * when no journal is open (or j is NULL).
  * Errors: FAIRWAY_EINVAL (NULL c or end), FAIRWAY_EIO (errno is write(2)'s).
  */
 fairway_error_t fairway_usage_journal_job_end(fairway_usage_journal_t* j,

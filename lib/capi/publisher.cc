@@ -158,14 +158,14 @@ extern "C" fairway_error_t fairway_publisher_begin(fairway_publisher_t* pub,
   });
 }
 
-extern "C" int fairway_publisher_weighed(const fairway_publisher_t* pub, uint32_t job_id) {
+bool fairway::publisher_weighed(const fairway_publisher* pub, uint32_t job_id) noexcept {
   return pub && std::binary_search(pub->prev_ids.begin(), pub->prev_ids.end(), job_id);
 }
 
 extern "C" int fairway_publisher_started_since(const fairway_publisher_t* pub, uint32_t job_id,
                                                int64_t start_time, int64_t now) {
   if (!pub || start_time < pub->plan.last_walk || start_time > now) return 0;
-  return start_time > pub->plan.last_walk || fairway_publisher_weighed(pub, job_id);
+  return start_time > pub->plan.last_walk || fairway::publisher_weighed(pub, job_id);
 }
 
 extern "C" fairway_error_t fairway_publisher_note_start(fairway_publisher_t* pub,
@@ -246,11 +246,10 @@ extern "C" fairway_error_t fairway_publisher_tell_ties(fairway_publisher_t* pub,
   });
 }
 
-extern "C" fairway_error_t fairway_publisher_end(fairway_publisher_t* pub,
-                                                 const fairway_publish_settings_t* s,
-                                                 const fairway_period_notes_t* n,
-                                                 fairway_publication_t* p, fairway_message_fn say,
-                                                 fairway_message_fn say_error, void* arg) {
+fairway_error_t fairway::publisher_end(fairway_publisher* pub, const fairway_publish_settings_t* s,
+                                       const fairway_period_notes_t* n, fairway_publication_t* p,
+                                       fairway_message_fn say, fairway_message_fn say_error,
+                                       void* arg) {
   fairway_error_t published = FAIRWAY_OK;
   const fairway_error_t err = fairway::guard([&] {
     if (!pub || !s || !n || !p) fairway::invalid("fairway_publisher_end: NULL argument");

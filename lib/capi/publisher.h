@@ -64,7 +64,33 @@ struct fairway_publisher {
   fairway_publisher_copies copies;
 };
 
+// The period's notes and what was copied with them, at its end.
+struct fairway_period_notes_t {
+  const fairway_lane_t* const* lanes;
+  size_t lane_count;
+  const void* const* partition_at;  // the partitions' addresses, parallel to the
+                                    // publication's partitions
+  const uint32_t* qos_ids;          // parallel to the publication's qos
+  int64_t walk;                     // when the period's walk began
+  const char* where;                // the directory the failure lines name
+};
+
 namespace fairway {
+
+// Whether the last published period weighed job_id (a pending job then); false for a NULL pub.
+bool publisher_weighed(const fairway_publisher* pub, uint32_t job_id) noexcept;
+
+// The period's end (fairway_publisher_finish's, from the publisher's own lanes and copies): p
+// holds the copies (no association: none could be copied) and the settings, not yet the rows,
+// jobs, started jobs or jobs weighed: those come from n and pub.  Whether the queue goes out
+// is decided (told through say once per episode of more jobs than queue_jobs),
+// fairway_publish runs, a failure is told through say_error when it starts or changes and
+// through say when it ends, and on success pub keeps the jobs weighed and n->walk for the
+// next period's starts.  The started jobs noted are dropped.  Returns FAIRWAY_EINVAL (NULL
+// pub, s, n or p) or what fairway_publish returns (told).
+fairway_error_t publisher_end(fairway_publisher* pub, const fairway_publish_settings_t* s,
+                              const fairway_period_notes_t* n, fairway_publication_t* p,
+                              fairway_message_fn say, fairway_message_fn say_error, void* arg);
 
 // The lanes' rows in lane order with partitions and QOS by index in the copies (a row whose
 // partition is not among N's addresses is left out), and with QUEUE each job's detail by its

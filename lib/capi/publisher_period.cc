@@ -306,7 +306,7 @@ extern "C" fairway_error_t fairway_publisher_finish(
     clock_gettime(CLOCK_MONOTONIC, &now);
     p->period_end = time(nullptr);
     p->period_seconds = (now.tv_sec - e->begin.tv_sec) + (now.tv_nsec - e->begin.tv_nsec) / 1e9;
-    ended = fairway_publisher_end(pub, s, &n, p, say, say_error, arg);
+    ended = fairway::publisher_end(pub, s, &n, p, say, say_error, arg);
   });
   return err != FAIRWAY_OK ? err : ended;
 }

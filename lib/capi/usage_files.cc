@@ -1,6 +1,7 @@
-// usage_files.cc - the C API of fairway_usage_files.h, the files of restart safety: the decay state
-// file, the usage file and its journal (lib/state/decay_state.h, lib/state/usage_store.h), the
-// journal's handle and a restart's replay (lib/state/usage_replay.h).
+// usage_files.cc - the C API of fairway_usage_files.h, the files of restart safety: the usage
+// file and its journal (lib/state/usage_store.h), the journal's handle and a restart's replay
+// (lib/state/usage_replay.h), and what running jobs hold.  The decay state file is read and
+// written in usage_state_api.cc.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <fcntl.h>
 #include <unistd.h>
@@ -18,202 +19,36 @@
 #include <vector>
 
 #include "api_guard.h"
-#include "decay_state.h"
 #include "fairway.h"
 #include "fairway_publish.h"
 #include "fairway_usage_files.h"
+#include "fairway_usage_state.h"
+#include "usage_journal.h"
 #include "usage_replay.h"
 #include "usage_store.h"
 
-extern "C" {
-
-fairway_error_t fairway_decay_state_read(const char* path, time_t now, int* found, time_t* last_ran,
-                                         time_t* last_reset) {
-  return fairway::guard([&] {
-    if (!path || !found || !last_ran || !last_reset)
-      fairway::invalid("fairway_decay_state_read: NULL argument");
-    *found = 0;
-    *last_ran = 0;
-    *last_reset = 0;
-    if (auto s = fairway::read_decay_state(path, now)) {
-      *found = 1;
-      *last_ran = s->last_ran;
-      *last_reset = s->last_reset;
-    }
-  });
-}
-
-fairway_error_t fairway_decay_state_recover(const char* path, const char* old_path, time_t now,
-                                            fairway_decay_recovery_t* out) {
-  return fairway::guard([&] {
-    if (!path || !old_path || !out) fairway::invalid("fairway_decay_state_recover: NULL argument");
-    const fairway::RecoveredDecayState r = fairway::recover_decay_state(path, old_path, now);
-    out->last_ran = r.state.last_ran;
-    out->last_reset = r.state.last_reset;
-    static_assert(static_cast<int>(fairway::DecaySource::kNow) == FAIRWAY_DECAY_FROM_NOW);
-    out->source = static_cast<fairway_decay_source_t>(r.source);
-    const size_t n = std::min(r.error.size(), sizeof(out->error) - 1);
-    r.error.copy(out->error, n);
-    out->error[n] = '\0';
-  });
-}
-
-fairway_error_t fairway_decay_state_write(const char* path, time_t last_ran, time_t last_reset) {
-  return fairway::guard([&] {
-    if (!path) fairway::invalid("fairway_decay_state_write: NULL path");
-    fairway::write_decay_state(path, fairway::DecayState{last_ran, last_reset});
-  });
-}
-
-fairway_error_t fairway_usage_write(const char* path, time_t period,
-                                    const fairway_usage_entry_t* assocs, size_t nassocs,
-                                    const fairway_usage_entry_t* qos, size_t nqos) {
-  return fairway::guard([&] {
-    if (!path || (!assocs && nassocs) || (!qos && nqos))
-      fairway::invalid("fairway_usage_write: NULL argument");
-    fairway::UsageSnapshot s;
-    s.period = period;
-    s.assocs.reserve(nassocs);
-    for (size_t i = 0; i < nassocs; i++)
-      s.assocs.push_back({assocs[i].id, assocs[i].usage_raw, assocs[i].grp_used_wall});
-    s.qos.reserve(nqos);
-    for (size_t i = 0; i < nqos; i++)
-      s.qos.push_back({qos[i].id, qos[i].usage_raw, qos[i].grp_used_wall});
-    fairway::write_usage_file(path, s);
-  });
-}
-
-}  // extern "C"
-
-struct fairway_usage_file {
-  fairway::UsageSnapshot s;
-  std::vector<fairway_usage_entry_t> assocs, qos;
-};
-
-extern "C" {
-
-fairway_error_t fairway_usage_read(const char* path, fairway_usage_file_t** out) {
-  return fairway::guard([&] {
-    if (!path || !out) fairway::invalid("fairway_usage_read: NULL argument");
-    *out = nullptr;
-    auto s = fairway::read_usage_file(path);
-    if (!s) return;
-    auto f = std::make_unique<fairway_usage_file>();
-    for (const auto& e : s->assocs) f->assocs.push_back({e.id, e.usage_raw, e.grp_used_wall});
-    for (const auto& e : s->qos) f->qos.push_back({e.id, e.usage_raw, e.grp_used_wall});
-    f->s = std::move(*s);
-    *out = f.release();
-  });
-}
-
-time_t fairway_usage_period(const fairway_usage_file_t* f) { return f ? f->s.period : 0; }
-
-size_t fairway_usage_count(const fairway_usage_file_t* f, int qos) {
-  return f ? (qos ? f->qos.size() : f->assocs.size()) : 0;
-}
-
-const fairway_usage_entry_t* fairway_usage_entry(const fairway_usage_file_t* f, int qos,
-                                                 size_t index) {
-  if (!f) return nullptr;
-  const auto& v = qos ? f->qos : f->assocs;
-  return index < v.size() ? &v[index] : nullptr;
-}
-
-void fairway_usage_destroy(fairway_usage_file_t** f) {
-  if (!f || !*f) return;
-  delete *f;
-  *f = nullptr;
-}
-
-size_t fairway_journal_format(const fairway_journal_entry_t* e, char* buf, size_t len) {
-  if (!e || !buf) return 0;
-  try {
-    fairway::JournalEntry j;
-    j.epoch = e->epoch;
-    j.job_id = e->job_id;
-    j.assoc_id = e->assoc_id;
-    j.real = e->real;
-    j.run = e->run;
-    j.qos_id = e->qos_id;
-    j.qos_usage = e->qos_usage;
-    j.qos_wall = e->qos_wall;
-    j.part_qos_id = e->part_qos_id;
-    j.part_qos_usage = e->part_qos_usage;
-    j.part_qos_wall = e->part_qos_wall;
-    j.ended = !e->not_ended;
-    const std::string line = fairway::format_journal_line(j);
-    if (line.size() + 1 > len) return 0;
-    std::memcpy(buf, line.c_str(), line.size() + 1);
-    return line.size();
-  } catch (...) {
-    return 0;
-  }
-}
-
-fairway_error_t fairway_journal_read(const char* path, fairway_journal_entry_t** entries,
-                                     size_t* count) {
-  return fairway::guard([&] {
-    if (!path || !entries || !count) fairway::invalid("fairway_journal_read: NULL argument");
-    *entries = nullptr;
-    *count = 0;
-    const auto v = fairway::read_journal_file(path);
-    if (v.empty()) return;
-    auto* out = static_cast<fairway_journal_entry_t*>(
-        std::calloc(v.size(), sizeof(fairway_journal_entry_t)));
-    if (!out) throw std::bad_alloc();
-    for (size_t i = 0; i < v.size(); i++) {
-      out[i].epoch = v[i].epoch;
-      out[i].job_id = v[i].job_id;
-      out[i].assoc_id = v[i].assoc_id;
-      out[i].real = v[i].real;
-      out[i].run = v[i].run;
-      out[i].qos_id = v[i].qos_id;
-      out[i].qos_usage = v[i].qos_usage;
-      out[i].qos_wall = v[i].qos_wall;
-      out[i].part_qos_id = v[i].part_qos_id;
-      out[i].part_qos_usage = v[i].part_qos_usage;
-      out[i].part_qos_wall = v[i].part_qos_wall;
-      out[i].not_ended = !v[i].ended;
-    }
-    *entries = out;
-    *count = v.size();
-  });
-}
-
-void fairway_journal_destroy(fairway_journal_entry_t** entries) {
-  if (!entries) return;
-  std::free(*entries);
-  *entries = nullptr;
-}
-
-}  // extern "C"
-
 namespace {
 
-const char* state_file_name(fairway_state_file_t file) {
+const char* state_file_name(fairway::StateFile file) {
   switch (file) {
-    case FAIRWAY_STATE_DECAY:
+    case fairway::StateFile::kDecay:
       return "priority_last_decay_ran";
-    case FAIRWAY_STATE_DECAY_OLD:
+    case fairway::StateFile::kDecayOld:
       return "priority_last_decay_ran.old";
-    case FAIRWAY_STATE_USAGE:
+    case fairway::StateFile::kUsage:
       return "fairway_usage";
-    case FAIRWAY_STATE_JOURNAL:
+    case fairway::StateFile::kJournal:
       return "fairway_usage.journal";
-    case FAIRWAY_STATE_JOURNAL_OLD:
+    case fairway::StateFile::kJournalOld:
       return "fairway_usage.journal.old";
   }
   return nullptr;
 }
 
-std::string state_path(const char* dir, fairway_state_file_t file) {
+std::string state_file_path(const char* dir, fairway::StateFile file) {
   const char* name = state_file_name(file);
   if (!dir || !name) fairway::invalid("state_path: NULL directory or unknown file");
   return std::string(dir) + "/" + name;
-}
-
-fairway::UsageEntry to_core(const fairway_usage_entry_t& e) {
-  return {e.id, e.usage_raw, e.grp_used_wall};
 }
 
 // errno as the last system call left it, through the guard's own work.
@@ -247,18 +82,17 @@ struct fairway_usage_journal {
   std::vector<fairway::JournalEntry> journal;
 
   void open(const char* dir, bool rotate) {
-    const std::string path = state_path(dir, FAIRWAY_STATE_JOURNAL);
+    const std::string path = state_file_path(dir, fairway::StateFile::kJournal);
     std::lock_guard<std::mutex> hold(lock);
-    if (rotate) (void)::rename(path.c_str(), state_path(dir, FAIRWAY_STATE_JOURNAL_OLD).c_str());
+    if (rotate)
+      (void)::rename(path.c_str(), state_file_path(dir, fairway::StateFile::kJournalOld).c_str());
     if (fd >= 0) ::close(fd);
     fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) throw fairway::Error(fairway::Errc::kIo, path);
   }
 };
 
-extern "C" {
-
-size_t fairway_state_path(const char* dir, fairway_state_file_t file, char* buf, size_t len) {
+size_t fairway::state_path(const char* dir, StateFile file, char* buf, size_t len) noexcept {
   if (buf && len) buf[0] = '\0';
   const char* name = state_file_name(file);
   if (!dir || !buf || !name) return 0;
@@ -269,6 +103,48 @@ size_t fairway_state_path(const char* dir, fairway_state_file_t file, char* buf,
   }
   return static_cast<size_t>(n);
 }
+
+void fairway::append_journal(fairway_usage_journal_t& j, JournalEntry e) {
+  e.epoch = j.epoch.load(std::memory_order_relaxed);
+  const std::string line = format_journal_line(e);
+  std::lock_guard<std::mutex> hold(j.lock);
+  if (j.fd >= 0 && ::write(j.fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+    throw Error(Errc::kIo, "cannot append to the usage journal");
+}
+
+void fairway::save_usage(const char* dir, time_t period, std::span<const ReplayAssoc> assocs,
+                         std::span<const UsageEntry> qos) {
+  UsageSnapshot s;
+  s.period = period;
+  s.assocs.reserve(assocs.size());
+  for (const ReplayAssoc& a : assocs) s.assocs.push_back(a.usage);
+  s.qos.assign(qos.begin(), qos.end());
+  write_usage_file(state_file_path(dir, StateFile::kUsage), s);
+}
+
+std::optional<time_t> fairway::read_usage(fairway_usage_journal_t& j, const char* dir) {
+  j.file = read_usage_file(state_file_path(dir, StateFile::kUsage));
+  if (!j.file) return std::nullopt;
+  return j.file->period;
+}
+
+void fairway::read_journals(fairway_usage_journal_t& j, const char* dir) {
+  j.journal = read_journal_file(state_file_path(dir, StateFile::kJournalOld));
+  auto now = read_journal_file(state_file_path(dir, StateFile::kJournal));
+  j.journal.insert(j.journal.end(), now.begin(), now.end());
+}
+
+fairway::ReplayCounts fairway::replay(fairway_usage_journal_t& j, time_t epoch,
+                                      std::span<ReplayAssoc> assocs, std::span<UsageEntry> qos) {
+  if (!j.file) invalid("fairway_usage_journal_replay: no usage file read");
+  const ReplayCounts n = replay_usage(*j.file, j.journal, epoch, assocs, qos, j.ended);
+  j.file.reset();
+  j.journal.clear();
+  j.journal.shrink_to_fit();
+  return n;
+}
+
+extern "C" {
 
 fairway_usage_journal_t* fairway_usage_journal_new(void) {
   return new (std::nothrow) fairway_usage_journal();
@@ -293,91 +169,16 @@ void fairway_usage_journal_set_epoch(fairway_usage_journal_t* j, time_t epoch) {
   if (j) j->epoch.store(epoch, std::memory_order_relaxed);
 }
 
-fairway_error_t fairway_usage_journal_append(fairway_usage_journal_t* j,
-                                             const fairway_journal_entry_t* e) {
-  return keep_errno([&] {
-    if (!e) fairway::invalid("fairway_usage_journal_append: NULL entry");
-    if (!j) return;
-    fairway_journal_entry_t at = *e;
-    at.epoch = j->epoch.load(std::memory_order_relaxed);
-    char line[512];
-    const size_t len = fairway_journal_format(&at, line, sizeof line);
-    if (!len) return;
-    std::lock_guard<std::mutex> hold(j->lock);
-    if (j->fd >= 0 && ::write(j->fd, line, len) != static_cast<ssize_t>(len))
-      throw fairway::Error(fairway::Errc::kIo, "cannot append to the usage journal");
-  });
-}
-
 int fairway_usage_journal_ended(const fairway_usage_journal_t* j, uint32_t job_id) {
   return (j && !j->ended.empty() && j->ended.contains(job_id)) ? 1 : 0;
 }
 
-fairway_error_t fairway_usage_journal_save(const char* dir, time_t period,
-                                           const fairway_usage_node_t* assocs, size_t nassocs,
-                                           const fairway_usage_entry_t* qos, size_t nqos) {
-  return fairway::guard([&] {
-    if (!dir || (!assocs && nassocs) || (!qos && nqos))
-      fairway::invalid("fairway_usage_journal_save: NULL argument");
-    fairway::UsageSnapshot s;
-    s.period = period;
-    s.assocs.reserve(nassocs);
-    for (size_t i = 0; i < nassocs; i++) s.assocs.push_back(to_core(assocs[i].usage));
-    s.qos.reserve(nqos);
-    for (size_t i = 0; i < nqos; i++) s.qos.push_back(to_core(qos[i]));
-    fairway::write_usage_file(state_path(dir, FAIRWAY_STATE_USAGE), s);
-  });
-}
-
-fairway_error_t fairway_usage_journal_read_usage(fairway_usage_journal_t* j, const char* dir,
-                                                 int* found, time_t* period) {
-  return fairway::guard([&] {
-    if (!j || !dir || !found || !period)
-      fairway::invalid("fairway_usage_journal_read_usage: NULL argument");
-    *found = 0;
-    *period = 0;
-    j->file = fairway::read_usage_file(state_path(dir, FAIRWAY_STATE_USAGE));
-    if (!j->file) return;
-    *found = 1;
-    *period = j->file->period;
-  });
-}
-
-fairway_error_t fairway_usage_journal_read_journals(fairway_usage_journal_t* j, const char* dir) {
-  return fairway::guard([&] {
-    if (!j || !dir) fairway::invalid("fairway_usage_journal_read_journals: NULL argument");
-    j->journal = fairway::read_journal_file(state_path(dir, FAIRWAY_STATE_JOURNAL_OLD));
-    auto now = fairway::read_journal_file(state_path(dir, FAIRWAY_STATE_JOURNAL));
-    j->journal.insert(j->journal.end(), now.begin(), now.end());
-  });
-}
-
-fairway_error_t fairway_usage_journal_replay(fairway_usage_journal_t* j, time_t epoch,
-                                             fairway_usage_node_t* assocs, size_t nassocs,
-                                             fairway_usage_entry_t* qos, size_t nqos,
-                                             fairway_replay_counts_t* counts) {
-  return fairway::guard([&] {
-    if (!j || !counts || (!assocs && nassocs) || (!qos && nqos))
-      fairway::invalid("fairway_usage_journal_replay: NULL argument");
-    if (!j->file) fairway::invalid("fairway_usage_journal_replay: no usage file read");
-    std::vector<fairway::ReplayAssoc> a(nassocs);
-    for (size_t i = 0; i < nassocs; i++)
-      a[i] = {to_core(assocs[i].usage), assocs[i].has_parent != 0, assocs[i].parent_id};
-    std::vector<fairway::UsageEntry> q(nqos);
-    for (size_t i = 0; i < nqos; i++) q[i] = to_core(qos[i]);
-    const auto n = fairway::replay_usage(*j->file, j->journal, epoch, a, q, j->ended);
-    for (size_t i = 0; i < nassocs; i++) {
-      assocs[i].usage.usage_raw = a[i].usage.usage_raw;
-      assocs[i].usage.grp_used_wall = a[i].usage.grp_used_wall;
-    }
-    for (size_t i = 0; i < nqos; i++) {
-      qos[i].usage_raw = q[i].usage_raw;
-      qos[i].grp_used_wall = q[i].grp_used_wall;
-    }
-    *counts = {n.restored, n.applied, n.fresh};
-    j->file.reset();
-    j->journal.clear();
-    j->journal.shrink_to_fit();
+fairway_error_t fairway_usage_journal_job_end(fairway_usage_journal_t* j,
+                                              const fairway_job_charge_t* c,
+                                              const fairway_job_end_t* end) {
+  return keep_errno([&] {
+    if (!c || !end) fairway::invalid("fairway_job_end_entry: NULL argument");
+    if (j) fairway::append_journal(*j, fairway::job_end_entry(*c, *end));
   });
 }
 

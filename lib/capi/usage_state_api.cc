@@ -1,14 +1,19 @@
 // usage_state_api.cc - the C API of fairway_usage_state.h: the usage of every association and
-// QOS copied for the usage file or a restart's replay, and a job end's journal entry.
+// QOS copied for the usage file or a restart's replay, the decay state file of a
+// StateSaveLocation, and a job end's journal entry (usage_journal.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <algorithm>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api_guard.h"
+#include "decay_state.h"
 #include "fairway_usage_state.h"
+#include "usage_journal.h"
 
 // Where each copied record's usage lives: written back after a replay.
 struct UsageAt {
@@ -17,8 +22,8 @@ struct UsageAt {
 };
 
 struct fairway_usage_copy {
-  std::vector<fairway_usage_node_t> assocs;
-  std::vector<fairway_usage_entry_t> qos;
+  std::vector<fairway::ReplayAssoc> assocs;
+  std::vector<fairway::UsageEntry> qos;
   std::vector<UsageAt> assocs_at, qos_at;
   bool incomplete = false;  // an add ran out of memory
 };
@@ -45,6 +50,21 @@ void check_complete(const fairway_usage_copy* c, const char* fn) {
   if (c->incomplete) throw std::bad_alloc();
 }
 
+// The decay state read at start from path, else old_path, else now, into *out.
+fairway_error_t recover_decay_state(const char* path, const char* old_path, time_t now,
+                                    fairway_decay_recovery_t* out) {
+  return fairway::guard([&] {
+    const fairway::RecoveredDecayState r = fairway::recover_decay_state(path, old_path, now);
+    out->last_ran = r.state.last_ran;
+    out->last_reset = r.state.last_reset;
+    static_assert(static_cast<int>(fairway::DecaySource::kNow) == FAIRWAY_DECAY_FROM_NOW);
+    out->source = static_cast<fairway_decay_source_t>(r.source);
+    const size_t n = std::min(r.error.size(), sizeof(out->error) - 1);
+    r.error.copy(out->error, n);
+    out->error[n] = '\0';
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -65,7 +85,7 @@ fairway_error_t fairway_usage_copy_assoc(fairway_usage_copy_t* c, uint32_t id,
   return fairway::guard([&] {
     if (!c || !usage_raw || !grp_used_wall)
       fairway::invalid("fairway_usage_copy_assoc: NULL argument");
-    const fairway_usage_node_t n{{id, *usage_raw, *grp_used_wall}, parent_id, has_parent != 0};
+    const fairway::ReplayAssoc n{{id, *usage_raw, *grp_used_wall}, has_parent != 0, parent_id};
     add(c, c->assocs, c->assocs_at, n, {usage_raw, grp_used_wall});
   });
 }
@@ -75,7 +95,7 @@ fairway_error_t fairway_usage_copy_qos(fairway_usage_copy_t* c, uint32_t id, lon
   return fairway::guard([&] {
     if (!c || !usage_raw || !grp_used_wall)
       fairway::invalid("fairway_usage_copy_qos: NULL argument");
-    add(c, c->qos, c->qos_at, fairway_usage_entry_t{id, *usage_raw, *grp_used_wall},
+    add(c, c->qos, c->qos_at, fairway::UsageEntry{id, *usage_raw, *grp_used_wall},
         {usage_raw, grp_used_wall});
   });
 }
@@ -84,8 +104,8 @@ fairway_error_t fairway_usage_copy_save(const fairway_usage_copy_t* c, const cha
                                         time_t period) {
   return fairway::guard([&] {
     check_complete(c, "fairway_usage_copy_save");
-    return fairway_usage_journal_save(dir, period, c->assocs.data(), c->assocs.size(),
-                                      c->qos.data(), c->qos.size());
+    if (!dir) fairway::invalid("fairway_usage_journal_save: NULL argument");
+    fairway::save_usage(dir, period, c->assocs, c->qos);
   });
 }
 
@@ -93,9 +113,14 @@ fairway_error_t fairway_usage_copy_replay(fairway_usage_copy_t* c, fairway_usage
                                           time_t epoch, fairway_replay_counts_t* counts) {
   return fairway::guard([&] {
     check_complete(c, "fairway_usage_copy_replay");
-    const fairway_error_t err = fairway_usage_journal_replay(
-        j, epoch, c->assocs.data(), c->assocs.size(), c->qos.data(), c->qos.size(), counts);
-    if (err != FAIRWAY_OK) return err;
+    if (!j || !counts) fairway::invalid("fairway_usage_journal_replay: NULL argument");
+    // Replayed on a copy: on a failure nothing is written back.
+    std::vector<fairway::ReplayAssoc> assocs = c->assocs;
+    std::vector<fairway::UsageEntry> qos = c->qos;
+    const fairway::ReplayCounts n = fairway::replay(*j, epoch, assocs, qos);
+    c->assocs = std::move(assocs);
+    c->qos = std::move(qos);
+    *counts = {n.restored, n.applied, n.fresh};
     for (size_t i = 0; i < c->assocs.size(); i++) {
       *c->assocs_at[i].usage_raw = c->assocs[i].usage.usage_raw;
       *c->assocs_at[i].grp_used_wall = c->assocs[i].usage.grp_used_wall;
@@ -104,7 +129,6 @@ fairway_error_t fairway_usage_copy_replay(fairway_usage_copy_t* c, fairway_usage
       *c->qos_at[i].usage_raw = c->qos[i].usage_raw;
       *c->qos_at[i].grp_used_wall = c->qos[i].grp_used_wall;
     }
-    return FAIRWAY_OK;
   });
 }
 
@@ -114,20 +138,23 @@ fairway_error_t fairway_usage_restore_prepare(fairway_usage_journal_t* j, const 
   if (!out || !line || !len)
     return fairway::guard([] { fairway::invalid("fairway_usage_restore_prepare: NULL argument"); });
   line[0] = '\0';
-  int found = 0;
-  time_t period = 0;
+  std::optional<time_t> period;
   *out = FAIRWAY_RESTORE_UNUSABLE;
-  if (fairway_usage_journal_read_usage(j, dir, &found, &period) != FAIRWAY_OK) {
+  const fairway_error_t read = fairway::guard([&] {
+    if (!j || !dir) fairway::invalid("fairway_usage_journal_read_usage: NULL argument");
+    period = fairway::read_usage(*j, dir);
+  });
+  if (read != FAIRWAY_OK) {
     std::snprintf(line, len, "usage file unusable, keeping slurmctld's usage: %s",
                   fairway_last_error());
-  } else if (!found) {
+  } else if (!period) {
     *out = FAIRWAY_RESTORE_NONE;
-  } else if (period != last_ran) {
+  } else if (*period != last_ran) {
     *out = FAIRWAY_RESTORE_STALE;
     std::snprintf(line, len,
                   "usage file is of %ld, the last period of %ld: keeping slurmctld's usage",
-                  static_cast<long>(period), static_cast<long>(last_ran));
-  } else if (fairway_usage_journal_read_journals(j, dir) != FAIRWAY_OK) {
+                  static_cast<long>(*period), static_cast<long>(last_ran));
+  } else if (fairway::guard([&] { fairway::read_journals(*j, dir); }) != FAIRWAY_OK) {
     std::snprintf(line, len, "usage journal unusable, keeping slurmctld's usage: %s",
                   fairway_last_error());
   } else {
@@ -155,9 +182,9 @@ fairway_error_t fairway_decay_state_recover_in(const char* dir, time_t now,
     return fairway::guard([] { fairway::invalid("fairway_decay_state_recover_in: NULL out"); });
   out->path[0] = out->old_path[0] = '\0';
   out->info_line[0] = out->error_lines[0][0] = out->error_lines[1][0] = '\0';
-  fairway_state_path(dir, FAIRWAY_STATE_DECAY, out->path, sizeof out->path);
-  fairway_state_path(dir, FAIRWAY_STATE_DECAY_OLD, out->old_path, sizeof out->old_path);
-  if (fairway_decay_state_recover(out->path, out->old_path, now, out) != FAIRWAY_OK) {
+  fairway::state_path(dir, fairway::StateFile::kDecay, out->path, sizeof out->path);
+  fairway::state_path(dir, fairway::StateFile::kDecayOld, out->old_path, sizeof out->old_path);
+  if (recover_decay_state(out->path, out->old_path, now, out) != FAIRWAY_OK) {
     out->last_ran = now;
     out->last_reset = 0;
     out->source = FAIRWAY_DECAY_FROM_NOW;
@@ -182,41 +209,32 @@ fairway_error_t fairway_decay_state_recover_in(const char* dir, time_t now,
 
 fairway_error_t fairway_decay_state_save(const char* dir, time_t last_ran, time_t last_reset) {
   char path[4096];
-  if (!fairway_state_path(dir, FAIRWAY_STATE_DECAY, path, sizeof path))
+  if (!fairway::state_path(dir, fairway::StateFile::kDecay, path, sizeof path))
     return fairway::guard([] { fairway::invalid("fairway_decay_state_save: no path"); });
-  return fairway_decay_state_write(path, last_ran, last_reset);
-}
-
-fairway_error_t fairway_job_end_entry(const fairway_job_charge_t* c, const fairway_job_end_t* end,
-                                      fairway_journal_entry_t* out) {
   return fairway::guard([&] {
-    if (!c || !end || !out) fairway::invalid("fairway_job_end_entry: NULL argument");
-    fairway_journal_entry_t e{};
-    e.job_id = end->job_id;
-    e.not_ended = end->not_ended;
-    e.assoc_id = end->assoc_id;
-    e.real = c->real_decay;
-    e.run = c->run_decay;
-    if (end->qos.charged) {
-      e.qos_id = end->qos.id;
-      e.qos_usage = end->qos.nodecay ? c->real_nodecay : c->real_decay;
-      e.qos_wall = end->qos.nodecay ? c->run_nodecay : c->run_decay;
-    }
-    if (end->part_qos.charged) {
-      e.part_qos_id = end->part_qos.id;
-      e.part_qos_usage = end->part_qos.nodecay ? c->real_nodecay : c->real_decay;
-      e.part_qos_wall = end->part_qos.nodecay ? c->run_nodecay : c->run_decay;
-    }
-    *out = e;
+    fairway::write_decay_state(path, fairway::DecayState{last_ran, last_reset});
   });
 }
 
-fairway_error_t fairway_usage_journal_job_end(fairway_usage_journal_t* j,
-                                              const fairway_job_charge_t* c,
-                                              const fairway_job_end_t* end) {
-  fairway_journal_entry_t e;
-  const fairway_error_t err = fairway_job_end_entry(c, end, &e);
-  return err != FAIRWAY_OK ? err : fairway_usage_journal_append(j, &e);
-}
-
 }  // extern "C"
+
+fairway::JournalEntry fairway::job_end_entry(const fairway_job_charge_t& c,
+                                             const fairway_job_end_t& end) noexcept {
+  JournalEntry e;
+  e.ended = !end.not_ended;
+  e.job_id = end.job_id;
+  e.assoc_id = end.assoc_id;
+  e.real = c.real_decay;
+  e.run = c.run_decay;
+  if (end.qos.charged) {
+    e.qos_id = end.qos.id;
+    e.qos_usage = end.qos.nodecay ? c.real_nodecay : c.real_decay;
+    e.qos_wall = end.qos.nodecay ? c.run_nodecay : c.run_decay;
+  }
+  if (end.part_qos.charged) {
+    e.part_qos_id = end.part_qos.id;
+    e.part_qos_usage = end.part_qos.nodecay ? c.real_nodecay : c.real_decay;
+    e.part_qos_wall = end.part_qos.nodecay ? c.run_nodecay : c.run_decay;
+  }
+  return e;
+}

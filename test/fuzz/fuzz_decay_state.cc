@@ -3,12 +3,14 @@
 //
 //   * parse_decay_state(bytes, now) for the file's bytes at a fixed, realistic clock, and
 //     again with a fuzzer-chosen clock (the first 8 bytes) for the rest;
-//   * fairway_decay_state_read() (the C API the plugin calls) on the same bytes written to a
-//     file: it must agree with the parser and set an error message on failure.
+//   * fairway_decay_state_recover_in() (the C API the plugin calls) on the same bytes written
+//     to a StateSaveLocation's file: it must agree with the parser, and say why the file is
+//     unusable when the parser refuses it.
 // Contract (decay_state.h): either Error(Errc::kParse), or times in [0, now + 1 day] that
 // encode back to the same 16 bytes.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -19,7 +21,7 @@
 #include "api_guard.h"
 #include "decay_state.h"
 #include "fairway.h"
-#include "fairway_usage_files.h"
+#include "fairway_usage_state.h"
 #include "fuzz_common.h"
 
 namespace {
@@ -43,7 +45,8 @@ bool parse(std::string_view bytes, time_t now, fairway::DecayState* out) {
   return true;
 }
 
-std::string state_path() {
+// A StateSaveLocation of this process's own.
+std::string state_dir() {
   const char* dir = std::getenv("TMPDIR");
   return std::string(dir && *dir ? dir : "/tmp") + "/fairway-fuzz-decay." +
          std::to_string(::getpid());
@@ -65,23 +68,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // The C API over a real file (small inputs only: the reader reads at most 17 bytes).
   if (size <= 64) {
-    static const std::string path = state_path();
+    static const std::string dir = state_dir();
+    const std::string path = dir + "/priority_last_decay_ran";
+    ::mkdir(dir.c_str(), 0700);
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     FUZZ_CHECK(fd >= 0);
     FUZZ_CHECK(::write(fd, data, size) == static_cast<ssize_t>(size));
     ::close(fd);
-    int found = -1;
-    time_t ran = -1, reset = -1;
-    const fairway_error_t err = fairway_decay_state_read(path.c_str(), kNow, &found, &ran, &reset);
+    fairway_decay_recovery_t r;
+    FUZZ_CHECK(fairway_decay_state_recover_in(dir.c_str(), kNow, &r) == FAIRWAY_OK);
     if (ok) {
-      FUZZ_CHECK(err == FAIRWAY_OK && found == 1);
-      FUZZ_CHECK(ran == s.last_ran && reset == s.last_reset);
-      FUZZ_CHECK(fairway_last_error()[0] == '\0');
-    } else {
-      FUZZ_CHECK(err == FAIRWAY_EPARSE);
-      FUZZ_CHECK(fairway_last_error()[0] != '\0');
+      FUZZ_CHECK(r.source == FAIRWAY_DECAY_FROM_FILE);
+      FUZZ_CHECK(r.last_ran == s.last_ran && r.last_reset == s.last_reset);
+      FUZZ_CHECK(r.error[0] == '\0');
+    } else {  // no previous copy: counted from now, with the reason
+      FUZZ_CHECK(r.source == FAIRWAY_DECAY_FROM_NOW && r.last_ran == kNow);
+      FUZZ_CHECK(r.error[0] != '\0' && r.error_lines[0][0] != '\0');
     }
     ::unlink(path.c_str());
+    ::rmdir(dir.c_str());
   }
   return 0;
 }

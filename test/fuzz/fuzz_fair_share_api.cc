@@ -1,14 +1,16 @@
-// fuzz_fair_share_api.cc - libFuzzer target: the C API's tree building and fair-share
-// computation (fairway_fair_share_*), fed with flat association records as the plugin copies
-// them out of assoc_mgr -- except that the fuzzer chooses them: duplicate ids, unknown
-// parents, cycles, several or no roots, users with children, NULL names, Fairshare=parent
-// everywhere, NaN / infinite / negative / huge / subnormal usage, odd dampening factors.
+// fuzz_fair_share_api.cc - libFuzzer target: the C API's fair-share table
+// (fairway_fair_share_table_*, fairway_fair_share_table.h), fed with flat association records
+// as the plugin copies them out of assoc_mgr -- except that the fuzzer chooses them: duplicate
+// ids, unknown parents, cycles, several or no roots, users with children, NULL names,
+// Fairshare=parent everywhere, NaN / infinite / negative / huge / subnormal usage, odd
+// dampening factors.
 //
-// Contract (fairway.h): fairway_fair_share_new() either builds a tree of `count`
-// associations or fails with FAIRWAY_ETREE (a message in fairway_last_error(), *out NULL);
-// compute/result/set_usage never crash, reject bad arguments with FAIRWAY_EINVAL/ETREE, and
-// the fair-share factors they return are in [0, 1].  The same records through the C++ core
-// also format as sshare output.
+// Contract (fairway_fair_share_table.h): fairway_fair_share_table_load() either keeps a tree
+// of `count` associations or fails with FAIRWAY_ETREE (a message in fairway_last_error(), no
+// tree kept); compute/result never crash, reject bad arguments with FAIRWAY_EINVAL, a load
+// with new usage is refused with FAIRWAY_ETREE exactly when a usage is negative, NaN or
+// infinite, and the fair-share factors they return are in [0, 1].  The same records through
+// the C++ core also format as sshare output.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <cfloat>
 #include <cmath>
@@ -116,10 +118,11 @@ double pick_dampening(uint8_t b) {
 // wrapped: the raw shares may add up to more than 32 bits.  Slurm sums level shares in
 // uint32_t and wraps (assoc_tree.h keeps that on purpose), which can make a normalized share
 // exceed 1, an effective usage negative and a classic factor exceed 1: faithful, not a bug.
-void check_results(fairway_fair_share_t* fs, size_t n, fairway_algorithm_t algo, bool wrapped) {
+void check_results(const fairway_fair_share_table_t* t, size_t n, fairway_algorithm_t algo,
+                   bool wrapped) {
   for (size_t i = 0; i < n; ++i) {
     fairway_assoc_result_t r;
-    FUZZ_CHECK(fairway_fair_share_result(fs, i, &r) == FAIRWAY_OK);
+    FUZZ_CHECK(fairway_fair_share_table_result(t, i, &r) == FAIRWAY_OK);
     FUZZ_CHECK(!std::isnan(r.fs_factor) && r.fs_factor >= 0);
     if (!wrapped) FUZZ_CHECK(r.fs_factor <= 1);
     FUZZ_CHECK(!std::isnan(r.shares_norm) && r.shares_norm >= 0);
@@ -127,7 +130,7 @@ void check_results(fairway_fair_share_t* fs, size_t n, fairway_algorithm_t algo,
     if (algo == FAIRWAY_ALGO_FAIR_TREE) FUZZ_CHECK(!std::isnan(r.level_fs));
   }
   fairway_assoc_result_t r;
-  FUZZ_CHECK(fairway_fair_share_result(fs, n, &r) == FAIRWAY_EINVAL);
+  FUZZ_CHECK(fairway_fair_share_table_result(t, n, &r) == FAIRWAY_EINVAL);
   FUZZ_CHECK(fairway_last_error()[0] != '\0');
 }
 
@@ -159,47 +162,58 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     a.user = (flags & 2) ? name(in.u8()) : nullptr;
   }
 
-  fairway_fair_share_t* fs = reinterpret_cast<fairway_fair_share_t*>(&assocs);  // must be reset
-  const fairway_error_t err = fairway_fair_share_new(n ? assocs.data() : nullptr, n, &fs);
+  const fairway_assoc_t* given = n ? assocs.data() : nullptr;
+  fairway_fair_share_table_t* t = nullptr;
+  FUZZ_CHECK(fairway_fair_share_table_new(&t) == FAIRWAY_OK);
+  const fairway_error_t err =
+      fairway_fair_share_table_load(t, given, n, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr);
   if (err != FAIRWAY_OK) {
     FUZZ_CHECK(err == FAIRWAY_ETREE);
-    FUZZ_CHECK(fs == nullptr);
     FUZZ_CHECK(fairway_last_error()[0] != '\0');
+    // No tree kept: nothing to compute.
+    FUZZ_CHECK(fairway_fair_share_table_compute(t, FAIRWAY_ALGO_FAIR_TREE, 1, 0) == FAIRWAY_EINVAL);
   } else {
-    FUZZ_CHECK(fs != nullptr && fairway_fair_share_count(fs) == n);
     FUZZ_CHECK(fairway_last_error()[0] == '\0');
     // Result before any computation: refused.
     fairway_assoc_result_t r;
-    FUZZ_CHECK(fairway_fair_share_result(fs, 0, &r) == FAIRWAY_EINVAL);
-    // A few computation periods, usage replaced in between (as the plugin does).
+    FUZZ_CHECK(fairway_fair_share_table_result(t, 0, &r) == FAIRWAY_EINVAL);
+    // A few computation periods, usage replaced in between (as the plugin does: each period
+    // loads every association again, and the kept tree takes the new usage).
+    std::vector<fairway_assoc_t> period = assocs;
     const int rounds = 1 + in.u8() % 4;
     for (int round = 0; round < rounds; ++round) {
       const auto algo = static_cast<fairway_algorithm_t>(in.u8() % 4);  // 3: invalid
       const double damp = pick_dampening(in.u8());
-      const fairway_error_t ce = fairway_fair_share_compute(fs, algo, damp);
+      const fairway_error_t ce = fairway_fair_share_table_compute(t, algo, damp, 0);
       if (algo > FAIRWAY_ALGO_DEPTH_OBLIVIOUS || !(damp >= 1) || !std::isfinite(damp)) {
         FUZZ_CHECK(ce == FAIRWAY_EINVAL);
       } else {
         FUZZ_CHECK(ce == FAIRWAY_OK);
-        check_results(fs, n, algo, total_shares > UINT32_MAX);
+        check_results(t, n, algo, total_shares > UINT32_MAX);
       }
+      const std::vector<fairway_assoc_t> kept = period;
       const int updates = in.u8() % 4;
       for (int k = 0; k < updates; ++k) {
-        const size_t idx = in.u8() % (n + 1);  // n: out of range
+        const size_t idx = in.u8() % (n + 1);  // n: none
         const long double u = pick_usage(in);
-        const fairway_error_t ue = fairway_fair_share_set_usage(fs, idx, u);
-        if (idx >= n)
-          FUZZ_CHECK(ue == FAIRWAY_EINVAL);
-        else if (!std::isfinite(u) || u < 0)
-          FUZZ_CHECK(ue == FAIRWAY_ETREE);
-        else
-          FUZZ_CHECK(ue == FAIRWAY_OK);
+        if (idx < n) period[idx].usage_raw = u;
+      }
+      bool bad_usage = false;  // the last value given to an association counts
+      for (const fairway_assoc_t& a : period)
+        bad_usage = bad_usage || !std::isfinite(a.usage_raw) || a.usage_raw < 0;
+      const fairway_error_t ue = fairway_fair_share_table_load(
+          t, period.data(), n, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr);
+      FUZZ_CHECK(ue == (bad_usage ? FAIRWAY_ETREE : FAIRWAY_OK));
+      if (ue != FAIRWAY_OK) {  // the tree was forgotten: the last good usage builds it again
+        period = kept;
+        FUZZ_CHECK(fairway_fair_share_table_load(t, period.data(), n, FAIRWAY_USAGE_HISTORICAL,
+                                                 nullptr, 0, nullptr) == FAIRWAY_OK);
       }
     }
-    fairway_fair_share_destroy(&fs);
-    FUZZ_CHECK(fs == nullptr);
-    fairway_fair_share_destroy(&fs);  // no-op
   }
+  fairway_fair_share_table_destroy(&t);
+  FUZZ_CHECK(t == nullptr);
+  fairway_fair_share_table_destroy(&t);  // no-op
 
   // The same records through the plugin's fair-share table: refused alike; when accepted,
   // every association's Fair Tree factor looked up by id is its result's (users) or none.
@@ -207,10 +221,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(fairway_fair_share_table_new(&table) == FAIRWAY_OK);
   for (int load = 0; load < 2; ++load) {  // the second keeps the tree (same shape)
     const fairway_error_t le = fairway_fair_share_table_load(
-        table, n ? assocs.data() : nullptr, n, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr);
+        table, given, n, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr);
     FUZZ_CHECK(le == err);
     if (le != FAIRWAY_OK) {
-      FUZZ_CHECK(fairway_fair_share_table_count(table) == 0);
+      FUZZ_CHECK(fairway_fair_share_table_compute(table, FAIRWAY_ALGO_FAIR_TREE, 1, 1) ==
+                 FAIRWAY_EINVAL);
       break;
     }
     FUZZ_CHECK(fairway_fair_share_table_compute(table, FAIRWAY_ALGO_FAIR_TREE, 1, 1) == FAIRWAY_OK);

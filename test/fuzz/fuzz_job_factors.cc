@@ -1,13 +1,15 @@
-// fuzz_job_factors.cc - libFuzzer target: every numeric input of the job-factor and
-// usage-charge API (lib/capi/fairway.h), as the plugin passes them from slurm.conf (weights,
+// fuzz_job_factors.cc - libFuzzer target: every numeric input of the core's job factors
+// (lib/priority/job_factors.h) and of the C API's weighing and usage charge
+// (lib/capi/fairway.h), as the plugin passes them from slurm.conf (weights,
 // flags, PriorityWeightTRES values), from job records (times, CPUs, nodes, limits, nice,
 // site factor, partition/QOS/association priorities) and from the cluster size.
 //
 // For any input (no sanitizer report, no crash):
-//   * fairway_job_factors() succeeds, NULL arguments give FAIRWAY_EINVAL;
-//   * the age factor is in [0, 1]; with a non-empty cluster the job-size factor is too;
-//     with finite inputs no factor is NaN;
-//   * fairway_job_priority() and the core's job_priority_in_partition() are in [1, 2^32-1],
+//   * the core's job_factors(): the age factor is in [0, 1]; with a non-empty cluster the
+//     job-size factor is too; with finite inputs no factor is NaN;
+//   * fairway_job_weigh() succeeds with a priority of at least 1, NULL arguments give
+//     FAIRWAY_EINVAL;
+//   * the core's job_priority() and job_priority_in_partition() are in [1, 2^32-1],
 //     2^32-1 exactly when they report clamping, and the same when computed again;
 //   * with finite weights the core's TRES factors (tres_factors) are finite and, normalized,
 //     not negative;
@@ -46,35 +48,54 @@ double number(fuzz::Bytes& in) {
 
 bool is_finite(double d) { return std::isfinite(d); }
 
-void check_factors(const fairway_job_input_t& job, const fairway_cluster_t& c,
-                   const fairway_job_factors_t& f) {
-  FUZZ_CHECK(f.factor[FAIRWAY_FACTOR_AGE] >= 0 && f.factor[FAIRWAY_FACTOR_AGE] <= 1);
-  if (c.cpus && c.nodes)
-    FUZZ_CHECK(f.factor[FAIRWAY_FACTOR_JOB_SIZE] >= 0 && f.factor[FAIRWAY_FACTOR_JOB_SIZE] <= 1);
-  if (is_finite(job.fs_factor)) FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_FAIRSHARE]));
-  if (is_finite(job.assoc_priority_norm)) FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_ASSOC]));
-  if (is_finite(job.part_norm_priority))
-    FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_PARTITION]));
-  if (is_finite(job.qos_norm_priority)) FUZZ_CHECK(!std::isnan(f.factor[FAIRWAY_FACTOR_QOS]));
+void check_factors(const fairway::JobInput& job, const fairway::Cluster& c,
+                   const fairway::JobFactors& f) {
+  using fairway::Factor;
+  FUZZ_CHECK(f[Factor::kAge] >= 0 && f[Factor::kAge] <= 1);
+  if (c.cpus && c.nodes) FUZZ_CHECK(f[Factor::kJobSize] >= 0 && f[Factor::kJobSize] <= 1);
+  if (is_finite(job.fs_factor)) FUZZ_CHECK(!std::isnan(f[Factor::kFairshare]));
+  if (is_finite(job.assoc_priority_norm)) FUZZ_CHECK(!std::isnan(f[Factor::kAssoc]));
+  if (is_finite(job.part_norm_priority)) FUZZ_CHECK(!std::isnan(f[Factor::kPartition]));
+  if (is_finite(job.qos_norm_priority)) FUZZ_CHECK(!std::isnan(f[Factor::kQos]));
 }
 
-// The C API's weights and weighted factors as the core's: the TRES factors and a job's
-// priority in one of its partitions are the core's own calls.
-fairway::PrioritySettings core_settings(const fairway_weights_t& w) {
-  fairway::PrioritySettings c;
-  for (size_t k = 0; k < fairway::kFactorCount; k++) c.weight.v[k] = w.weight[k];
+// The core's settings and job as the C API's, for fairway_job_weigh.
+fairway_weights_t c_weights(const fairway::PrioritySettings& w) {
+  fairway_weights_t c;
+  std::memset(&c, 0, sizeof(c));
+  for (size_t k = 0; k < fairway::kFactorCount; k++) c.weight[k] = w.weight.v[k];
   c.max_age = w.max_age;
   c.flags = w.flags;
-  c.favor_small = w.favor_small != 0;
+  c.favor_small = w.favor_small;
   c.tres = w.tres;
   c.tres_count = w.tres_count;
   c.slurm_release = w.slurm_release;
   return c;
 }
 
-fairway::FactorValues core_factors(const fairway_job_factors_t& f) {
-  fairway::FactorValues c;
-  for (size_t k = 0; k < fairway::kFactorCount; k++) c.v[k] = f.factor[k];
+fairway_job_input_t c_job(const fairway::JobInput& j) {
+  fairway_job_input_t c;
+  std::memset(&c, 0, sizeof(c));
+  c.has_details = j.has_details;
+  c.accrue_time = j.accrue_time;
+  c.total_cpus = j.total_cpus;
+  c.max_cpus = j.max_cpus;
+  c.min_cpus = j.min_cpus;
+  c.min_nodes = j.min_nodes;
+  c.time_limit = j.time_limit;
+  c.has_assoc = j.has_assoc;
+  c.fs_factor = j.fs_factor;
+  c.assoc_priority = j.assoc_priority;
+  c.assoc_priority_norm = j.assoc_priority_norm;
+  c.has_part = j.has_part;
+  c.part_priority_job_factor = j.part_priority_job_factor;
+  c.part_norm_priority = j.part_norm_priority;
+  c.part_max_time = j.part_max_time;
+  c.has_qos = j.has_qos;
+  c.qos_priority = j.qos_priority;
+  c.qos_norm_priority = j.qos_norm_priority;
+  c.site_factor = j.site_factor;
+  c.nice = j.nice;
   return c;
 }
 
@@ -90,14 +111,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   // slurm.conf
   double tres_w[kMaxTres];
-  fairway_weights_t w;
-  std::memset(&w, 0, sizeof(w));
-  w.weight[FAIRWAY_FACTOR_AGE] = in.u32();
-  w.weight[FAIRWAY_FACTOR_ASSOC] = in.u32();
-  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = in.u32();
-  w.weight[FAIRWAY_FACTOR_JOB_SIZE] = in.u32();
-  w.weight[FAIRWAY_FACTOR_PARTITION] = in.u32();
-  w.weight[FAIRWAY_FACTOR_QOS] = in.u32();
+  fairway::PrioritySettings w;
+  w.weight[fairway::Factor::kAge] = in.u32();
+  w.weight[fairway::Factor::kAssoc] = in.u32();
+  w.weight[fairway::Factor::kFairshare] = in.u32();
+  w.weight[fairway::Factor::kJobSize] = in.u32();
+  w.weight[fairway::Factor::kPartition] = in.u32();
+  w.weight[fairway::Factor::kQos] = in.u32();
   w.max_age = in.u32();
   w.flags = in.u32() & kAllFlags;
   w.favor_small = in.u8() & 1;
@@ -109,12 +129,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   w.tres = (w.tres_count && (in.u8() & 1)) ? tres_w : nullptr;
 
-  fairway_cluster_t c{in.u32(), in.u32()};
+  const fairway::Cluster c{in.u32(), in.u32()};
 
   // The job
-  fairway_job_input_t job;
-  std::memset(&job, 0, sizeof(job));
-  job.has_details = 1;
+  fairway::JobInput job;
+  job.has_details = true;
   job.accrue_time = in.raw<int64_t>();
   job.total_cpus = in.u32();
   job.max_cpus = in.u32();
@@ -136,13 +155,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   job.nice = in.u32();
   const time_t now = in.raw<int64_t>();
 
-  fairway_job_factors_t f;
-  FUZZ_CHECK(fairway_job_factors(&w, &c, &job, now, &f) == FAIRWAY_OK);
+  const fairway::JobFactors f = fairway::job_factors(w, c, job, now);
   check_factors(job, c, f);
-  FUZZ_CHECK(fairway_job_factors(nullptr, &c, &job, now, &f) == FAIRWAY_EINVAL);
-  FUZZ_CHECK(fairway_job_factors(&w, nullptr, &job, now, &f) == FAIRWAY_EINVAL);
-  FUZZ_CHECK(fairway_job_factors(&w, &c, nullptr, now, &f) == FAIRWAY_EINVAL);
-  FUZZ_CHECK(fairway_job_factors(&w, &c, &job, now, nullptr) == FAIRWAY_EINVAL);
+
+  // The same job through the C API the plugin calls (its TRES counts not given).
+  const fairway_weights_t cw = c_weights(w);
+  const fairway_cluster_t cc{c.cpus, c.nodes};
+  const fairway_job_input_t cj = c_job(job);
+  fairway_job_weighed_t r;
+  FUZZ_CHECK(fairway_job_weigh(&cw, &cc, &cj, now, nullptr, nullptr, 0, &r) == FAIRWAY_OK);
+  check_priority(r.priority, r.clamped);
+  fairway::JobFactors no_tres = f;  // without TRES counts, the core's priority of the job
+  FUZZ_CHECK(r.priority == fairway::job_priority(w, no_tres, 0.0, nullptr));
+  FUZZ_CHECK(fairway_job_weigh(nullptr, &cc, &cj, now, nullptr, nullptr, 0, &r) == FAIRWAY_EINVAL);
+  FUZZ_CHECK(fairway_job_weigh(&cw, nullptr, &cj, now, nullptr, nullptr, 0, &r) == FAIRWAY_EINVAL);
+  FUZZ_CHECK(fairway_job_weigh(&cw, &cc, nullptr, now, nullptr, nullptr, 0, &r) == FAIRWAY_EINVAL);
+  FUZZ_CHECK(fairway_job_weigh(&cw, &cc, &cj, now, nullptr, nullptr, 0, nullptr) == FAIRWAY_EINVAL);
 
   // TRES: allocated or requested counts against the partition's.
   uint64_t alloc[kMaxTres], req[kMaxTres], part[kMaxTres];
@@ -153,31 +181,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   double tf[kMaxTres];
   const uint8_t which = in.u8();
-  const fairway::PrioritySettings cw = core_settings(w);
-  fairway::tres_factors(cw, (which & 1) ? alloc : nullptr, (which & 2) ? req : nullptr,
+  fairway::tres_factors(w, (which & 1) ? alloc : nullptr, (which & 2) ? req : nullptr,
                         (which & 4) ? part : nullptr, tf);
   for (size_t i = 0; i < w.tres_count; ++i) {
     FUZZ_CHECK(is_finite(tf[i]));
     FUZZ_CHECK(tf[i] >= 0);
   }
-  const double tres_sum = fairway::tres_weighted(cw, tf);
+  const double tres_sum = fairway::tres_weighted(w, tf);
   if (!w.tres) FUZZ_CHECK(tres_sum == 0);
   if (w.tres && tres_sane) FUZZ_CHECK(tres_sum >= 0);  // +inf at most, never NaN
 
-  fairway_job_factors_t weighted = f;
-  int clamped = 0;
-  const uint32_t prio = fairway_job_priority(&w, &weighted, tres_sum, &clamped);
+  fairway::JobFactors weighted = f;
+  bool clamped = false;
+  const uint32_t prio = fairway::job_priority(w, weighted, tres_sum, &clamped);
   check_priority(prio, clamped);
-  fairway_job_factors_t again = f;
-  FUZZ_CHECK(fairway_job_priority(&w, &again, tres_sum, nullptr) == prio);
+  fairway::JobFactors again = f;
+  FUZZ_CHECK(fairway::job_priority(w, again, tres_sum, nullptr) == prio);
 
   for (int k = in.u8() % 4; k > 0; --k) {
     const uint32_t pf = in.u32();
     const double pn = number(in);
     const double pt = number(in);
     bool cl = false;
-    check_priority(fairway::job_priority_in_partition(cw, core_factors(weighted), pf, pn, pt, &cl),
-                   cl);
+    check_priority(fairway::job_priority_in_partition(w, weighted, pf, pn, pt, &cl), cl);
   }
 
   // Usage charged for a stretch of a job's run.

@@ -1,16 +1,17 @@
 // test_threads.cc - the core used from several threads at once, as slurmctld does (its
 // calculation thread, RPC threads answering sprio/sshare, the plugin's own callers):
-//   * each thread builds its own association tree through the C API and computes fair-share
+//   * each thread keeps its own fair-share table through the C API and computes fair-share
 //     under all three algorithms, many times, with usage changing between periods; every
 //     result must equal the one computed alone beforehand (no shared mutable state);
 //   * each thread provokes errors of its own (unknown parent id = a per-thread value,
 //     index out of range) and must read back its own message from fairway_last_error()
 //     (thread-local), and "" after a successful call;
-//   * job factors, priorities, decay helpers and the decay state file (one file per thread)
+//   * job priorities, decay helpers and the decay state file (one directory per thread)
 //     run concurrently too.
 // Built by `make check`; scripts/sanitize tsan runs it under ThreadSanitizer.  Exit status 0
 // when every check held; the last line is "threads: N passed, M failed".
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -24,7 +25,9 @@
 #include <vector>
 
 #include "fairway.h"
+#include "fairway_fair_share_table.h"
 #include "fairway_usage_files.h"
+#include "fairway_usage_state.h"
 #include "usage_decay.h"
 
 namespace {
@@ -77,40 +80,43 @@ struct Results {
   std::vector<fairway_assoc_result_t> r;
 };
 
-// Three algorithms x a few usage periods, every association's result.
+// Three algorithms x a few usage periods, every association's result, through the fair-share
+// table the plugin keeps (each period loads the associations with their new usage).
 Results compute_all(const Tree& tree, int seed, bool check_errors) {
   Results out;
-  fairway_fair_share_t* fs = nullptr;
-  fairway_error_t e = fairway_fair_share_new(tree.assocs.data(), tree.assocs.size(), &fs);
-  CHECK(e == FAIRWAY_OK, "fairway_fair_share_new: %s", fairway_last_error());
-  if (e != FAIRWAY_OK) return out;
-  CHECK(fairway_last_error()[0] == '\0', "last error after success: %s", fairway_last_error());
-  const size_t n = fairway_fair_share_count(fs);
+  fairway_fair_share_table_t* t = nullptr;
+  CHECK(fairway_fair_share_table_new(&t) == FAIRWAY_OK, "table: %s", fairway_last_error());
+  std::vector<fairway_assoc_t> assocs = tree.assocs;
+  const size_t n = assocs.size();
   for (int period = 0; period < 3; ++period) {
     for (size_t i = 1; i < n; i += 2)
-      CHECK(fairway_fair_share_set_usage(fs, i, static_cast<long double>(period * 7 + i + seed)) ==
-                FAIRWAY_OK,
-            "set_usage");
+      assocs[i].usage_raw = static_cast<long double>(period * 7 + i + seed);
+    const fairway_error_t e = fairway_fair_share_table_load(
+        t, assocs.data(), n, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr);
+    CHECK(e == FAIRWAY_OK, "fairway_fair_share_table_load: %s", fairway_last_error());
+    if (e != FAIRWAY_OK) break;
+    CHECK(fairway_last_error()[0] == '\0', "last error after success: %s", fairway_last_error());
     for (fairway_algorithm_t algo :
          {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
-      CHECK(fairway_fair_share_compute(fs, algo, 1 + seed % 3) == FAIRWAY_OK, "compute: %s",
+      CHECK(fairway_fair_share_table_compute(t, algo, 1 + seed % 3, 0) == FAIRWAY_OK, "compute: %s",
             fairway_last_error());
       for (size_t i = 0; i < n; ++i) {
         fairway_assoc_result_t r{};
-        CHECK(fairway_fair_share_result(fs, i, &r) == FAIRWAY_OK, "result");
+        CHECK(fairway_fair_share_table_result(t, i, &r) == FAIRWAY_OK, "result");
         out.r.push_back(r);
       }
       if (check_errors) {
         fairway_assoc_result_t r;
-        CHECK(fairway_fair_share_result(fs, n + static_cast<size_t>(seed), &r) == FAIRWAY_EINVAL,
-              "out of range");
+        CHECK(
+            fairway_fair_share_table_result(t, n + static_cast<size_t>(seed), &r) == FAIRWAY_EINVAL,
+            "out of range");
         const std::string want = "index " + std::to_string(n + static_cast<size_t>(seed));
         CHECK(std::strstr(fairway_last_error(), want.c_str()) != nullptr,
               "thread %d sees another thread's error: %s", seed, fairway_last_error());
       }
     }
   }
-  fairway_fair_share_destroy(&fs);
+  fairway_fair_share_table_destroy(&t);
   return out;
 }
 
@@ -137,6 +143,7 @@ void worker(int seed, const Results& reference, std::latch& start) {
   const std::string state = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") +
                             "/fairway-threads-" + std::to_string(::getpid()) + "-" +
                             std::to_string(seed);
+  ::mkdir(state.c_str(), 0700);  // this thread's StateSaveLocation
   fairway_weights_t w{};
   w.weight[FAIRWAY_FACTOR_AGE] = 1000 + seed;
   w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 10000;
@@ -150,10 +157,13 @@ void worker(int seed, const Results& reference, std::latch& start) {
     CHECK(same(got, reference), "thread %d round %d: results differ from the single-threaded run",
           seed, round);
 
-    fairway_fair_share_t* fs = nullptr;
-    CHECK(fairway_fair_share_new(bad.assocs.data(), bad.assocs.size(), &fs) == FAIRWAY_ETREE,
+    fairway_fair_share_table_t* t = nullptr;
+    CHECK(fairway_fair_share_table_new(&t) == FAIRWAY_OK, "table");
+    CHECK(fairway_fair_share_table_load(t, bad.assocs.data(), bad.assocs.size(),
+                                        FAIRWAY_USAGE_HISTORICAL, nullptr, 0,
+                                        nullptr) == FAIRWAY_ETREE,
           "bad tree accepted");
-    CHECK(fs == nullptr, "out not reset");
+    fairway_fair_share_table_destroy(&t);
     std::this_thread::yield();  // let other threads set their own errors meanwhile
     CHECK(std::strstr(fairway_last_error(), bad_msg.c_str()) != nullptr,
           "thread %d reads '%s', expected '%s'", seed, fairway_last_error(), bad_msg.c_str());
@@ -172,12 +182,13 @@ void worker(int seed, const Results& reference, std::latch& start) {
     job.fs_factor = 0.5;
     job.site_factor = FAIRWAY_NICE_OFFSET;
     job.nice = FAIRWAY_NICE_OFFSET;
-    fairway_job_factors_t f{};
-    CHECK(fairway_job_factors(&w, &c, &job, 1000 + 3600 * (round % 30), &f) == FAIRWAY_OK,
-          "factors");
-    const uint32_t prio = fairway_job_priority(&w, &f, 0, nullptr);
-    CHECK(prio >= 1, "priority %u", prio);
-    CHECK(fairway_job_factors(nullptr, &c, &job, 0, &f) == FAIRWAY_EINVAL, "NULL weights");
+    fairway_job_weighed_t r{};
+    CHECK(fairway_job_weigh(&w, &c, &job, 1000 + 3600 * (round % 30), nullptr, nullptr, 0, &r) ==
+              FAIRWAY_OK,
+          "weigh");
+    CHECK(r.priority >= 1, "priority %u", r.priority);
+    CHECK(fairway_job_weigh(nullptr, &c, &job, 0, nullptr, nullptr, 0, &r) == FAIRWAY_EINVAL,
+          "NULL weights");
     CHECK(std::strstr(fairway_last_error(), "NULL") != nullptr, "own EINVAL message: %s",
           fairway_last_error());
 
@@ -187,17 +198,18 @@ void worker(int seed, const Results& reference, std::latch& start) {
                               1767225600 + round * 3600);
     if (round % 20 == 0) {
       const time_t ran = 1767225600 + seed * 100 + round;
-      CHECK(fairway_decay_state_write(state.c_str(), ran, ran - 10) == FAIRWAY_OK, "write: %s",
+      CHECK(fairway_decay_state_save(state.c_str(), ran, ran - 10) == FAIRWAY_OK, "write: %s",
             fairway_last_error());
-      int found = 0;
-      time_t r1 = 0, r2 = 0;
-      CHECK(fairway_decay_state_read(state.c_str(), ran, &found, &r1, &r2) == FAIRWAY_OK && found &&
-                r1 == ran && r2 == ran - 10,
-            "read back: %s", fairway_last_error());
+      fairway_decay_recovery_t rec;
+      CHECK(fairway_decay_state_recover_in(state.c_str(), ran, &rec) == FAIRWAY_OK &&
+                rec.source == FAIRWAY_DECAY_FROM_FILE && rec.last_ran == ran &&
+                rec.last_reset == ran - 10,
+            "read back: %s", rec.error);
     }
   }
-  ::unlink(state.c_str());
-  ::unlink((state + ".old").c_str());
+  ::unlink((state + "/priority_last_decay_ran").c_str());
+  ::unlink((state + "/priority_last_decay_ran.old").c_str());
+  ::rmdir(state.c_str());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The plugin shim against a mocked Slurm API (test_shim.h): the calculation thread's
 // period (its locks, the weighing pool), restart safety, what a period publishes, the
 // plugin's log lines, fini, and a slurmctld without slurmdbd.
+#include "fairway_usage_state.h"
 #include "test_shim.h"
 
 namespace {
@@ -366,7 +367,7 @@ TEST_F(ShimTest, StaleUsageFileIsNotRestored) {
   ASSERT_EQ(fake_call_cycle(1060), 0);
   fake_call_fini();
   // multifactor ran a period at 2000 meanwhile (same state file format) and charged more
-  ASSERT_EQ(fairway_decay_state_write((dir / "priority_last_decay_ran").c_str(), 2000, 0), 0);
+  ASSERT_EQ(fairway_decay_state_save(dir.c_str(), 2000, 0), 0);
   fake_assoc_set_usage(31, 5000);
   EXPECT_CALL(mock_, Log(_, HasSubstr("keeping slurmctld's usage")));
   LoadOutsideSlurmctld();

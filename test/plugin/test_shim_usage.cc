@@ -1,5 +1,6 @@
 // The plugin shim against a mocked Slurm API (test_shim.h): usage, as job ends and
 // periods charge it, as it decays, under each usage basis, and per fair-share TRES.
+#include "fairway_fair_share_table.h"
 #include "test_shim.h"
 
 namespace {
@@ -272,12 +273,14 @@ TEST_F(ShimTest, ClassicGpuJobsGetTheClassicFactorOfTheGpuTree) {
   const fairway_assoc_t gpu[] = {{1, 0, "root", nullptr, 1, 0, 100}, {2, 1, "a", nullptr, 2, 0, 10},
                                  {21, 2, "a", "u1", 1, 0, 10},       {22, 2, "a", "u2", 1, 0, 0},
                                  {3, 1, "b", nullptr, 1, 0, 90},     {31, 3, "b", "u3", 1, 0, 90}};
-  fairway_fair_share_t* fs = nullptr;
-  ASSERT_EQ(fairway_fair_share_new(gpu, 6, &fs), FAIRWAY_OK);
-  ASSERT_EQ(fairway_fair_share_compute(fs, FAIRWAY_ALGO_CLASSIC, 1), FAIRWAY_OK);
+  fairway_fair_share_table_t* t = nullptr;
+  ASSERT_EQ(fairway_fair_share_table_new(&t), FAIRWAY_OK);
+  ASSERT_EQ(fairway_fair_share_table_load(t, gpu, 6, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr),
+            FAIRWAY_OK);
+  ASSERT_EQ(fairway_fair_share_table_compute(t, FAIRWAY_ALGO_CLASSIC, 1, 0), FAIRWAY_OK);
   fairway_assoc_result_t r{};
-  ASSERT_EQ(fairway_fair_share_result(fs, 2, &r), FAIRWAY_OK);
-  fairway_fair_share_destroy(&fs);
+  ASSERT_EQ(fairway_fair_share_table_result(t, 2, &r), FAIRWAY_OK);
+  fairway_fair_share_table_destroy(&t);
   EXPECT_GT(r.fs_factor, 0.0);
   EXPECT_DOUBLE_EQ(fake_job_factor(203, "fs"), 10000.0 * r.fs_factor);
   // u1 used all of a's billing (100 of 130) and little of the GPUs: its CPU job ranks lower.

@@ -1,6 +1,6 @@
 // test_publisher.cc - what publishing decides at a period's end from the plugin's notes
-// (fairway_publisher_*, lib/capi/publisher.h): the rows and jobs that go out, the starts
-// window, and the lines told once per episode.
+// (fairway_publisher_*, and publisher_end inside the C API, lib/capi/publisher.h): the rows
+// and jobs that go out, the starts window, and the lines told once per episode.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <gtest/gtest.h>
 
@@ -132,13 +132,13 @@ TEST_F(Publisher, StartsCountFromTheLastPublishedWalkAndItsJobs) {
   Period d;
   fairway_publish_plan_t plan;
   ASSERT_EQ(fairway_publisher_begin(pub, &d.s, &plan), FAIRWAY_OK);
-  ASSERT_EQ(fairway_publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said),
+  ASSERT_EQ(fairway::publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said),
             FAIRWAY_OK)
       << fairway_last_error();
   EXPECT_TRUE(said.errors.empty());
-  EXPECT_TRUE(fairway_publisher_weighed(pub, 7));
-  EXPECT_TRUE(fairway_publisher_weighed(pub, 9));
-  EXPECT_FALSE(fairway_publisher_weighed(pub, 8));
+  EXPECT_TRUE(fairway::publisher_weighed(pub, 7));
+  EXPECT_TRUE(fairway::publisher_weighed(pub, 9));
+  EXPECT_FALSE(fairway::publisher_weighed(pub, 8));
   ASSERT_EQ(fairway_publisher_begin(pub, &d.s, &plan), FAIRWAY_OK);
   EXPECT_TRUE(plan.starts);
   EXPECT_EQ(plan.last_walk, 500);
@@ -151,15 +151,15 @@ TEST_F(Publisher, AFailureIsToldWhenItStartsOrChangesAndItsEndOnce) {
   ASSERT_EQ(fairway_publisher_begin(pub, &d.s, &plan), FAIRWAY_OK);
   d.p.assoc_count = 0;
   for (int i = 0; i < 2; i++)
-    fairway_publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
+    fairway::publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
   ASSERT_EQ(said.errors.size(), 1u);
   EXPECT_EQ(said.errors[0],
             "fair-share not published to /metrics: no association tree (is slurmdbd "
             "reachable?); priorities are not affected, retried every period");
-  EXPECT_FALSE(fairway_publisher_weighed(pub, 7));  // nothing published: no starts window
+  EXPECT_FALSE(fairway::publisher_weighed(pub, 7));  // nothing published: no starts window
   d.p.assoc_count = 2;
-  fairway_publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
-  fairway_publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
+  fairway::publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
+  fairway::publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
   EXPECT_EQ(said.info, std::vector<std::string>{"fair-share published to /metrics again"});
 }
 
@@ -169,7 +169,7 @@ TEST_F(Publisher, MoreJobsThanTheQueueHoldsIsToldOncePerEpisode) {
   d.s.queue_jobs = 1;
   fairway_publish_plan_t plan;
   ASSERT_EQ(fairway_publisher_begin(pub, &d.s, &plan), FAIRWAY_OK);
-  fairway_publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
+  fairway::publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
   EXPECT_TRUE(said.info.empty());  // without a metrics directory there is no queue to tell of
   d.s.metrics_dir = "/m";
   d.lanes[1].over = 1;
@@ -177,7 +177,7 @@ TEST_F(Publisher, MoreJobsThanTheQueueHoldsIsToldOncePerEpisode) {
   for (int i = 0; i < 2; i++) {
     ASSERT_EQ(fairway_publisher_begin(pub, &d.s, &plan), FAIRWAY_OK);
     d.p.directory = nullptr;
-    fairway_publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
+    fairway::publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
   }
   ASSERT_EQ(said.info.size(), 1u);
   EXPECT_EQ(said.info[0],

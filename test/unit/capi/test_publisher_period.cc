@@ -15,6 +15,7 @@
 
 #include "fairway.h"
 #include "fairway_publish.h"
+#include "publisher.h"
 
 namespace {
 
@@ -245,7 +246,7 @@ TEST_F(Period, FinishPublishesTheCopiesAndTheNotedRows) {
   EXPECT_NE(text.str().find("gres/gpu"), std::string::npos);
   EXPECT_GE(p.period_seconds, 0);
   EXPECT_GT(p.period_end, 0);
-  EXPECT_TRUE(fairway_publisher_weighed(pub, 12));
+  EXPECT_TRUE(fairway::publisher_weighed(pub, 12));
   s.history_days = 1;  // the next period notes the jobs started since this one's walk
   begin();
   EXPECT_TRUE(fairway_publisher_started_since(pub, 12, 500, 600));   // weighed by it

@@ -1,22 +1,29 @@
-// The C API of the state files (lib/capi/fairway_usage_files.h): state paths, the journal's
+// The journal's handle and the steps of restart safety inside the C API
+// (lib/capi/usage_journal.h, composed by fairway_usage_state.h's calls): state paths, the
 // handle appending and rotating the journal, the usage file and journal replayed through it
-// over loaded usage, job ends charged once, and what running jobs hold.  The files' formats
-// and the replay itself are specified in C++ in test/unit/state/test_usage_journal.cc.
+// over loaded usage, job ends charged once; and what running jobs hold
+// (fairway_usage_files.h).  The files' formats and the replay itself are specified in C++ in
+// test/unit/state/test_usage_journal.cc.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "error.h"
 #include "fairway.h"
 #include "fairway_publish.h"
 #include "fairway_usage_files.h"
+#include "usage_journal.h"
+#include "usage_store.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using fairway::StateFile;
 
 class UsageJournalTest : public ::testing::Test {
  protected:
@@ -32,21 +39,16 @@ class UsageJournalTest : public ::testing::Test {
     fairway_usage_journal_destroy(&j_);
     fs::remove_all(dir_);
   }
-  std::string path(fairway_state_file_t f) {
+  std::string path(StateFile f) {
     char buf[4096];
-    EXPECT_GT(fairway_state_path(dir_.c_str(), f, buf, sizeof buf), 0u);
+    EXPECT_GT(fairway::state_path(dir_.c_str(), f, buf, sizeof buf), 0u);
     return buf;
   }
-  std::vector<fairway_journal_entry_t> read(fairway_state_file_t f) {
-    fairway_journal_entry_t* e = nullptr;
-    size_t n = 0;
-    EXPECT_EQ(fairway_journal_read(path(f).c_str(), &e, &n), FAIRWAY_OK);
-    std::vector<fairway_journal_entry_t> v(e, e + n);
-    fairway_journal_destroy(&e);
-    return v;
+  std::vector<fairway::JournalEntry> read(StateFile f) {
+    return fairway::read_journal_file(path(f));
   }
-  static fairway_journal_entry_t end(uint32_t job, uint32_t assoc, double real) {
-    fairway_journal_entry_t e{};
+  static fairway::JournalEntry end(uint32_t job, uint32_t assoc, double real) {
+    fairway::JournalEntry e;
     e.job_id = job;
     e.assoc_id = assoc;
     e.real = real;
@@ -58,42 +60,42 @@ class UsageJournalTest : public ::testing::Test {
 };
 
 // root (1) <- account (2) <- user (3); QOS 7.
-std::vector<fairway_usage_node_t> tree() {
-  return {{{1, 100, 10}, 0, 0}, {{2, 50, 5}, 1, 1}, {{3, 20, 2}, 2, 1}};
+std::vector<fairway::ReplayAssoc> tree() {
+  return {{{1, 100, 10}, false, 0}, {{2, 50, 5}, true, 1}, {{3, 20, 2}, true, 2}};
 }
 
 TEST(StatePath, NamesEveryStateFileUnderTheDirectory) {
   char buf[64];
-  EXPECT_EQ(fairway_state_path("/s", FAIRWAY_STATE_DECAY, buf, sizeof buf), 26u);
+  EXPECT_EQ(fairway::state_path("/s", StateFile::kDecay, buf, sizeof buf), 26u);
   EXPECT_STREQ(buf, "/s/priority_last_decay_ran");
-  fairway_state_path("/s", FAIRWAY_STATE_DECAY_OLD, buf, sizeof buf);
+  fairway::state_path("/s", StateFile::kDecayOld, buf, sizeof buf);
   EXPECT_STREQ(buf, "/s/priority_last_decay_ran.old");
-  fairway_state_path("/s", FAIRWAY_STATE_USAGE, buf, sizeof buf);
+  fairway::state_path("/s", StateFile::kUsage, buf, sizeof buf);
   EXPECT_STREQ(buf, "/s/fairway_usage");
-  fairway_state_path("/s", FAIRWAY_STATE_JOURNAL, buf, sizeof buf);
+  fairway::state_path("/s", StateFile::kJournal, buf, sizeof buf);
   EXPECT_STREQ(buf, "/s/fairway_usage.journal");
-  fairway_state_path("/s", FAIRWAY_STATE_JOURNAL_OLD, buf, sizeof buf);
+  fairway::state_path("/s", StateFile::kJournalOld, buf, sizeof buf);
   EXPECT_STREQ(buf, "/s/fairway_usage.journal.old");
 }
 
 TEST(StatePath, TooLongForTheBufferIsEmpty) {
   char buf[8];
-  EXPECT_EQ(fairway_state_path("/state", FAIRWAY_STATE_USAGE, buf, sizeof buf), 0u);
+  EXPECT_EQ(fairway::state_path("/state", StateFile::kUsage, buf, sizeof buf), 0u);
   EXPECT_STREQ(buf, "");
-  EXPECT_EQ(fairway_state_path(nullptr, FAIRWAY_STATE_USAGE, buf, sizeof buf), 0u);
+  EXPECT_EQ(fairway::state_path(nullptr, StateFile::kUsage, buf, sizeof buf), 0u);
 }
 
 TEST_F(UsageJournalTest, AppendsWithTheCurrentEpochOnceOpen) {
   auto e = end(42, 3, 1.5);
-  EXPECT_EQ(fairway_usage_journal_append(j_, &e), FAIRWAY_OK);  // not open: nothing
-  EXPECT_FALSE(fs::exists(path(FAIRWAY_STATE_JOURNAL)));
+  fairway::append_journal(*j_, e);  // not open: nothing
+  EXPECT_FALSE(fs::exists(path(StateFile::kJournal)));
   ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 0), FAIRWAY_OK);
-  EXPECT_EQ(fs::status(path(FAIRWAY_STATE_JOURNAL)).permissions() & fs::perms::all,
+  EXPECT_EQ(fs::status(path(StateFile::kJournal)).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::owner_write);
   fairway_usage_journal_set_epoch(j_, 1000);
   e.epoch = 5;  // the handle's period, not the caller's, is written
-  ASSERT_EQ(fairway_usage_journal_append(j_, &e), FAIRWAY_OK);
-  const auto v = read(FAIRWAY_STATE_JOURNAL);
+  fairway::append_journal(*j_, e);
+  const auto v = read(StateFile::kJournal);
   ASSERT_EQ(v.size(), 1u);
   EXPECT_EQ(v[0].epoch, 1000);
   EXPECT_EQ(v[0].job_id, 42u);
@@ -105,63 +107,56 @@ TEST_F(UsageJournalTest, OpenFailureNamesThePathAndKeepsErrno) {
   EXPECT_EQ(fairway_usage_journal_open(j_, missing.c_str(), 0), FAIRWAY_EIO);
   EXPECT_EQ(errno, ENOENT);
   EXPECT_EQ(std::string(fairway_last_error()), missing + "/fairway_usage.journal");
-  auto e = end(1, 1, 1);
-  EXPECT_EQ(fairway_usage_journal_append(j_, &e), FAIRWAY_OK);  // none open
+  fairway::append_journal(*j_, end(1, 1, 1));  // none open: nothing, no error
 }
 
 TEST_F(UsageJournalTest, SavingTheUsageFileRotatesTheJournal) {
   ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 0), FAIRWAY_OK);
-  auto e = end(7, 3, 2);
-  ASSERT_EQ(fairway_usage_journal_append(j_, &e), FAIRWAY_OK);
+  fairway::append_journal(*j_, end(7, 3, 2));
   const auto nodes = tree();
-  const fairway_usage_entry_t qos[] = {{7, 9, 1}};
-  ASSERT_EQ(fairway_usage_journal_save(dir_.c_str(), 2000, nodes.data(), nodes.size(), qos, 1),
-            FAIRWAY_OK);
+  const fairway::UsageEntry qos[] = {{7, 9, 1}};
+  fairway::save_usage(dir_.c_str(), 2000, nodes, qos);
   ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 1), FAIRWAY_OK);
-  EXPECT_EQ(read(FAIRWAY_STATE_JOURNAL_OLD).size(), 1u);
-  EXPECT_TRUE(read(FAIRWAY_STATE_JOURNAL).empty());
-  fairway_usage_file_t* f = nullptr;
-  ASSERT_EQ(fairway_usage_read(path(FAIRWAY_STATE_USAGE).c_str(), &f), FAIRWAY_OK);
-  EXPECT_EQ(fairway_usage_period(f), 2000);
-  EXPECT_EQ(fairway_usage_count(f, 0), 3u);
-  EXPECT_EQ(fairway_usage_entry(f, 1, 0)->usage_raw, 9.0L);
-  fairway_usage_destroy(&f);
+  EXPECT_EQ(read(StateFile::kJournalOld).size(), 1u);
+  EXPECT_TRUE(read(StateFile::kJournal).empty());
+  const auto f = fairway::read_usage_file(path(StateFile::kUsage));
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->period, 2000);
+  EXPECT_EQ(f->assocs.size(), 3u);
+  EXPECT_EQ(f->qos[0].usage_raw, 9.0L);
 }
 
 TEST_F(UsageJournalTest, AFailedSaveIsAnIoError) {
   const std::string missing = (dir_ / "missing").string();
-  EXPECT_EQ(fairway_usage_journal_save(missing.c_str(), 1, nullptr, 0, nullptr, 0), FAIRWAY_EIO);
-  EXPECT_EQ(fairway_usage_journal_save(dir_.c_str(), 1, nullptr, 1, nullptr, 0), FAIRWAY_EINVAL);
+  try {
+    fairway::save_usage(missing.c_str(), 1, {}, {});
+    FAIL() << "saved into a missing directory";
+  } catch (const fairway::Error& e) {
+    EXPECT_EQ(e.code(), fairway::Errc::kIo);
+  }
 }
 
 TEST_F(UsageJournalTest, ReplayRestoresTheFileThenAddsJobEndsUpTheTree) {
   auto file = tree();
   file[2].usage = {3, 30, 3};
-  const fairway_usage_entry_t file_qos[] = {{7, 70, 7}};
-  ASSERT_EQ(fairway_usage_journal_save(dir_.c_str(), 500, file.data(), file.size(), file_qos, 1),
-            FAIRWAY_OK);
+  const fairway::UsageEntry file_qos[] = {{7, 70, 7}};
+  fairway::save_usage(dir_.c_str(), 500, file, file_qos);
   ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 0), FAIRWAY_OK);
   fairway_usage_journal_set_epoch(j_, 500);
   auto e = end(11, 3, 4);
   e.qos_id = 7;
   e.qos_usage = 2;
-  ASSERT_EQ(fairway_usage_journal_append(j_, &e), FAIRWAY_OK);
+  fairway::append_journal(*j_, e);
   fairway_usage_journal_set_epoch(j_, 400);  // a line of another period: skipped
-  ASSERT_EQ(fairway_usage_journal_append(j_, &e), FAIRWAY_OK);
+  fairway::append_journal(*j_, e);
 
   fairway_usage_journal_t* r = fairway_usage_journal_new();
-  int found = 0;
-  time_t period = 0;
-  ASSERT_EQ(fairway_usage_journal_read_usage(r, dir_.c_str(), &found, &period), FAIRWAY_OK);
-  EXPECT_EQ(found, 1);
-  EXPECT_EQ(period, 500);
-  ASSERT_EQ(fairway_usage_journal_read_journals(r, dir_.c_str()), FAIRWAY_OK);
-  auto loaded = tree();                  // slurmctld's older checkpoint
-  loaded.push_back({{4, 99, 9}, 2, 1});  // created since the period
-  fairway_usage_entry_t qos[] = {{7, 1, 1}, {8, 5, 5}};
-  fairway_replay_counts_t n{};
-  ASSERT_EQ(fairway_usage_journal_replay(r, 500, loaded.data(), loaded.size(), qos, 2, &n),
-            FAIRWAY_OK);
+  EXPECT_EQ(fairway::read_usage(*r, dir_.c_str()), std::optional<time_t>(500));
+  fairway::read_journals(*r, dir_.c_str());
+  auto loaded = tree();                     // slurmctld's older checkpoint
+  loaded.push_back({{4, 99, 9}, true, 2});  // created since the period
+  std::vector<fairway::UsageEntry> qos = {{7, 1, 1}, {8, 5, 5}};
+  const fairway::ReplayCounts n = fairway::replay(*r, 500, loaded, qos);
   EXPECT_EQ(n.restored, 3u);
   EXPECT_EQ(n.applied, 1u);
   EXPECT_EQ(n.fresh, 1u);
@@ -178,27 +173,21 @@ TEST_F(UsageJournalTest, ReplayRestoresTheFileThenAddsJobEndsUpTheTree) {
 }
 
 TEST_F(UsageJournalTest, AJobEndInBothJournalsIsAddedOnce) {
-  const auto file = tree();
-  ASSERT_EQ(fairway_usage_journal_save(dir_.c_str(), 500, file.data(), file.size(), nullptr, 0),
-            FAIRWAY_OK);
+  fairway::save_usage(dir_.c_str(), 500, tree(), {});
   ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 0), FAIRWAY_OK);
   fairway_usage_journal_set_epoch(j_, 500);
-  auto e = end(11, 2, 1);
+  const auto e = end(11, 2, 1);
   auto charge = end(12, 2, 1);
-  charge.not_ended = 1;          // a charge that did not end the job: each is added
+  charge.ended = false;          // a charge that did not end the job: each is added
   for (int i = 0; i < 2; i++) {  // in .journal.old, then again in the new .journal
     if (i) ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 1), FAIRWAY_OK);
-    ASSERT_EQ(fairway_usage_journal_append(j_, &e), FAIRWAY_OK);
-    ASSERT_EQ(fairway_usage_journal_append(j_, &charge), FAIRWAY_OK);
+    fairway::append_journal(*j_, e);
+    fairway::append_journal(*j_, charge);
   }
-  int found;
-  time_t period;
-  ASSERT_EQ(fairway_usage_journal_read_usage(j_, dir_.c_str(), &found, &period), FAIRWAY_OK);
-  ASSERT_EQ(fairway_usage_journal_read_journals(j_, dir_.c_str()), FAIRWAY_OK);
+  ASSERT_TRUE(fairway::read_usage(*j_, dir_.c_str()).has_value());
+  fairway::read_journals(*j_, dir_.c_str());
   auto loaded = tree();
-  fairway_replay_counts_t n{};
-  ASSERT_EQ(fairway_usage_journal_replay(j_, 500, loaded.data(), loaded.size(), nullptr, 0, &n),
-            FAIRWAY_OK);
+  const fairway::ReplayCounts n = fairway::replay(*j_, 500, loaded, {});
   EXPECT_EQ(n.applied, 3u);
   EXPECT_EQ(loaded[1].usage.usage_raw, 53.0L);
   EXPECT_EQ(fairway_usage_journal_ended(j_, 11), 1);
@@ -206,12 +195,13 @@ TEST_F(UsageJournalTest, AJobEndInBothJournalsIsAddedOnce) {
 }
 
 TEST_F(UsageJournalTest, ReplayWithoutAUsageFileReadIsRefused) {
-  fairway_replay_counts_t n{};
-  EXPECT_EQ(fairway_usage_journal_replay(j_, 1, nullptr, 0, nullptr, 0, &n), FAIRWAY_EINVAL);
-  int found = 1;
-  time_t period = 1;
-  EXPECT_EQ(fairway_usage_journal_read_usage(j_, dir_.c_str(), &found, &period), FAIRWAY_OK);
-  EXPECT_EQ(found, 0);
+  try {
+    (void)fairway::replay(*j_, 1, {}, {});
+    FAIL() << "replayed without a usage file";
+  } catch (const fairway::Error& e) {
+    EXPECT_EQ(e.code(), fairway::Errc::kInvalid);
+  }
+  EXPECT_FALSE(fairway::read_usage(*j_, dir_.c_str()).has_value());
   EXPECT_EQ(fairway_usage_journal_ended(nullptr, 1), 0);
 }
 

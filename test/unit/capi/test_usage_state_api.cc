@@ -1,6 +1,7 @@
 // The C API of the usage the restart-safety files hold (lib/capi/fairway_usage_state.h): the
 // usage copied one record at a time, saved to the usage file and replaced by a restart's
-// replay through the records' own fields, and a job end's journal entry.
+// replay through the records' own fields, and a job end's journal entry (usage_journal.h, the
+// steps inside the C API).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,6 +13,8 @@
 #include "fairway.h"
 #include "fairway_usage_files.h"
 #include "fairway_usage_state.h"
+#include "usage_journal.h"
+#include "usage_store.h"
 
 namespace {
 
@@ -58,17 +61,15 @@ TEST_F(UsageCopyTest, SavesTheValuesCopiedNotTheRecordsLater) {
   a_[2].usage_raw = 999;  // changed after the copy: not saved
   ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);
   char path[4096];
-  fairway_state_path(dir_.c_str(), FAIRWAY_STATE_USAGE, path, sizeof path);
-  fairway_usage_file_t* f = nullptr;
-  ASSERT_EQ(fairway_usage_read(path, &f), FAIRWAY_OK);
-  ASSERT_NE(f, nullptr);
-  EXPECT_EQ(fairway_usage_period(f), 2000);
-  ASSERT_EQ(fairway_usage_count(f, 0), 3u);
-  EXPECT_EQ(fairway_usage_entry(f, 0, 2)->id, 3u);
-  EXPECT_EQ(fairway_usage_entry(f, 0, 2)->usage_raw, 20);
-  ASSERT_EQ(fairway_usage_count(f, 1), 1u);
-  EXPECT_EQ(fairway_usage_entry(f, 1, 0)->usage_raw, 9);
-  fairway_usage_destroy(&f);
+  fairway::state_path(dir_.c_str(), fairway::StateFile::kUsage, path, sizeof path);
+  const auto f = fairway::read_usage_file(path);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->period, 2000);
+  ASSERT_EQ(f->assocs.size(), 3u);
+  EXPECT_EQ(f->assocs[2].id, 3u);
+  EXPECT_EQ(f->assocs[2].usage_raw, 20);
+  ASSERT_EQ(f->qos.size(), 1u);
+  EXPECT_EQ(f->qos[0].usage_raw, 9);
 }
 
 TEST_F(UsageCopyTest, ReplayWritesTheRestoredUsageIntoTheRecords) {
@@ -92,10 +93,11 @@ TEST_F(UsageCopyTest, ReplayWritesTheRestoredUsageIntoTheRecords) {
   q_ = {1, 1};
   c_ = fairway_usage_copy_new();
   copy_tree();
-  int found = 0;
-  time_t period = 0;
-  ASSERT_EQ(fairway_usage_journal_read_usage(j, dir_.c_str(), &found, &period), FAIRWAY_OK);
-  ASSERT_EQ(fairway_usage_journal_read_journals(j, dir_.c_str()), FAIRWAY_OK);
+  fairway_restore_t ready;
+  char line[256];
+  ASSERT_EQ(fairway_usage_restore_prepare(j, dir_.c_str(), 2000, &ready, line, sizeof line),
+            FAIRWAY_OK);
+  ASSERT_EQ(ready, FAIRWAY_RESTORE_READY) << line;
   fairway_replay_counts_t n{};
   ASSERT_EQ(fairway_usage_copy_replay(c_, j, 2000, &n), FAIRWAY_OK);
   EXPECT_EQ(n.restored, 3u);
@@ -143,12 +145,11 @@ TEST(JobEndEntry, ChargesTheAssociationDecayedAndEachQosItsOwnAmounts) {
   end.not_ended = 1;
   end.qos = {7, 1, 0};
   end.part_qos = {8, 1, 1};
-  fairway_journal_entry_t e;
-  ASSERT_EQ(fairway_job_end_entry(&c, &end, &e), FAIRWAY_OK);
+  const fairway::JournalEntry e = fairway::job_end_entry(c, end);
   EXPECT_EQ(e.epoch, 0);
   EXPECT_EQ(e.job_id, 9u);
   EXPECT_EQ(e.assoc_id, 5u);
-  EXPECT_EQ(e.not_ended, 1);
+  EXPECT_FALSE(e.ended);
   EXPECT_EQ(e.real, 3);
   EXPECT_EQ(e.run, 2);
   EXPECT_EQ(e.qos_id, 7u);
@@ -164,12 +165,13 @@ TEST(JobEndEntry, AQosNotChargedIsNone) {
   c.real_decay = 3;
   fairway_job_end_t end{};
   end.qos = {7, 0, 0};  // no usage
-  fairway_journal_entry_t e;
-  ASSERT_EQ(fairway_job_end_entry(&c, &end, &e), FAIRWAY_OK);
+  const fairway::JournalEntry e = fairway::job_end_entry(c, end);
+  EXPECT_TRUE(e.ended);
   EXPECT_EQ(e.qos_id, 0u);
   EXPECT_EQ(e.qos_usage, 0);
   EXPECT_EQ(e.part_qos_id, 0u);
-  EXPECT_EQ(fairway_job_end_entry(nullptr, &end, &e), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_usage_journal_job_end(nullptr, nullptr, &end), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_usage_journal_job_end(nullptr, &c, nullptr), FAIRWAY_EINVAL);
 }
 
 TEST_F(UsageCopyTest, RestoreIsReadyOnlyForAFileOfTheLastPeriod) {
@@ -194,7 +196,7 @@ TEST_F(UsageCopyTest, RestoreIsReadyOnlyForAFileOfTheLastPeriod) {
 
 TEST_F(UsageCopyTest, RestoreOfADamagedFileKeepsTheUsageAndSaysWhy) {
   char path[4096];
-  fairway_state_path(dir_.c_str(), FAIRWAY_STATE_USAGE, path, sizeof path);
+  fairway::state_path(dir_.c_str(), fairway::StateFile::kUsage, path, sizeof path);
   FILE* f = std::fopen(path, "w");
   std::fputs("not a usage file\n", f);
   std::fclose(f);

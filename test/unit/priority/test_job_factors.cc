@@ -45,16 +45,6 @@ fairway_job_input_t pending_job(uint32_t cpus, uint32_t nodes, double fs, time_t
   return j;
 }
 
-uint32_t priority(const fairway_weights_t& w, const fairway_job_input_t& j, time_t now,
-                  fairway_job_factors_t* out = nullptr) {
-  const fairway_cluster_t c{64, 4};
-  fairway_job_factors_t f;
-  EXPECT_EQ(fairway_job_factors(&w, &c, &j, now, &f), FAIRWAY_OK);
-  const uint32_t p = fairway_job_priority(&w, &f, 0.0, nullptr);
-  if (out) *out = f;
-  return p;
-}
-
 const time_t kNow = 1700000000;
 
 // site_weights() and pending_job() as the core takes them.
@@ -84,100 +74,104 @@ fairway::JobInput core_pending_job(uint32_t cpus, uint32_t nodes, double fs, tim
   return j;
 }
 
+// The job's priority at `now` on the testbed's cluster, its weighted factors in *out.
+uint32_t priority(const fairway::PrioritySettings& w, const fairway::JobInput& j, time_t now,
+                  fairway::JobFactors* out = nullptr) {
+  fairway::JobFactors f = fairway::job_factors(w, fairway::Cluster{64, 4}, j, now);
+  const uint32_t p = fairway::job_priority(w, f, 0.0, nullptr);
+  if (out) *out = f;
+  return p;
+}
+
 // sprio at 23:28:16: u1 (fs 2/6) 1 CPU/1 node -> 4466, 16 CPUs/2 nodes -> 4708;
 // u5 (fs 6/6) -> 11132 / 11375; u3 (fs 4/6) with --nice=500 -> 7299.
 TEST(JobFactors, ReproducesLiveSprio) {
-  const auto w = site_weights();
-  EXPECT_EQ(priority(w, pending_job(1, 1, 2.0 / 6, kNow), kNow), 4466u);
-  EXPECT_EQ(priority(w, pending_job(16, 2, 2.0 / 6, kNow), kNow), 4708u);
-  EXPECT_EQ(priority(w, pending_job(1, 1, 6.0 / 6, kNow), kNow), 11132u);
-  EXPECT_EQ(priority(w, pending_job(16, 2, 6.0 / 6, kNow), kNow), 11375u);
-  auto nice = pending_job(1, 1, 4.0 / 6, kNow);
-  nice.nice = FAIRWAY_NICE_OFFSET + 500;
+  const auto w = core_site_weights();
+  EXPECT_EQ(priority(w, core_pending_job(1, 1, 2.0 / 6, kNow), kNow), 4466u);
+  EXPECT_EQ(priority(w, core_pending_job(16, 2, 2.0 / 6, kNow), kNow), 4708u);
+  EXPECT_EQ(priority(w, core_pending_job(1, 1, 6.0 / 6, kNow), kNow), 11132u);
+  EXPECT_EQ(priority(w, core_pending_job(16, 2, 6.0 / 6, kNow), kNow), 11375u);
+  auto nice = core_pending_job(1, 1, 4.0 / 6, kNow);
+  nice.nice = fairway::kNiceOffset + 500;
   EXPECT_EQ(priority(w, nice, kNow), 7299u);
 }
 
 // 60 s later with 75 s of age: AGE 125 -> 4591 and 11500.
 TEST(JobFactors, AgeFactorFromLiveSprio) {
-  const auto w = site_weights();
-  fairway_job_factors_t f;
-  EXPECT_EQ(priority(w, pending_job(1, 1, 2.0 / 6, kNow - 75), kNow, &f), 4591u);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 125.0);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 132.8125);  // (1/4 + 1/64) / 2 * 1000
-  EXPECT_EQ(priority(w, pending_job(16, 2, 6.0 / 6, kNow - 75), kNow), 11500u);
+  const auto w = core_site_weights();
+  fairway::JobFactors f;
+  EXPECT_EQ(priority(w, core_pending_job(1, 1, 2.0 / 6, kNow - 75), kNow, &f), 4591u);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kAge], 125.0);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], 132.8125);  // (1/4 + 1/64) / 2 * 1000
+  EXPECT_EQ(priority(w, core_pending_job(16, 2, 6.0 / 6, kNow - 75), kNow), 11500u);
 }
 
 TEST(JobFactors, AgeCapsAtMaxAgeAndIgnoresFutureAccrue) {
-  auto w = site_weights();
-  fairway_job_factors_t f;
-  priority(w, pending_job(1, 1, 0, kNow - 10000), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 1000.0);
-  priority(w, pending_job(1, 1, 0, kNow + 50), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 0.0);
-  priority(w, pending_job(1, 1, 0, 0), kNow, &f);  // not accruing
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 0.0);
+  auto w = core_site_weights();
+  fairway::JobFactors f;
+  priority(w, core_pending_job(1, 1, 0, kNow - 10000), kNow, &f);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kAge], 1000.0);
+  priority(w, core_pending_job(1, 1, 0, kNow + 50), kNow, &f);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kAge], 0.0);
+  priority(w, core_pending_job(1, 1, 0, 0), kNow, &f);  // not accruing
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kAge], 0.0);
   w.max_age = 0;  // every accruing job has full age
-  priority(w, pending_job(1, 1, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 1000.0);
+  priority(w, core_pending_job(1, 1, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kAge], 1000.0);
 }
 
 TEST(JobFactors, FavorSmall) {
-  auto w = site_weights();
+  auto w = core_site_weights();
   w.favor_small = 1;
-  fairway_job_factors_t f;
-  priority(w, pending_job(16, 2, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE],
-                   ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
+  fairway::JobFactors f;
+  priority(w, core_pending_job(16, 2, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
   // More nodes than the cluster has: the unsigned difference wraps as in Slurm, then the
   // factor is clamped to 1.
-  priority(w, pending_job(1, 8, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 1000.0);
+  priority(w, core_pending_job(1, 8, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], 1000.0);
 }
 
 TEST(JobFactors, FavorSmallFrom2411) {
   // Slurm 24.11's multifactor: a job asking for all nodes or more gets 0 for its nodes
   // instead of the wrapped difference, and an empty cluster gives no job-size factor.
-  auto w = site_weights();
+  auto w = core_site_weights();
   w.favor_small = 1;
-  w.slurm_release = FAIRWAY_SLURM_24_11;
-  fairway_job_factors_t f;
-  priority(w, pending_job(16, 2, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE],
-                   ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
-  priority(w, pending_job(1, 8, 0, kNow), kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], (0.0 + (64.0 - 1) / 64) / 2 * 1000);
-  const auto j = pending_job(16, 2, 0, kNow);
-  for (const fairway_cluster_t c : {fairway_cluster_t{0, 4}, fairway_cluster_t{64, 0}}) {
-    ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
-    EXPECT_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 0.0);
-  }
-  w.slurm_release = FAIRWAY_SLURM_22_05;
-  const fairway_cluster_t no_nodes{64, 0};
-  ASSERT_EQ(fairway_job_factors(&w, &no_nodes, &j, kNow, &f), FAIRWAY_OK);
-  EXPECT_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE],
-            1.0);  // 22.05: (0 - 2) wraps, / 0 is +inf: clamped to 1
+  w.slurm_release = fairway::kSlurm2411;
+  fairway::JobFactors f;
+  priority(w, core_pending_job(16, 2, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], ((4.0 - 2) / 4 + (64.0 - 16) / 64) / 2 * 1000);
+  priority(w, core_pending_job(1, 8, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], (0.0 + (64.0 - 1) / 64) / 2 * 1000);
+  const auto j = core_pending_job(16, 2, 0, kNow);
+  for (const fairway::Cluster c : {fairway::Cluster{0, 4}, fairway::Cluster{64, 0}})
+    EXPECT_EQ(fairway::job_factors(w, c, j, kNow)[fairway::Factor::kJobSize], 0.0);
+  w.slurm_release = fairway::kSlurm2205;
+  // 22.05: (0 - 2) wraps, / 0 is +inf: clamped to 1
+  EXPECT_EQ(fairway::job_factors(w, fairway::Cluster{64, 0}, j, kNow)[fairway::Factor::kJobSize],
+            1.0);
 }
 
 TEST(JobFactors, SmallRelativeToTime) {
-  auto w = site_weights();
-  w.flags = FAIRWAY_FLAG_SMALL_RELATIVE;
-  auto j = pending_job(32, 1, 0, kNow);
+  auto w = core_site_weights();
+  w.flags = fairway::kSmallRelativeToTime;
+  auto j = core_pending_job(32, 1, 0, kNow);
   j.time_limit = 60;
-  fairway_job_factors_t f;
+  fairway::JobFactors f;
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 32.0 / 60 / 64 * 1000);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], 32.0 / 60 / 64 * 1000);
   j.min_cpus = 2;  // fewer CPUs than one node's average share: the share counts
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 16.0 / 60 / 64 * 1000);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], 16.0 / 60 / 64 * 1000);
   w.favor_small = 1;
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], (1.0 - 16.0 / 60 / 64) * 1000);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], (1.0 - 16.0 / 60 / 64) * 1000);
 }
 
 TEST(JobFactors, PartitionQosAssocNormalization) {
-  auto w = site_weights();
-  w.weight[FAIRWAY_FACTOR_ASSOC] = 100;
-  auto j = pending_job(1, 1, 0, kNow);
+  auto w = core_site_weights();
+  w.weight[fairway::Factor::kAssoc] = 100;
+  auto j = core_pending_job(1, 1, 0, kNow);
   j.part_priority_job_factor = 7;
   j.part_norm_priority = 0.5;
   j.has_qos = 1;
@@ -185,43 +179,41 @@ TEST(JobFactors, PartitionQosAssocNormalization) {
   j.qos_norm_priority = 0.25;
   j.assoc_priority = 3;
   j.assoc_priority_norm = 0.75;
-  fairway_job_factors_t f;
+  fairway::JobFactors f;
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_PARTITION], 500.0);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_QOS], 250.0);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_ASSOC], 75.0);
-  w.flags = FAIRWAY_FLAG_NO_NORMAL_PART | FAIRWAY_FLAG_NO_NORMAL_QOS | FAIRWAY_FLAG_NO_NORMAL_ASSOC;
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kPartition], 500.0);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kQos], 250.0);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kAssoc], 75.0);
+  w.flags = fairway::kNoNormalPart | fairway::kNoNormalQos | fairway::kNoNormalAssoc;
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_PARTITION], 7000.0);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_QOS], 20000.0);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_ASSOC], 300.0);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kPartition], 7000.0);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kQos], 20000.0);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kAssoc], 300.0);
   j.qos_priority = 0;  // a QOS of priority 0 contributes nothing, normalized or not
   priority(w, j, kNow, &f);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_QOS], 0.0);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kQos], 0.0);
 }
 
 TEST(JobFactors, ClampToOneAndTo32Bits) {
-  fairway_weights_t w{};
-  auto j = pending_job(1, 1, 0, kNow);
+  fairway::PrioritySettings w;
+  auto j = core_pending_job(1, 1, 0, kNow);
   EXPECT_EQ(priority(w, j, kNow), 1u);  // nothing weighted: clamp to 1, 0 is for held jobs
-  j.nice = FAIRWAY_NICE_OFFSET + 100000;
+  j.nice = fairway::kNiceOffset + 100000;
   EXPECT_EQ(priority(w, j, kNow), 1u);
-  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 0xffffffffu;
-  w.weight[FAIRWAY_FACTOR_PARTITION] = 0xffffffffu;
-  j = pending_job(1, 1, 1.0, kNow);
-  const fairway_cluster_t c{64, 4};
-  fairway_job_factors_t f;
-  ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
-  int clamped = 0;
-  EXPECT_EQ(fairway_job_priority(&w, &f, 0.0, &clamped), 0xffffffffu);
-  EXPECT_EQ(clamped, 1);
+  w.weight[fairway::Factor::kFairshare] = 0xffffffffu;
+  w.weight[fairway::Factor::kPartition] = 0xffffffffu;
+  j = core_pending_job(1, 1, 1.0, kNow);
+  fairway::JobFactors f = fairway::job_factors(w, fairway::Cluster{64, 4}, j, kNow);
+  bool clamped = false;
+  EXPECT_EQ(fairway::job_priority(w, f, 0.0, &clamped), 0xffffffffu);
+  EXPECT_TRUE(clamped);
 }
 
 TEST(JobFactors, SiteFactorAndNegativeNice) {
-  auto w = site_weights();
-  auto j = pending_job(1, 1, 2.0 / 6, kNow);
-  j.site_factor = FAIRWAY_NICE_OFFSET + 1000;
-  j.nice = FAIRWAY_NICE_OFFSET - 200;  // privileged negative nice raises priority
+  auto w = core_site_weights();
+  auto j = core_pending_job(1, 1, 2.0 / 6, kNow);
+  j.site_factor = fairway::kNiceOffset + 1000;
+  j.nice = fairway::kNiceOffset - 200;  // privileged negative nice raises priority
   EXPECT_EQ(priority(w, j, kNow), 4466u + 1000 + 200);
 }
 
@@ -330,14 +322,12 @@ TEST(JobFactors, PairsOfPartitionAndQos) {
 }
 
 TEST(JobFactors, NoDetailsMeansNeutralNice) {
-  auto w = site_weights();
-  auto j = pending_job(1, 1, 0, kNow);
+  auto w = core_site_weights();
+  auto j = core_pending_job(1, 1, 0, kNow);
   j.has_details = 0;
   j.nice = 12345;
-  const fairway_cluster_t c{64, 4};
-  fairway_job_factors_t f;
-  ASSERT_EQ(fairway_job_factors(&w, &c, &j, kNow, &f), FAIRWAY_OK);
-  EXPECT_EQ(f.factor[FAIRWAY_FACTOR_NICE], 0.0);  // FAIRWAY_NICE_OFFSET, without the offset
+  const fairway::JobFactors f = fairway::job_factors(w, fairway::Cluster{64, 4}, j, kNow);
+  EXPECT_EQ(f[fairway::Factor::kNice], 0.0);  // kNiceOffset, without the offset
 }
 
 // fairway_job_weigh is the whole composition the plugin needs: the same numbers as the

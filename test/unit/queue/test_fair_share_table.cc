@@ -212,8 +212,9 @@ TEST(FairShareTableCApi, LoadComputeLookUpAndRebuildOnANewShape) {
                                           nullptr, 0, nullptr),
             FAIRWAY_OK);
   EXPECT_EQ(fairway_fair_share_table_factor(t, 5), nullptr);  // until computed
-  EXPECT_EQ(fairway_fair_share_table_count(t), 7u);
   ASSERT_EQ(fairway_fair_share_table_compute(t, FAIRWAY_ALGO_FAIR_TREE, 1, 0), FAIRWAY_OK);
+  EXPECT_EQ(fairway_fair_share_table_result(t, 6, &r), FAIRWAY_OK);  // 7 associations now
+  EXPECT_EQ(fairway_fair_share_table_result(t, 7, &r), FAIRWAY_EINVAL);
   EXPECT_NE(fairway_fair_share_table_factor(t, 7), nullptr);
   // TRES through the C API.
   double g = -1;
@@ -239,7 +240,7 @@ TEST(FairShareTableCApi, ARejectedTreeIsForgottenAndNullArgumentsAreErrors) {
   EXPECT_EQ(
       fairway_fair_share_table_load(t, two_roots, 2, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr),
       FAIRWAY_ETREE);
-  EXPECT_EQ(fairway_fair_share_table_count(t), 0u);
+  // No tree kept: nothing to compute.
   EXPECT_EQ(fairway_fair_share_table_compute(t, FAIRWAY_ALGO_FAIR_TREE, 1, 0), FAIRWAY_EINVAL);
   EXPECT_EQ(fairway_fair_share_table_load(nullptr, two_roots, 2, 0, nullptr, 0, nullptr),
             FAIRWAY_EINVAL);

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "assoc_tree.h"
 #include "compare.h"
 #include "compare_format.h"
 #include "explain_format.h"
+#include "fair_share.h"
 #include "fairshare_tres.h"
 #include "fairway.h"
 #include "fairway_publish.h"
@@ -109,54 +111,37 @@ TEST(FairShareTres, CApiCopiesTheOptionsAndChoosesTheTres) {
 // the billing (CPUs), B most of the GPUs; a GPU job of uA ranks first on the GPU tree, a CPU job
 // of uB on the billing tree.
 TEST(FairShareTres, ACopiedTreeWithGpuUsageRanksTheOtherWay) {
-  const fairway_assoc_t a[] = {{1, 0, "root", nullptr, 1, 0, 1000},
-                               {2, 1, "A", nullptr, 1, 0, 900},
-                               {3, 2, "A", "uA", 1, 0, 900},
-                               {4, 1, "B", nullptr, 1, 0, 100},
-                               {5, 4, "B", "uB", 1, 0, 100}};
-  fairway_fair_share_t *billing = nullptr, *gpu = nullptr;
-  ASSERT_EQ(fairway_fair_share_new(a, 5, &billing), FAIRWAY_OK);
-  ASSERT_EQ(fairway_fair_share_copy(billing, &gpu), FAIRWAY_OK);
+  const std::vector<fairway::AssocRecord> a = {{1, 0, "root", "", false, 1, 1000},
+                                               {2, 1, "A", "", false, 1, 900},
+                                               {3, 2, "A", "uA", false, 1, 900},
+                                               {4, 1, "B", "", false, 1, 100},
+                                               {5, 4, "B", "uB", false, 1, 100}};
+  const fairway::AssocTree billing = fairway::AssocTree::build(a);
+  fairway::AssocTree gpu = billing;
   const long double gpu_usage[] = {80, 8, 8, 72, 72};
-  for (size_t i = 0; i < 5; i++)
-    ASSERT_EQ(fairway_fair_share_set_usage(gpu, i, gpu_usage[i]), FAIRWAY_OK);
-  ASSERT_EQ(fairway_fair_share_compute(billing, FAIRWAY_ALGO_FAIR_TREE, 1), FAIRWAY_OK);
-  ASSERT_EQ(fairway_fair_share_compute(gpu, FAIRWAY_ALGO_FAIR_TREE, 1), FAIRWAY_OK);
-  fairway_assoc_result_t r{};
+  for (uint32_t i = 0; i < 5; i++) gpu.set_usage(i, gpu_usage[i]);
+  fairway::FairShareResult rb, rg;
+  fairway::compute_fair_share(billing, fairway::Algorithm::kFairTree, 1, rb);
+  fairway::compute_fair_share(gpu, fairway::Algorithm::kFairTree, 1, rg);
   // Fair Tree: two users, rank 1 of 2 gets 1, rank 2 gets 1/2.
-  ASSERT_EQ(fairway_fair_share_result(billing, 2, &r), FAIRWAY_OK);
-  EXPECT_DOUBLE_EQ(r.fs_factor, 0.5);  // uA used 90% of the billing
-  ASSERT_EQ(fairway_fair_share_result(gpu, 2, &r), FAIRWAY_OK);
-  EXPECT_DOUBLE_EQ(r.fs_factor, 1.0);  // and 10% of the GPUs
-  ASSERT_EQ(fairway_fair_share_result(gpu, 4, &r), FAIRWAY_OK);
-  EXPECT_DOUBLE_EQ(r.fs_factor, 0.5);
+  EXPECT_DOUBLE_EQ(rb.fs_factor[2], 0.5);  // uA used 90% of the billing
+  EXPECT_DOUBLE_EQ(rg.fs_factor[2], 1.0);  // and 10% of the GPUs
+  EXPECT_DOUBLE_EQ(rg.fs_factor[4], 0.5);
   // The copy is its own: the billing tree kept its usage.
-  ASSERT_EQ(fairway_fair_share_result(billing, 4, &r), FAIRWAY_OK);
-  EXPECT_DOUBLE_EQ(r.fs_factor, 1.0);
+  EXPECT_DOUBLE_EQ(rb.fs_factor[4], 1.0);
   // Classic on the copy gives what a tree built with the GPU usage gives, and not billing's.
-  fairway_assoc_t g[5];
-  for (size_t i = 0; i < 5; i++) g[i] = a[i], g[i].usage_raw = gpu_usage[i];
-  fairway_fair_share_t* fresh = nullptr;
-  ASSERT_EQ(fairway_fair_share_new(g, 5, &fresh), FAIRWAY_OK);
-  ASSERT_EQ(fairway_fair_share_compute(gpu, FAIRWAY_ALGO_CLASSIC, 1), FAIRWAY_OK);
-  ASSERT_EQ(fairway_fair_share_compute(fresh, FAIRWAY_ALGO_CLASSIC, 1), FAIRWAY_OK);
-  ASSERT_EQ(fairway_fair_share_compute(billing, FAIRWAY_ALGO_CLASSIC, 1), FAIRWAY_OK);
-  fairway_assoc_result_t f{}, b{};
+  std::vector<fairway::AssocRecord> g = a;
+  for (size_t i = 0; i < 5; i++) g[i].usage_raw = gpu_usage[i];
+  const fairway::AssocTree fresh = fairway::AssocTree::build(g);
+  fairway::FairShareResult rf;
+  fairway::compute_fair_share(gpu, fairway::Algorithm::kClassic, 1, rg);
+  fairway::compute_fair_share(fresh, fairway::Algorithm::kClassic, 1, rf);
+  fairway::compute_fair_share(billing, fairway::Algorithm::kClassic, 1, rb);
   for (size_t i = 1; i < 5; i++) {
-    ASSERT_EQ(fairway_fair_share_result(gpu, i, &r), FAIRWAY_OK);
-    ASSERT_EQ(fairway_fair_share_result(fresh, i, &f), FAIRWAY_OK);
-    ASSERT_EQ(fairway_fair_share_result(billing, i, &b), FAIRWAY_OK);
-    EXPECT_EQ(r.fs_factor, f.fs_factor) << i;
-    EXPECT_EQ(r.usage_efctv, f.usage_efctv) << i;
-    EXPECT_NE(r.fs_factor, b.fs_factor) << i;
+    EXPECT_EQ(rg.fs_factor[i], rf.fs_factor[i]) << i;
+    EXPECT_EQ(rg.usage_efctv[i], rf.usage_efctv[i]) << i;
+    EXPECT_NE(rg.fs_factor[i], rb.fs_factor[i]) << i;
   }
-  fairway_fair_share_destroy(&fresh);
-  fairway_fair_share_t* none = billing;
-  EXPECT_EQ(fairway_fair_share_copy(nullptr, &none), FAIRWAY_EINVAL);
-  EXPECT_EQ(none, nullptr);
-  EXPECT_EQ(fairway_fair_share_copy(billing, nullptr), FAIRWAY_EINVAL);
-  fairway_fair_share_destroy(&billing);
-  fairway_fair_share_destroy(&gpu);
 }
 
 // root -> A (1 share) -> uA, root -> B (1 share) -> uB.  Billing: uA used 900, uB 100; GPUs:

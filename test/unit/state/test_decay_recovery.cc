@@ -1,5 +1,5 @@
-// The decay state at start (lib/state/decay_state.h recover_decay_state, and
-// fairway_decay_state_recover): the file, else its previous copy, else now.
+// The decay state at start (lib/state/decay_state.h recover_decay_state, and the C API's
+// fairway_decay_state_recover_in): the file, else its previous copy, else now.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "decay_state.h"
-#include "fairway_usage_files.h"
+#include "fairway_usage_state.h"
 
 namespace {
 
@@ -78,18 +78,18 @@ TEST_F(DecayRecoveryTest, CApiReportsTheSourceAndWhyTheFileWasUnusable) {
   write_raw(old_, fairway::encode_decay_state({now_ - 600, now_ - 7200}));
   fairway_decay_recovery_t r;
   std::memset(&r, 0x55, sizeof(r));
-  ASSERT_EQ(fairway_decay_state_recover(path_.c_str(), old_.c_str(), now_, &r), FAIRWAY_OK);
+  ASSERT_EQ(fairway_decay_state_recover_in(dir_.c_str(), now_, &r), FAIRWAY_OK);
   EXPECT_EQ(r.source, FAIRWAY_DECAY_FROM_PREVIOUS);
   EXPECT_EQ(r.last_ran, now_ - 600);
   EXPECT_EQ(r.last_reset, now_ - 7200);
   EXPECT_EQ(std::string(r.error), fairway::recover_decay_state(path_, old_, now_).error);
+  EXPECT_EQ(std::string(r.path), path_);
+  EXPECT_EQ(std::string(r.old_path), old_);
   fs::remove(path_);
-  ASSERT_EQ(fairway_decay_state_recover(path_.c_str(), old_.c_str(), now_, &r), FAIRWAY_OK);
+  ASSERT_EQ(fairway_decay_state_recover_in(dir_.c_str(), now_, &r), FAIRWAY_OK);
   EXPECT_EQ(r.source, FAIRWAY_DECAY_NO_FILE);
   EXPECT_STREQ(r.error, "");
-  EXPECT_EQ(fairway_decay_state_recover(nullptr, old_.c_str(), now_, &r), FAIRWAY_EINVAL);
-  EXPECT_EQ(fairway_decay_state_recover(path_.c_str(), old_.c_str(), now_, nullptr),
-            FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_decay_state_recover_in(dir_.c_str(), now_, nullptr), FAIRWAY_EINVAL);
 }
 
 }  // namespace

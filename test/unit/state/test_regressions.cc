@@ -11,8 +11,10 @@
 #include "api_guard.h"
 #include "decay_state.h"
 #include "fairway.h"
+#include "fairway_fair_share_table.h"
 #include "fairway_usage_files.h"
 #include "job_factors.h"
+#include "usage_journal.h"
 #include "usage_store.h"
 
 namespace {
@@ -22,17 +24,20 @@ namespace {
 // as FAIRWAY_EINTERNAL ("a bug in the core") instead of FAIRWAY_EINVAL.
 TEST(FairshareApi, InfiniteDampeningIsEinvalNotEinternal) {
   const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
-  fairway_fair_share_t* fs = nullptr;
-  ASSERT_EQ(fairway_fair_share_new(&root, 1, &fs), FAIRWAY_OK);
+  fairway_fair_share_table_t* t = nullptr;
+  ASSERT_EQ(fairway_fair_share_table_new(&t), FAIRWAY_OK);
+  ASSERT_EQ(
+      fairway_fair_share_table_load(t, &root, 1, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr),
+      FAIRWAY_OK);
   for (fairway_algorithm_t algo :
        {FAIRWAY_ALGO_FAIR_TREE, FAIRWAY_ALGO_CLASSIC, FAIRWAY_ALGO_DEPTH_OBLIVIOUS}) {
-    EXPECT_EQ(fairway_fair_share_compute(fs, algo, std::numeric_limits<double>::infinity()),
+    EXPECT_EQ(fairway_fair_share_table_compute(t, algo, std::numeric_limits<double>::infinity(), 0),
               FAIRWAY_EINVAL);
     EXPECT_NE(std::string(fairway_last_error()), "");
-    EXPECT_EQ(fairway_fair_share_compute(fs, algo, std::nan("")), FAIRWAY_EINVAL);
-    EXPECT_EQ(fairway_fair_share_compute(fs, algo, 1), FAIRWAY_OK);
+    EXPECT_EQ(fairway_fair_share_table_compute(t, algo, std::nan(""), 0), FAIRWAY_EINVAL);
+    EXPECT_EQ(fairway_fair_share_table_compute(t, algo, 1, 0), FAIRWAY_OK);
   }
-  fairway_fair_share_destroy(&fs);
+  fairway_fair_share_table_destroy(&t);
 }
 
 // fuzz_decay_state: parse_decay_state computed now + 86400 in int64_t, a signed overflow
@@ -50,21 +55,18 @@ TEST(DecayState, NowNearInt64MaxDoesNotOverflow) {
   EXPECT_THROW(fairway::parse_decay_state(bytes, 1767225600 - 86401), fairway::Error);
 }
 
-// No site factor, no nice (both 0 without Slurm's offset).
-fairway_job_factors_t neutral_factors() { return fairway_job_factors_t{}; }
-
 // Review while writing the fuzz targets: a weighted sum of 2^64 or more (e.g. a large
 // PriorityWeightTRES) was converted to uint64_t before clamping -- undefined, and 0 on x86-64,
 // so the job became "held" (priority 0) instead of getting 2^32-1; a NaN factor became 2^32-1
-// silently.
+// silently.  (No site factor, no nice: both 0 without Slurm's offset.)
 TEST(JobPriority, Above2To64IsClampedNotHeld) {
-  fairway_weights_t w{};
+  const fairway::PrioritySettings w;
   for (double tres : {0x1p64, 1e30, std::numeric_limits<double>::max(),
                       std::numeric_limits<double>::infinity()}) {
-    fairway_job_factors_t f = neutral_factors();
-    int clamped = 0;
-    EXPECT_EQ(fairway_job_priority(&w, &f, tres, &clamped), 0xffffffffU) << tres;
-    EXPECT_EQ(clamped, 1) << tres;
+    fairway::JobFactors f;
+    bool clamped = false;
+    EXPECT_EQ(fairway::job_priority(w, f, tres, &clamped), 0xffffffffU) << tres;
+    EXPECT_TRUE(clamped) << tres;
     bool part_clamped = false;
     EXPECT_EQ(fairway::job_priority_in_partition(
                   fairway::PrioritySettings{}, fairway::FactorValues{}, 0, 0, tres, &part_clamped),
@@ -72,46 +74,49 @@ TEST(JobPriority, Above2To64IsClampedNotHeld) {
     EXPECT_TRUE(part_clamped);
   }
   // Unchanged below 2^64: 2^32 and more clamps, less does not.
-  fairway_job_factors_t f = neutral_factors();
-  int clamped = 0;
-  EXPECT_EQ(fairway_job_priority(&w, &f, 4294967296.0, &clamped), 0xffffffffU);
-  EXPECT_EQ(clamped, 1);
-  f = neutral_factors();
-  EXPECT_EQ(fairway_job_priority(&w, &f, 4294967295.5, &clamped), 0xffffffffU);
-  EXPECT_EQ(clamped, 0);
-  f = neutral_factors();
-  EXPECT_EQ(fairway_job_priority(&w, &f, 1234.9, &clamped), 1234U);
-  f = neutral_factors();
-  EXPECT_EQ(fairway_job_priority(&w, &f, -5, &clamped), 1U);
+  fairway::JobFactors f;
+  bool clamped = false;
+  EXPECT_EQ(fairway::job_priority(w, f, 4294967296.0, &clamped), 0xffffffffU);
+  EXPECT_TRUE(clamped);
+  f = fairway::JobFactors{};
+  EXPECT_EQ(fairway::job_priority(w, f, 4294967295.5, &clamped), 0xffffffffU);
+  EXPECT_FALSE(clamped);
+  f = fairway::JobFactors{};
+  EXPECT_EQ(fairway::job_priority(w, f, 1234.9, &clamped), 1234U);
+  f = fairway::JobFactors{};
+  EXPECT_EQ(fairway::job_priority(w, f, -5, &clamped), 1U);
 }
 
 TEST(JobPriority, NanIsOneNotMaximal) {
-  fairway_weights_t w{};
-  w.weight[FAIRWAY_FACTOR_FAIRSHARE] = 1000;
-  fairway_job_factors_t f = neutral_factors();
-  f.factor[FAIRWAY_FACTOR_FAIRSHARE] = std::nan("");
-  int clamped = 0;
-  EXPECT_EQ(fairway_job_priority(&w, &f, 0, &clamped), 1U);
-  EXPECT_EQ(clamped, 0);
-  f = neutral_factors();
-  EXPECT_EQ(fairway_job_priority(&w, &f, std::nan(""), &clamped), 1U);
+  fairway::PrioritySettings w;
+  w.weight[fairway::Factor::kFairshare] = 1000;
+  fairway::JobFactors f;
+  f[fairway::Factor::kFairshare] = std::nan("");
+  bool clamped = false;
+  EXPECT_EQ(fairway::job_priority(w, f, 0, &clamped), 1U);
+  EXPECT_FALSE(clamped);
+  f = fairway::JobFactors{};
+  EXPECT_EQ(fairway::job_priority(w, f, std::nan(""), &clamped), 1U);
 }
 
 }  // namespace
 
 namespace {
 
-// scripts/sanitize (gcc -fsanitize=enum): fairway_fair_share_compute loaded an out-of-range
-// fairway_algorithm_t (any int a C caller passes) as the C++ enum type: undefined.  It is
-// now read as an int and refused with FAIRWAY_EINVAL.
+// scripts/sanitize (gcc -fsanitize=enum): the fair-share computation of the C API loaded an
+// out-of-range fairway_algorithm_t (any int a C caller passes) as the C++ enum type:
+// undefined.  It is now read as an int and refused with FAIRWAY_EINVAL.
 TEST(FairshareApi, OutOfRangeAlgorithmIsEinvalWithoutUb) {
   const fairway_assoc_t root = {1, 0, "root", nullptr, 1, 0, 0};
-  fairway_fair_share_t* fs = nullptr;
-  ASSERT_EQ(fairway_fair_share_new(&root, 1, &fs), FAIRWAY_OK);
+  fairway_fair_share_table_t* t = nullptr;
+  ASSERT_EQ(fairway_fair_share_table_new(&t), FAIRWAY_OK);
+  ASSERT_EQ(
+      fairway_fair_share_table_load(t, &root, 1, FAIRWAY_USAGE_HISTORICAL, nullptr, 0, nullptr),
+      FAIRWAY_OK);
   for (int bad : {3, 7, -1, 1 << 30})
-    EXPECT_EQ(fairway_fair_share_compute(fs, static_cast<fairway_algorithm_t>(bad), 1),
+    EXPECT_EQ(fairway_fair_share_table_compute(t, static_cast<fairway_algorithm_t>(bad), 1, 0),
               FAIRWAY_EINVAL);
-  fairway_fair_share_destroy(&fs);
+  fairway_fair_share_table_destroy(&t);
 }
 
 }  // namespace
@@ -121,39 +126,38 @@ namespace {
 // fuzz job_factors: the age factor subtracted two time_t values in int64_t: signed
 // overflow for times far apart.  Now unsigned, with the same low 32 bits Slurm keeps.
 TEST(JobFactors, AgeOfTimesFarApartIsDefined) {
-  fairway_weights_t w{};
-  w.weight[FAIRWAY_FACTOR_AGE] = 1000;
+  fairway::PrioritySettings w;
+  w.weight[fairway::Factor::kAge] = 1000;
   w.max_age = 7 * 86400;
-  fairway_cluster_t c{64, 4};
-  fairway_job_input_t job{};
-  job.has_details = 1;
-  job.max_cpus = FAIRWAY_NO_VAL;
+  const fairway::Cluster c{64, 4};
+  fairway::JobInput job;
+  job.has_details = true;
+  job.site_factor = 0;
+  job.nice = 0;
   job.accrue_time = std::numeric_limits<int64_t>::min() / 2;
-  fairway_job_factors_t f;
-  ASSERT_EQ(fairway_job_factors(&w, &c, &job, std::numeric_limits<int64_t>::max() / 2 + 3600, &f),
-            FAIRWAY_OK);
-  EXPECT_GE(f.factor[FAIRWAY_FACTOR_AGE], 0.0);
-  EXPECT_LE(f.factor[FAIRWAY_FACTOR_AGE], 1.0);
+  fairway::JobFactors f =
+      fairway::job_factors(w, c, job, std::numeric_limits<int64_t>::max() / 2 + 3600);
+  EXPECT_GE(f[fairway::Factor::kAge], 0.0);
+  EXPECT_LE(f[fairway::Factor::kAge], 1.0);
   // An ordinary case is unchanged: one day of a week.
   job.accrue_time = 1767225600;
-  ASSERT_EQ(fairway_job_factors(&w, &c, &job, 1767225600 + 86400, &f), FAIRWAY_OK);
-  EXPECT_DOUBLE_EQ(f.factor[FAIRWAY_FACTOR_AGE], 1.0 / 7);
+  f = fairway::job_factors(w, c, job, 1767225600 + 86400);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kAge], 1.0 / 7);
 }
 
 // fuzz job_factors: SMALL_RELATIVE_TO_TIME with no nodes, no CPUs and a zero time limit
 // divided 0 by 0; the NaN job-size factor passed the clamps.  It counts as 0 now.
 TEST(JobFactors, JobSizeZeroOverZeroIsZero) {
-  fairway_weights_t w{};
-  w.weight[FAIRWAY_FACTOR_JOB_SIZE] = 1000;
-  w.flags = FAIRWAY_FLAG_SMALL_RELATIVE;
-  fairway_cluster_t c{64, 4};
-  fairway_job_input_t job{};
-  job.has_details = 1;
-  job.max_cpus = FAIRWAY_NO_VAL;
+  fairway::PrioritySettings w;
+  w.weight[fairway::Factor::kJobSize] = 1000;
+  w.flags = fairway::kSmallRelativeToTime;
+  fairway::JobInput job;
+  job.has_details = true;
+  job.site_factor = 0;
+  job.nice = 0;
   job.time_limit = 0;
-  fairway_job_factors_t f;
-  ASSERT_EQ(fairway_job_factors(&w, &c, &job, 1767225600, &f), FAIRWAY_OK);
-  EXPECT_EQ(f.factor[FAIRWAY_FACTOR_JOB_SIZE], 0.0);
+  const fairway::JobFactors f = fairway::job_factors(w, fairway::Cluster{64, 4}, job, 1767225600);
+  EXPECT_EQ(f[fairway::Factor::kJobSize], 0.0);
 }
 
 // fuzz job_factors: fairway_job_charge converted doubles out of the range of the integer
@@ -205,7 +209,7 @@ TEST(UsageStore, TimeAboveInt64IsRefusedWithoutUb) {
 
 // A journal line "c" (Slurm 26.05: a pending heterogeneous job component charged at
 // submission) is a charge that did not end the job; "e" is a job end.  Both round-trip, and
-// the C API says which is which.
+// a job end's entry (fairway_job_end_t.not_ended) says which is which.
 TEST(UsageStore, JournalTellsChargesFromEnds) {
   const auto v = fairway::parse_journal(
       "e 1000 42 7 0x1.9p+7 0x1.4p+5 1 0x1.9p+7 0x1.4p+5 0 0x0p+0 0x0p+0\n"
@@ -216,16 +220,13 @@ TEST(UsageStore, JournalTellsChargesFromEnds) {
   EXPECT_EQ(v[1].real, 8.0);
   EXPECT_EQ(fairway::format_journal_line(v[1]).substr(0, 7), "c 1000 ");
   EXPECT_EQ(fairway::format_journal_line(v[0]).substr(0, 7), "e 1000 ");
-  fairway_journal_entry_t e{};
-  e.epoch = 1000;
-  e.job_id = 43;
-  e.not_ended = 1;
-  char buf[256];
-  ASSERT_GT(fairway_journal_format(&e, buf, sizeof buf), 0u);
-  EXPECT_EQ(std::string(buf).substr(0, 2), "c ");
-  e.not_ended = 0;
-  ASSERT_GT(fairway_journal_format(&e, buf, sizeof buf), 0u);
-  EXPECT_EQ(std::string(buf).substr(0, 2), "e ");
+  fairway_job_charge_t c{};
+  fairway_job_end_t end{};
+  end.job_id = 43;
+  end.not_ended = 1;
+  EXPECT_EQ(fairway::format_journal_line(fairway::job_end_entry(c, end)).substr(0, 2), "c ");
+  end.not_ended = 0;
+  EXPECT_EQ(fairway::format_journal_line(fairway::job_end_entry(c, end)).substr(0, 2), "e ");
   EXPECT_THROW((void)fairway::parse_journal("x 1000 43 7 0 0 1 0 0 0 0 0\n"), fairway::Error);
 }
 
