@@ -42,15 +42,19 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 	    assoc->usage->fs_assoc_ptr)
 		fs_assoc = assoc->usage->fs_assoc_ptr;
 
+	/* Only what the rule reads: another cache line of each usage record
+	 * per job otherwise. */
 	for (int pass = 0; pass < 2; pass++) {
 		memset(&own, 0, sizeof(own));
 		memset(&shared, 0, sizeof(shared));
-		own.shares_norm = assoc->usage->shares_norm;
-		own.usage_efctv = assoc->usage->usage_efctv;
-		own.fs_factor = assoc->usage->fs_factor;
-		shared.shares_norm = fs_assoc->usage->shares_norm;
-		shared.usage_efctv = fs_assoc->usage->usage_efctv;
-		shared.fs_factor = fs_assoc->usage->fs_factor;
+		if (cfg->fs_reads & FAIRWAY_FS_READS_OWN_FS_FACTOR)
+			own.fs_factor = assoc->usage->fs_factor;
+		if (cfg->fs_reads & FAIRWAY_FS_READS_OWN_USAGE_EFCTV)
+			own.usage_efctv = assoc->usage->usage_efctv;
+		if (cfg->fs_reads & FAIRWAY_FS_READS_SHARED) {
+			shared.shares_norm = fs_assoc->usage->shares_norm;
+			shared.usage_efctv = fs_assoc->usage->usage_efctv;
+		}
 		factor = fairway_job_fs_factor(cfg->algo, SLURM_VERSION_NUMBER,
 					       &own, &shared, cfg->damp,
 					       pass ? NULL : &compute_first);

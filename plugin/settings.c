@@ -20,7 +20,9 @@
 
 static fairway_settings_holder_t *g_cfg = NULL;
 /* Before init and after fini: no weights. */
-static fw_cfg_t g_cfg_none = { .algo = FAIRWAY_ALGO_FAIR_TREE, .damp = 1.0 };
+static fw_cfg_t g_cfg_none = { .algo = FAIRWAY_ALGO_FAIR_TREE,
+			       .fs_reads = FAIRWAY_FS_READS_OWN_FS_FACTOR,
+			       .damp = 1.0 };
 
 extern const fw_cfg_t *fw_cfg_get(void)
 {
@@ -158,6 +160,7 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 	w->tres = c->tres;
 	w->tres_count = c->tres ? slurmctld_tres_cnt : 0;
 	c->algo = fairway_algorithm_from_flags(w->flags);
+	c->fs_reads = fairway_job_fs_reads(c->algo, SLURM_VERSION_NUMBER);
 
 	if (!fair_share) {
 		w->weight[FAIRWAY_FACTOR_AGE] = 0;

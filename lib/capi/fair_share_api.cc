@@ -113,6 +113,16 @@ double fairway_job_fs_factor(fairway_algorithm_t algo, uint32_t slurm_release,
   return f;
 }
 
+static_assert(FAIRWAY_FS_READS_OWN_FS_FACTOR == fairway::kReadsOwnFsFactor &&
+              FAIRWAY_FS_READS_OWN_USAGE_EFCTV == fairway::kReadsOwnUsageEfctv &&
+              FAIRWAY_FS_READS_SHARED == fairway::kReadsShared);
+
+uint32_t fairway_job_fs_reads(fairway_algorithm_t algo, uint32_t slurm_release) {
+  fairway::Algorithm a;
+  if (!known_algorithm(algo, &a)) return 0;
+  return fairway::job_fs_reads(a, slurm_release);
+}
+
 long double fairway_assoc_usage_efctv(fairway_algorithm_t algo, const fairway_assoc_result_t* self,
                                       uint32_t shares_raw, uint32_t level_shares,
                                       const fairway_assoc_result_t* fs_parent,

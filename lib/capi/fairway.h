@@ -176,6 +176,16 @@ double fairway_job_fs_factor(fairway_algorithm_t algo, uint32_t slurm_release,
                              const fairway_assoc_result_t* own,
                              const fairway_assoc_result_t* shared, double dampening,
                              int* compute_first);
+/*
+ * The values fairway_job_fs_factor reads for algo and slurm_release (FAIRWAY_FS_READS_*
+ * bits), so that the caller copies only those: the others may be left 0.
+ * Errors: none (an unknown algo: 0).
+ */
+#define FAIRWAY_FS_READS_OWN_FS_FACTOR 1u   /* own->fs_factor */
+#define FAIRWAY_FS_READS_OWN_USAGE_EFCTV 2u /* own->usage_efctv */
+#define FAIRWAY_FS_READS_SHARED 4u          /* shared->usage_efctv and shared->shares_norm */
+uint32_t fairway_job_fs_reads(fairway_algorithm_t algo, uint32_t slurm_release);
+
 long double fairway_assoc_usage_efctv(fairway_algorithm_t algo, const fairway_assoc_result_t* self,
                                       uint32_t shares_raw, uint32_t level_shares,
                                       const fairway_assoc_result_t* fs_parent,

@@ -87,9 +87,9 @@ extern "C" fairway_error_t fairway_period_clock_start(pthread_mutex_t* lock,
     if (int err = pthread_create(&c->thread, nullptr, thread_main, c)) {
       pthread_cond_destroy(&c->wake);
       delete c;
-      throw fairway::Error(fairway::Errc::kInternal,
-                           std::string("fairway_period_clock_start: no thread: ") +
-                               std::strerror(err));
+      throw fairway::Error(
+          fairway::Errc::kInternal,
+          std::string("fairway_period_clock_start: no thread: ") + std::strerror(err));
     }
     *out = c;
   });

@@ -88,6 +88,12 @@ double job_fs_factor(Algorithm algorithm, uint32_t slurm_release, const AssocVal
   return classic_fs_factor(shared.usage_efctv, shared.shares_norm, dampening_factor);
 }
 
+uint32_t job_fs_reads(Algorithm algorithm, uint32_t slurm_release) noexcept {
+  if (algorithm == Algorithm::kFairTree) return kReadsOwnFsFactor;
+  if (slurm_release >= kSlurm2511) return kReadsOwnFsFactor | kReadsOwnUsageEfctv;
+  return kReadsShared;
+}
+
 long double on_demand_usage_efctv(Algorithm algorithm, const AssocValues& self, uint32_t shares_raw,
                                   uint32_t level_shares, const AssocValues* fs_parent,
                                   long double (*siblings_usage_norm)(void* arg),

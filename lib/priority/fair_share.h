@@ -132,6 +132,16 @@ double job_fs_factor(Algorithm algorithm, uint32_t slurm_release, const AssocVal
                      const AssocValues& shared, double dampening_factor,
                      ComputeFirst* compute_first) noexcept;
 
+// The values job_fs_factor() reads for `algorithm` and `slurm_release` (FsReads bits), so
+// that a caller copies only those out of records scattered in memory: the job's weighing
+// reads them once per job.
+enum FsReads : uint32_t {
+  kReadsOwnFsFactor = 1,    // own.fs_factor
+  kReadsOwnUsageEfctv = 2,  // own.usage_efctv (whether to compute it first)
+  kReadsShared = 4,         // shared.usage_efctv and shared.shares_norm
+};
+uint32_t job_fs_reads(Algorithm algorithm, uint32_t slurm_release) noexcept;
+
 // One association's effective usage on demand, as multifactor's priority_p_set_assoc_usage
 // sets it for `algorithm` once usage_norm is set: its own usage_norm without a fair-share
 // parent (fs_parent null: the root, or a child of the root); the parent's usage_efctv for

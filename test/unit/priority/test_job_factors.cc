@@ -477,6 +477,38 @@ TEST(JobFsFactor, TheRuleOfTheAlgorithmAndRelease) {
             0.0);
 }
 
+// job_fs_reads names every value job_fs_factor reads: with the others poisoned, the factor
+// and the association to compute first are the same, for every algorithm and release.
+TEST(JobFsFactor, ReadsOnlyTheValuesJobFsReadsNames) {
+  const double nan = std::nan("");
+  for (auto a : {fairway::Algorithm::kFairTree, fairway::Algorithm::kClassic,
+                 fairway::Algorithm::kDepthOblivious}) {
+    for (uint32_t release : {fairway::kSlurm2205, fairway::kSlurm2411, fairway::kSlurm2511}) {
+      for (long double efctv : {0.2L, static_cast<long double>(FAIRWAY_NO_VAL)}) {
+        fairway::AssocValues own{0.5, 0.1L, efctv, 0.25}, shared{0.4, 0.3L, efctv, 0.75};
+        fairway::ComputeFirst first_all, first_read;
+        const double all = fairway::job_fs_factor(a, release, own, shared, 2, &first_all);
+        const uint32_t reads = fairway::job_fs_reads(a, release);
+        fairway::AssocValues own_read{nan, nan, nan, nan}, shared_read{nan, nan, nan, nan};
+        if (reads & fairway::kReadsOwnFsFactor) own_read.fs_factor = own.fs_factor;
+        if (reads & fairway::kReadsOwnUsageEfctv) own_read.usage_efctv = own.usage_efctv;
+        if (reads & fairway::kReadsShared) {
+          shared_read.usage_efctv = shared.usage_efctv;
+          shared_read.shares_norm = shared.shares_norm;
+        }
+        const double read =
+            fairway::job_fs_factor(a, release, own_read, shared_read, 2, &first_read);
+        EXPECT_EQ(read, all) << fairway::algorithm_name(a) << " " << std::hex << release;
+        EXPECT_EQ(first_read, first_all) << fairway::algorithm_name(a) << " " << release;
+      }
+    }
+  }
+  // Fair Tree reads one value: the association's stored factor.
+  EXPECT_EQ(fairway::job_fs_reads(fairway::Algorithm::kFairTree, fairway::kSlurm2205),
+            uint32_t{fairway::kReadsOwnFsFactor});
+  EXPECT_EQ(fairway_job_fs_reads(static_cast<fairway_algorithm_t>(9), 0), 0u);
+}
+
 long double three_tenths(void* calls) {
   ++*static_cast<int*>(calls);
   return 0.3L;
