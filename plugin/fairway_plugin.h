@@ -36,8 +36,8 @@ typedef struct {
 	fairway_weights_t weights; /* weights.tres == tres */
 	double *tres;		   /* xmalloc'ed, NULL without TRES weights */
 	fairway_algorithm_t algo;
-	uint32_t
-		fs_reads; /* what a job's fair-share factor reads (FAIRWAY_FS_READS_*) */
+	/* What a job's fair-share factor reads (FAIRWAY_FS_READS_*). */
+	uint32_t fs_reads;
 	double damp;	      /* FairShareDampeningFactor, >= 1 */
 	uint32_t slurm_flags; /* slurm_conf.priority_flags */
 	bool fair_share;      /* false without slurmdbd: no fair-share */
