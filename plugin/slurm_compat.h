@@ -1,7 +1,7 @@
 /*****************************************************************************\
  *  slurm_compat.h - Slurm's internal API under one set of names for every
- *  supported release (22.05, 24.11, 25.11, 26.05), keyed on
- *  SLURM_VERSION_NUMBER.  The other files of plugin/ include this header
+ *  supported release (22.05, 23.11, 24.11, 25.05, 25.11, 26.05) and any
+ *  point release of them, keyed on SLURM_VERSION_NUMBER.  The other files of plugin/ include this header
  *  (through fairway_plugin.h) and test no version themselves, except the
  *  loader's list of entry points in priority_fairway.c; doc/architecture.md
  *  says what goes where.  A difference in multifactor's arithmetic goes to the
@@ -30,7 +30,9 @@
  *           QOS run seconds are also kept per account and per user; the
  *           calculation thread runs without fair-share too (no slurmdbd, or
  *           no root association), weighing every job each period.
- *    25.11  job->part_prio is named job->prio_mult.
+ *    24.11.7, 25.05.1  job->part_prio is named job->prio_mult (a point
+ *           release of each: 24.11.0-24.11.6 and 25.05.0 have part_prio; the
+ *           releases' tags in SchedMD's repository, src/common/job_record.h).
  *    26.05  sprio's row holds a slurm_step_id_t; slurm_thread_create takes a
  *           thread name.
  *
@@ -105,7 +107,10 @@ typedef priority_factors_t fw_prio_factors_t;
 
 /* 24.11 on: a job's priority_mult_t *, its priorities per (partition, QOS)
  * pair with their partitions' names. */
-#if FW_SLURM_AT_LEAST(25, 11)
+#define FW_SLURM_AT_LEAST_MICRO(a, b, c) \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, c))
+#if FW_SLURM_AT_LEAST_MICRO(25, 5, 1) || \
+	(FW_SLURM_AT_LEAST_MICRO(24, 11, 7) && !FW_SLURM_AT_LEAST(25, 5))
 #define FW_JOB_PRIO_MULT(job) ((job)->prio_mult)
 #elif FW_SLURM_AT_LEAST(24, 11)
 #define FW_JOB_PRIO_MULT(job) ((job)->part_prio)

@@ -65,7 +65,7 @@ extern void fake_ctld_caller_locks(slurmctld_lock_t locks, bool take);
 
 /* Free a job's computed priority: prio_factors and its priorities per
  * partition (22.05: priority_array) or per (partition, QOS) pair (24.11 on:
- * part_prio, 25.11 on: prio_mult). */
+ * part_prio, 24.11.7 and 25.05.1 on: prio_mult). */
 extern void fake_ctld_free_priority(job_record_t *job);
 
 /* Free a job record and what it owns, as slurmctld's purge does (a ListDelF). */
