@@ -34,6 +34,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -246,6 +247,8 @@ static int _run_scenario(scenario_t *s, uint32_t seed)
 /* Scenarios whose sprio rows reached a partition lacking a TRES count, and
  * scenarios with jobs of several QOS. */
 static int g_kept_tres_scenarios, g_multi_qos_scenarios;
+/* Scenarios with PriorityFlags=MAX_TRES_GRES (25.05 on). */
+static int g_max_tres_gres_scenarios;
 
 /* 1 when the scenario's process found a mismatch or died. */
 static int _fork_scenario(scenario_t *s, uint32_t seed)
@@ -331,6 +334,8 @@ int main(int argc, char **argv)
 		if (fw_opts.thread_mode)
 			sc_thread_params(&s);
 		total++;
+		if (strstr(s.flags, "MAX_TRES_GRES"))
+			g_max_tres_gres_scenarios++;
 		failed += _fork_scenario(&s, seed);
 	}
 	printf("%d of %d scenarios compared sprio rows of a job in a partition that lacks a TRES count its first partition has (GPUs, no nodes)\n",
@@ -338,6 +343,10 @@ int main(int argc, char **argv)
 	if (FAKE_CTLD_MULTI_QOS)
 		printf("%d of %d scenarios had jobs with several QOS\n",
 		       g_multi_qos_scenarios, total);
+#ifdef PRIORITY_FLAGS_MAX_TRES_GRES
+	printf("%d of %d scenarios ran with PriorityFlags=MAX_TRES_GRES\n",
+	       g_max_tres_gres_scenarios, total);
+#endif
 	printf("%d scenarios, %d mismatches\n", total, failed);
 	return failed ? 1 : 0;
 }

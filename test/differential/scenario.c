@@ -97,11 +97,20 @@ static void _subtree(scenario_t *s, uint32_t parent, const char *pacct,
 }
 
 static const char *g_flag_names[] = {
-	"ACCRUE_ALWAYS",     "SMALL_RELATIVE_TO_TIME",
-	"CALCULATE_RUNNING", "INCR_ONLY",
-	"MAX_TRES",	     "NO_NORMAL_ASSOC",
-	"NO_NORMAL_PART",    "NO_NORMAL_QOS",
+	"ACCRUE_ALWAYS",
+	"SMALL_RELATIVE_TO_TIME",
+	"CALCULATE_RUNNING",
+	"INCR_ONLY",
+	"MAX_TRES",
+	"NO_NORMAL_ASSOC",
+	"NO_NORMAL_PART",
+	"NO_NORMAL_QOS",
 	"NO_NORMAL_TRES",
+#ifdef PRIORITY_FLAGS_MAX_TRES_GRES
+	/* 25.05 on: billing counts GRES like MAX_TRES counts the rest; slurmctld
+	 * computes billing, so both plugins must leave the flag's bit alone. */
+	"MAX_TRES_GRES",
+#endif
 };
 static const uint32_t g_weights[] = { 0,     1,	    1000,  1000,    10000,
 				      30000, 60000, 70000, 1000000, 10000000 };
