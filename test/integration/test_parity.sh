@@ -65,8 +65,19 @@ switch_to() { # priority type
 	fi
 	sleep 3	# the period runs right after the thread starts; let it finish
 }
+# sshare --json (23.02 on) needs the JSON serializer plugin, which distributions build
+# (json-c): the shares without the reply's meta data, to compare between the plugins.
+json_shares() { # file
+	sshare -a -l --json 2>"$1.err" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(json.dumps(d["shares"], sort_keys=True, indent=1))' >"$1" 2>>"$1.err" || true
+}
+has_json=0
+sshare --help 2>&1 | grep -q -- --json && has_json=1
 capture() { # file-prefix
 	sshare -a -l -P >"$1.sshare"
+	[ "$has_json" -eq 0 ] || json_shares "$1.sshare_json"
 	sprio -l -h | sort -n >"$1.sprio"
 	sprio -w -h >"$1.sprio_w"
 	sprio -n -l -h | sort -n >"$1.sprio_n"
@@ -123,6 +134,12 @@ same "squeue priorities: multifactor = fairway" "$dir/mf1.squeue" "$dir/fw.squeu
 same "sprio -w (weights): multifactor = fairway" "$dir/mf1.sprio_w" "$dir/fw.sprio_w"
 same "sprio -n -l (normalized factors): multifactor = fairway" "$dir/mf1.sprio_n" "$dir/fw.sprio_n"
 check "sprio -n captured" nonempty "$dir/mf1.sprio_n"
+if [ "$has_json" -eq 1 ]; then
+	check "sshare --json answers (the JSON serializer is installed)" nonempty "$dir/mf1.sshare_json"
+	[ -s "$dir/mf1.sshare_json" ] || log "sshare --json: $(head -c 300 "$dir/mf1.sshare_json.err")"
+	same "sshare -a -l --json: multifactor = fairway" "$dir/mf1.sshare_json" "$dir/fw.sshare_json"
+	check "scontrol show nodes --json answers" sh -c 'scontrol show nodes --json | python3 -c "import json, sys; assert json.load(sys.stdin)[\"nodes\"]"'
+fi
 same "sshare after switching back to multifactor" "$dir/mf1.sshare" "$dir/mf2.sshare"
 same "sprio after switching back to multifactor" "$dir/mf1.sprio" "$dir/mf2.sprio"
 assert_eq "held job keeps priority 0 under fairway" 0 \
