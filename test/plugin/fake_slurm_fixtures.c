@@ -30,7 +30,8 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 	__attribute__((weak)); /* before 25.11 */
 extern fake_sprio_f priority_p_get_priority_factors_list;
-extern void priority_p_thread_start(void) __attribute__((weak)); /* 24.05 on */
+extern void priority_p_thread_start(void)
+	__attribute__((weak)); /* 23.11.6 on */
 extern uint32_t priority_p_recover(uint32_t prio_boost)
 	__attribute__((weak)); /* 23.02 on */
 extern void priority_p_job_end(job_record_t *job_ptr);
@@ -550,8 +551,9 @@ double fake_job_factor(uint32_t job_id, const char *name)
 /* ------------------------------------------------------------------------- */
 
 /*
- * As slurmctld starts the plugin: init, then (24.05 on) priority_p_thread_start
- * once the nodes are read, both holding the config write lock from 24.11 on;
+ * As slurmctld starts the plugin: init, then (23.11.6 on)
+ * priority_p_thread_start once the nodes are read, both holding the config
+ * write lock from 23.11 on;
  * then (23.02 on) priority_p_recover once the jobs are loaded, no lock held.
  * Outside slurmctld (cluster_cpus NO_VAL: sshare) init alone, no lock.
  */
@@ -667,7 +669,7 @@ static list_t *_sprio(fake_sprio_req_t *req, unsigned uid)
 	list_t *ret;
 
 	fake_rebase();
-	/* From 24.11 slurmctld holds its job, node and partition read locks
+	/* From 23.11 slurmctld holds its job, node and partition read locks
 	 * and assoc_mgr's QOS read lock around the call (and the packing of
 	 * the rows, which point into its records). */
 	if (FW_SPRIO_CALLER_LOCKS)

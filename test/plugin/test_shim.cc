@@ -281,7 +281,7 @@ TEST_F(ShimTest, FactorsListFiltersLikeMultifactor) {
   ASSERT_EQ(fake_call_recalc(2000), 0);
   uint32_t out[16];
   if (fake_sprio_caller_locks()) {
-    // 24.11 on: slurmctld holds the job read lock around the call; taking it again
+    // 23.11 on: slurmctld holds the job read lock around the call; taking it again
     // would deadlock.
     EXPECT_CALL(mock_, CtldLock(_, _, _)).Times(0);
   } else {
