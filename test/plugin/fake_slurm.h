@@ -135,6 +135,13 @@ int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 			   const uint32_t *uids, int nuids,
 			   const char *partitions, unsigned uid, uint32_t *out,
 			   int max);
+/* Whether slurmctld hands the plugin the request of a sprio command older than
+ * 23.02 (23.11), and fake_call_factors_list as such a command asks. */
+int fake_sprio_old_client_supported(void);
+int fake_call_factors_list_old_client(const uint32_t *job_ids, int njob_ids,
+				      const uint32_t *uids, int nuids,
+				      const char *partitions, unsigned uid,
+				      uint32_t *out, int max);
 /* The TRES factors and weights of job_id's first row in sprio's list of every
  * pending job (at most max of each): how many the row holds, -1 without a row. */
 int fake_call_factors_tres(uint32_t job_id, double *out, double *weights,

@@ -663,6 +663,14 @@ int fake_sprio_caller_locks(void)
 	return FW_SPRIO_CALLER_LOCKS;
 }
 
+/* Whether the next sprio calls come from a command older than 23.02. */
+static bool g_sprio_old_client;
+
+int fake_sprio_old_client_supported(void)
+{
+	return FAKE_CTLD_SPRIO_OLD_CLIENT;
+}
+
 /* sprio's list as slurmctld asks for it, with the locks it holds around it. */
 static list_t *_sprio(fake_sprio_req_t *req, unsigned uid)
 {
@@ -674,7 +682,12 @@ static list_t *_sprio(fake_sprio_req_t *req, unsigned uid)
 	 * the rows, which point into its records). */
 	if (FW_SPRIO_CALLER_LOCKS)
 		fake_caller_readers(true);
-	ret = fake_ctld_sprio(priority_p_get_priority_factors_list, req, uid);
+	if (g_sprio_old_client)
+		ret = fake_ctld_sprio_old_client(
+			priority_p_get_priority_factors_list, req, uid);
+	else
+		ret = fake_ctld_sprio(priority_p_get_priority_factors_list, req,
+				      uid);
 	if (FW_SPRIO_CALLER_LOCKS)
 		fake_caller_readers(false);
 	fake_after("after priority_p_get_priority_factors_list");
@@ -712,6 +725,20 @@ int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 	if (!ret)
 		return -1;
 	list_destroy(ret);
+	return n;
+}
+
+int fake_call_factors_list_old_client(const uint32_t *job_ids, int njob_ids,
+				      const uint32_t *uids, int nuids,
+				      const char *partitions, unsigned uid,
+				      uint32_t *out, int max)
+{
+	int n;
+
+	g_sprio_old_client = true;
+	n = fake_call_factors_list(job_ids, njob_ids, uids, nuids, partitions,
+				   uid, out, max);
+	g_sprio_old_client = false;
 	return n;
 }
 

@@ -251,6 +251,36 @@ static inline list_t *fake_ctld_sprio(fake_sprio_f *factors,
 #endif
 }
 
+/* Whether slurmctld hands the plugin the request of a sprio command older than
+ * 23.02 (23.11; 22.05 hands every request, 24.11 on none). */
+#define FAKE_CTLD_SPRIO_OLD_CLIENT \
+	(FW_SLURM_AT_LEAST(23, 11) && !FW_SLURM_AT_LEAST(24, 11))
+
+/* sprio's rows for uid as a command older than 23.02 asks for them on 23.11:
+ * the request goes to the plugin, which filters (NULL on other releases). */
+static inline list_t *fake_ctld_sprio_old_client(fake_sprio_f *factors,
+						 const fake_sprio_req_t *req,
+						 uid_t uid)
+{
+#if FAKE_CTLD_SPRIO_OLD_CLIENT
+	priority_factors_request_msg_t msg;
+	list_t *rows;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.job_id_list = req->job_ids;
+	msg.uid_list = req->user_ids;
+	msg.partitions = xstrdup(req->partitions);
+	rows = factors(&msg, uid);
+	xfree(msg.partitions);
+	return rows;
+#else
+	(void) factors;
+	(void) req;
+	(void) uid;
+	return NULL;
+#endif
+}
+
 /* ---- mocks of libslurmfull (test/plugin/fake_slurm.c) ---- */
 /* list_append returns nothing from 23.11 on: the mock's return type and its
  * return statement. */
