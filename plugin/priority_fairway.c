@@ -12,10 +12,12 @@
  *
  *  Entry points follow the loader of this Slurm version (slurm_priority.c,
  *  later src/interfaces/priority.c), guarded by SLURM_VERSION_NUMBER where its
- *  list changed: 23.02 added priority_p_recover and gave
- *  get_priority_factors_list only the uid, 24.05 added
- *  priority_p_thread_start, 25.11 dropped priority_p_calc_fs_factor.  Every
- *  other difference between releases is in slurm_compat.h.
+ *  list changed: 23.02 added priority_p_recover and passed
+ *  get_priority_factors_list sprio's request only from older clients,
+ *  23.11.6 added priority_p_thread_start, 24.05 gave
+ *  get_priority_factors_list only the uid, 25.11 dropped
+ *  priority_p_calc_fs_factor.  Every other difference between releases is in
+ *  slurm_compat.h.
  *
  *  Documented test hooks (exported; see priority_fairway(8)):
  *    int priority_fairway_recalc(time_t now)
@@ -86,7 +88,7 @@ extern int priority_fairway_cycle(time_t now)
 	return rc;
 }
 
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 6)
 /* slurmctld calls init, then this once it is ready for threads. */
 extern void priority_p_thread_start(void)
 {
@@ -124,8 +126,8 @@ extern int init(void)
 		return SLURM_SUCCESS;
 	}
 
-	/* Before the calculation thread can start (22.05 starts it below):
-	 * a period reads st->site_factor. */
+	/* Before the calculation thread can start (22.05 and 23.11.0-23.11.5
+	 * start it below): a period reads st->site_factor. */
 	if (fw_site_factor_init() == SLURM_SUCCESS)
 		st->site_factor = true;
 	else
@@ -158,11 +160,10 @@ extern int init(void)
 		fw_period_state_load(st, time(NULL), FW_INIT_CALLER_LOCKS);
 		st->run_secs_pending = true;
 		slurm_mutex_unlock(&st->calc_lock);
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
-		st->thread_wanted = true; /* priority_p_thread_start */
-#else
-		fw_calc_thread_start(st);
-#endif
+		if (FW_LOADER_THREAD_START)
+			st->thread_wanted = true; /* priority_p_thread_start */
+		else
+			fw_calc_thread_start(st);
 	} else {
 		/*
 		 * multifactor calls fatal() here when PriorityWeightFairshare
@@ -273,13 +274,31 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 }
 #endif
 
-#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-/* 23.02 on: slurmctld filters sprio's request itself. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+/* 24.05 on: the sprio command filters the rows itself. */
 extern list_t *priority_p_get_priority_factors_list(uid_t uid)
 {
 	return fw_factors_list(&g_state.sprio_kept, NULL, uid);
 }
+#elif SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+/* 23.02 to 23.11: sprio's request comes only from a client older than 23.02
+ * (NULL otherwise: the command filters the rows itself). */
+extern list_t *
+priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
+				     uid_t uid)
+{
+	fw_sprio_filter_t filter;
 
+	if (!req_msg)
+		return fw_factors_list(&g_state.sprio_kept, NULL, uid);
+	filter.job_ids = req_msg->job_id_list;
+	filter.user_ids = req_msg->uid_list;
+	filter.partitions = req_msg->partitions;
+	return fw_factors_list(&g_state.sprio_kept, &filter, uid);
+}
+#endif
+
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
 /*
  * 23.02 on: called after slurmctld recovered its jobs, with the boost
  * priority/basic adds to keep its decreasing priorities above 0.  Like

@@ -10,26 +10,37 @@
  *  adds the names only they need).
  *
  *  What changed, by the first supported release that has it (23.02 and 24.05
- *  are not supported; where a change came in one of them, 24.11 is named):
- *    24.11  headers of plugin interfaces in src/interfaces/ (priority.h,
- *           site_factor.h, mcs.h); state files locked through
- *           src/common/state_save.h; List/ListIterator became list_t and
- *           list_itr_t (lib/slurm/slurm_api.h); struct job_details became
- *           job_details_t; a job's factors are a priority_factors_t, apart from
- *           sprio's row (priority_factors_object_t), which points at them and
- *           names the account and QOS; jobs may have several QOS (qos_list),
- *           and the per-partition priorities became job->part_prio, one per
- *           (partition, QOS) pair, reallocated when partitions changed
- *           (last_part_update); the plugin no longer sorts a job's partitions
- *           (slurmctld keeps them in PriorityTier order); job size counts
- *           active_node_record_count; site_factor_plugin_init/fini became
- *           site_factor_g_init/fini and site_factor_g_reconfig is gone;
- *           assoc_mgr_is_user_acct_coord takes is_locked; init,
- *           priority_p_thread_start and sprio's list are called with
- *           slurmctld's locks held (the plugin must not take them again);
- *           QOS run seconds are also kept per account and per user; the
+ *  are not supported; where a change came in one of them, the next supported
+ *  release is named; point releases are named where a change came in one):
+ *    23.11  headers of plugin interfaces in src/interfaces/ (priority.h,
+ *           site_factor.h, mcs.h); List/ListIterator became list_t and
+ *           list_itr_t (lib/slurm/slurm_api.h); list_append returns nothing;
+ *           struct job_details became job_details_t; a job's factors are a
+ *           priority_factors_t, apart from sprio's row
+ *           (priority_factors_object_t), which points at them (NULL for a job
+ *           with an administrator-set priority, in every row of it) and names
+ *           the account and QOS; job size counts active_node_record_count;
+ *           site_factor_plugin_init/fini became site_factor_g_init/fini;
+ *           init and sprio's list are called with slurmctld's locks held (the
+ *           plugin must not take them again); priority_p_recover weighs every
+ *           job once without slurmdbd; get_priority_factors_list takes sprio's
+ *           request only from a client older than 23.02 (NULL otherwise: the
+ *           sprio command filters the rows itself).
+ *    23.11.6  priority_p_thread_start (23.11.0-23.11.5 start the calculation
+ *           thread in init), called with slurmctld's locks held; the
  *           calculation thread runs without fair-share too (no slurmdbd, or
- *           no root association), weighing every job each period.
+ *           no root association), weighing every job each period;
+ *           assoc_mgr_is_user_acct_coord takes is_locked (the releases' tags
+ *           in SchedMD's repository, src/interfaces/priority.c and
+ *           src/common/assoc_mgr.h).
+ *    24.11  state files locked through src/common/state_save.h; jobs may
+ *           have several QOS (qos_list), and the per-partition priorities
+ *           became job->part_prio, one per (partition, QOS) pair, reallocated
+ *           when partitions changed (last_part_update); the plugin no longer
+ *           sorts a job's partitions (slurmctld keeps them in PriorityTier
+ *           order); site_factor_g_reconfig is gone; get_priority_factors_list
+ *           takes only the uid (24.05); QOS run seconds are also kept per
+ *           account and per user.
  *    24.11.7, 25.05.1  job->part_prio is named job->prio_mult (a point
  *           release of each: 24.11.0-24.11.6 and 25.05.0 have part_prio; the
  *           releases' tags in SchedMD's repository, src/common/job_record.h).
@@ -69,6 +80,8 @@
 
 #define FW_SLURM_AT_LEAST(a, b) \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, 0))
+#define FW_SLURM_AT_LEAST_MICRO(a, b, c) \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, c))
 
 #if FW_SLURM_AT_LEAST(24, 11)
 #include "src/common/state_save.h"
@@ -79,16 +92,16 @@
 #endif
 
 /* ---- records ---- */
-#if !FW_SLURM_AT_LEAST(24, 11)
-typedef struct job_details job_details_t;
 /* A job's weighted factors (job->prio_factors). */
+#if !FW_SLURM_AT_LEAST(23, 11)
+typedef struct job_details job_details_t;
 typedef priority_factors_object_t fw_prio_factors_t;
 #else
 typedef priority_factors_t fw_prio_factors_t;
 #endif
 
 /* The nodes the job-size factor is relative to. */
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 #define FW_CLUSTER_NODES ((uint32_t) active_node_record_count)
 #else
 #define FW_CLUSTER_NODES ((uint32_t) node_record_count)
@@ -102,13 +115,11 @@ typedef priority_factors_t fw_prio_factors_t;
 #endif
 
 /* Whether the plugin sorts a job's partitions by PriorityTier before weighing
- * (22.05's multifactor did; later slurmctld keeps them sorted). */
+ * (22.05's and 23.11's multifactor did; later slurmctld keeps them sorted). */
 #define FW_PLUGIN_SORTS_JOB_PARTITIONS (!FW_SLURM_AT_LEAST(24, 11))
 
 /* 24.11 on: a job's priority_mult_t *, its priorities per (partition, QOS)
  * pair with their partitions' names. */
-#define FW_SLURM_AT_LEAST_MICRO(a, b, c) \
-	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(a, b, c))
 #if FW_SLURM_AT_LEAST_MICRO(25, 5, 1) || \
 	(FW_SLURM_AT_LEAST_MICRO(24, 11, 7) && !FW_SLURM_AT_LEAST(25, 5))
 #define FW_JOB_PRIO_MULT(job) ((job)->prio_mult)
@@ -117,7 +128,7 @@ typedef priority_factors_t fw_prio_factors_t;
 #endif
 
 /*
- * The array of a job's priorities per partition (22.05) or per (partition,
+ * The array of a job's priorities per partition (22.05, 23.11) or per (partition,
  * QOS) pair (24.11 on, partition-major), allocated as that release's
  * multifactor does, for npairs entries (nparts partitions of part_ptr_list,
  * 0 without one, times nqos QOS of qos_list, 1 without one); NULL when the job
@@ -177,9 +188,9 @@ static inline uint32_t *fw_job_prio_array(job_record_t *job_ptr, int nparts,
  * its arrays one by one.  fw_row_init fills a zeroed row for a job in
  * part_ptr (NULL: its only partition) and qos_ptr (NULL: its only QOS);
  * strings point into slurmctld's records (the list is packed under
- * slurmctld's locks from 24.11; on 22.05, as multifactor's, after them).
+ * slurmctld's locks from 23.11; on 22.05, as multifactor's, after them).
  */
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 /* Every row of a job with an administrator-set priority shows it alone. */
 #define FW_ROW_DIRECT_EVERY_ROW 1
 #else
@@ -199,7 +210,7 @@ static inline void fw_row_init(priority_factors_object_t *row,
 #endif
 	row->partition = part_ptr ? part_ptr->name : job_ptr->part_ptr->name;
 	row->user_id = job_ptr->user_id;
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 	row->account = job_ptr->account;
 	row->qos = qos_ptr	 ? qos_ptr->name :
 		job_ptr->qos_ptr ? job_ptr->qos_ptr->name :
@@ -209,15 +220,15 @@ static inline void fw_row_init(priority_factors_object_t *row,
 #endif
 }
 
-/* A row's job id, its job's account and QOS name (NULL before 24.11), and its
- * factors (NULL for a job with an administrator-set priority from 24.11 on;
+/* A row's job id, its job's account and QOS name (NULL before 23.11), and its
+ * factors (NULL for a job with an administrator-set priority from 23.11 on;
  * the row itself before). */
 #if FW_SLURM_AT_LEAST(26, 5)
 #define FW_ROW_JOB_ID(row) ((row)->step_id.job_id)
 #else
 #define FW_ROW_JOB_ID(row) ((row)->job_id)
 #endif
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 #define FW_ROW_ACCOUNT(row) ((row)->account)
 #define FW_ROW_QOS(row) ((row)->qos)
 #define FW_ROW_FACTORS(row) ((row)->prio_factors)
@@ -228,10 +239,10 @@ static inline void fw_row_init(priority_factors_object_t *row,
 #endif
 
 /* Bytes fw_row_factors stores beside the row for a copy of job_factors
- * (NULL: none): the factors' own struct from 24.11 on, and their arrays. */
+ * (NULL: none): the factors' own struct from 23.11 on, and their arrays. */
 static inline size_t fw_row_factors_size(const fw_prio_factors_t *job_factors)
 {
-	size_t n = FW_SLURM_AT_LEAST(24, 11) ? sizeof(fw_prio_factors_t) : 0;
+	size_t n = FW_SLURM_AT_LEAST(23, 11) ? sizeof(fw_prio_factors_t) : 0;
 
 	if (job_factors) {
 		size_t cnt = job_factors->tres_cnt;
@@ -257,7 +268,7 @@ fw_row_factors(priority_factors_object_t *row,
 	fw_prio_factors_t *f;
 	size_t cnt;
 
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 	f = (fw_prio_factors_t *) mem;
 	mem += sizeof(*f);
 	row->prio_factors = f;
@@ -300,10 +311,11 @@ fw_row_factors(priority_factors_object_t *row,
 }
 
 /* Without fair-share (no slurmdbd, or no root association) multifactor still
- * runs its thread from 24.11 on (priority_p_thread_start starts it whatever
+ * runs its thread from 23.11.6 on (priority_p_thread_start starts it whatever
  * init found): every period it updates the site factor and weighs every job.
- * 22.05 weighed them once, at start. */
-#define FW_THREAD_WITHOUT_FAIR_SHARE FW_SLURM_AT_LEAST(24, 11)
+ * 22.05 weighed them once, at start; 23.11.0-23.11.5 once, when jobs are
+ * recovered (priority_p_recover), and only without slurmdbd. */
+#define FW_THREAD_WITHOUT_FAIR_SHARE FW_SLURM_AT_LEAST_MICRO(23, 11, 6)
 
 /* Classic and depth-oblivious fair-share store each association's fair-share
  * factor (assoc->usage->fs_factor), which a job then reads, instead of
@@ -311,17 +323,21 @@ fw_row_factors(priority_factors_object_t *row,
  * priority_p_calc_fs_factor left the loader's list then). */
 #define FW_CLASSIC_STORES_FS_FACTOR FW_SLURM_AT_LEAST(25, 11)
 
-/* Called with slurmctld's job, node and partition read locks held (24.11 on)
- * or not (22.05: the plugin takes them). */
-#define FW_SPRIO_CALLER_LOCKS FW_SLURM_AT_LEAST(24, 11)
-/* init and priority_p_thread_start run with slurmctld's job write lock held
- * (24.11 on). */
-#define FW_INIT_CALLER_LOCKS FW_SLURM_AT_LEAST(24, 11)
+/* Called with slurmctld's job, node and partition read locks (and assoc_mgr's
+ * QOS read lock) held (23.11 on) or not (22.05: the plugin takes them). */
+#define FW_SPRIO_CALLER_LOCKS FW_SLURM_AT_LEAST(23, 11)
+/* init runs with slurmctld's config write lock (job write lock included) held
+ * (23.11 on), and so does priority_p_thread_start where the loader has it
+ * (23.11.6 on). */
+#define FW_INIT_CALLER_LOCKS FW_SLURM_AT_LEAST(23, 11)
+/* The loader calls priority_p_thread_start (23.11.6 on); before, the plugin
+ * starts its calculation thread in init. */
+#define FW_LOADER_THREAD_START FW_SLURM_AT_LEAST_MICRO(23, 11, 6)
 
 /* ---- slurmctld's services ---- */
 static inline bool fw_user_is_coord(uid_t uid, char *account)
 {
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST_MICRO(23, 11, 6)
 	return assoc_mgr_is_user_acct_coord(acct_db_conn, uid, account, false);
 #else
 	return assoc_mgr_is_user_acct_coord(acct_db_conn, uid, account);
@@ -334,6 +350,10 @@ static inline bool fw_user_is_coord(uid_t uid, char *account)
 #define fw_site_factor_reconfig() \
 	do { \
 	} while (0)
+#elif FW_SLURM_AT_LEAST(23, 11)
+#define fw_site_factor_init() site_factor_g_init()
+#define fw_site_factor_fini() site_factor_g_fini()
+#define fw_site_factor_reconfig() site_factor_g_reconfig()
 #else
 #define fw_site_factor_init() site_factor_plugin_init()
 #define fw_site_factor_fini() site_factor_plugin_fini()

@@ -23,9 +23,9 @@ double age_factor(const PrioritySettings& w, const JobInput& job, time_t now) {
 }
 
 double job_size_factor(const PrioritySettings& w, const Cluster& c, const JobInput& job) {
-  // 24.11 on: no factor before the cluster has nodes and CPUs (22.05 divided by zero).
-  const bool rules_2411 = w.slurm_release >= kSlurm2411;
-  if (rules_2411 && (!c.cpus || !c.nodes)) return 0.0;
+  // 23.11 on: no factor before the cluster has nodes and CPUs (22.05 divided by zero).
+  const bool rules_2311 = w.slurm_release >= kSlurm2311;
+  if (rules_2311 && (!c.cpus || !c.nodes)) return 0.0;
   // Before the job has run, total_cpus is 0: use the request instead.
   uint32_t cpu_cnt = 0;
   if (job.total_cpus)
@@ -52,8 +52,8 @@ double job_size_factor(const PrioritySettings& w, const Cluster& c, const JobInp
     if (w.favor_small) js = 1.0 - js;
   } else if (w.favor_small) {
     // 22.05 subtracts in 32 bits (a job asking for more nodes than exist wraps around and
-    // is clamped to 1 below); 24.11 on gives such a job 0 for its nodes.
-    if (!rules_2411 || c.nodes > min_nodes)
+    // is clamped to 1 below); 23.11 on gives such a job 0 for its nodes.
+    if (!rules_2311 || c.nodes > min_nodes)
       js = static_cast<double>(c.nodes - min_nodes) / static_cast<double>(c.nodes);
     else
       js = 0;

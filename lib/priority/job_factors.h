@@ -85,7 +85,7 @@ struct PrioritySettings {
   uint32_t calc_period = 0;      // PriorityCalcPeriod, seconds
   bool decay_exact = false;      // fairway_decay=exact: usage decayed by 2^(-t/half-life)
   // The Slurm release whose multifactor to match (SLURM_VERSION_NUMBER; 0: 22.05).  From
-  // 24.11 (kSlurm2411) the job-size factor is 0 on a cluster without nodes or CPUs, and
+  // 23.11 (kSlurm2311) the job-size factor is 0 on a cluster without nodes or CPUs, and
   // its node term for PriorityFavorSmall is 0 when the job asks for all nodes or more.
   uint32_t slurm_release = 0;
 };

@@ -27,6 +27,7 @@ inline bool is_unset(long double v) {
 // Slurm releases whose multifactor computes differently (SLURM_VERSION_NUM(major, minor, 0)):
 // PrioritySettings::slurm_release selects the rules of one of them.
 inline constexpr uint32_t kSlurm2205 = 0x160500;
+inline constexpr uint32_t kSlurm2311 = 0x170b00;
 inline constexpr uint32_t kSlurm2411 = 0x180b00;
 inline constexpr uint32_t kSlurm2511 = 0x190b00;
 

@@ -82,7 +82,7 @@ static void _append_sprio(result_t *r, list_t *l)
 
 /* The filters are the plugin's on Slurm 22.05, the sprio command's later.
  * slurmctld calls the plugin with its job, node and partition read locks and
- * assoc_mgr's QOS read lock held from 24.11 on. */
+ * assoc_mgr's QOS read lock held from 23.11 on. */
 void capture_sprio(result_t *r, fake_sprio_f *factors)
 {
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,

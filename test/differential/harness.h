@@ -207,7 +207,7 @@ typedef struct {
 	uint32_t (*set)(uint32_t, job_record_t *);
 	void (*set_assoc_usage)(slurmdb_assoc_rec_t *);
 	fake_sprio_f *factors;
-	void (*thread_start)(void); /* 24.05 on, NULL before */
+	void (*thread_start)(void); /* 23.11.6 on, NULL before */
 	int (*recalc)(time_t);
 	int (*cycle)(time_t);
 	void (*job_end)(job_record_t *);
@@ -229,7 +229,7 @@ typedef struct {
 
 /* Found in the priority_multifactor.so priority_g_init loaded. */
 extern void plugin_find_mf(mf_plugin_t *mf);
-/* Its priority_p_thread_start (24.05 on: init no longer starts its decay
+/* Its priority_p_thread_start (23.11.6 on: init no longer starts its decay
  * thread), as priority_g_thread_start calls it; nothing before. */
 extern void plugin_mf_thread_start(void);
 /* One period of multifactor's thread, synchronously, without the decay
@@ -247,7 +247,7 @@ extern void plugin_start_fairway(fw_plugin_t *fw);
 /* A plugin started as slurmctld starts it (cluster known, its thread
  * running): multifactor through Slurm's loader (fw NULL) or priority/fairway
  * (loaded with plugin_load_fairway); init, then priority_p_thread_start
- * (24.05 on), with slurmctld's locks held as it holds them. */
+ * (23.11.6 on), with slurmctld's locks held as it holds them. */
 extern void plugin_start_in_slurmctld(fw_plugin_t *fw);
 
 /* The command line of every program: -v (Slurm's info messages) and

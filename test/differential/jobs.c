@@ -36,7 +36,7 @@ job_record_t *job_make(uint32_t job_id, const sc_assoc_t *sa, time_t now)
 		for (int p = 0; p < fw_world.nparts; p++)
 			list_append(j->part_ptr_list, &fw_world.parts[p]);
 		/* From 24.11 slurmctld keeps it in PriorityTier order (22.05's
-		 * multifactor sorted it itself). */
+		 * and 23.11's multifactor sorted it itself). */
 		if (!FW_PLUGIN_SORTS_JOB_PARTITIONS)
 			list_sort(j->part_ptr_list, priority_sort_part_tier);
 	}

@@ -184,9 +184,12 @@ void plugin_start_mf(void)
 
 void plugin_start_in_slurmctld(fw_plugin_t *fw)
 {
-	/* From 24.11 slurmctld calls init holding its config write lock,
-	 * before it has read the nodes (cluster_cpus 0), and starts the
-	 * plugin's thread once they are read, still holding it. */
+	/* From 23.11 slurmctld calls init holding its config write lock,
+	 * before it has read the nodes (cluster_cpus 0), and from 23.11.6
+	 * starts the plugin's thread once they are read, still holding it.
+	 * 23.11.0-23.11.5 start the thread in init: its first period waits
+	 * for that lock, which this program does not take for real (no
+	 * rwlocks), so the nodes are read before init there. */
 	slurmctld_lock_t config_write_lock = { .conf = WRITE_LOCK,
 					       .job = WRITE_LOCK,
 					       .node = WRITE_LOCK,
@@ -195,7 +198,8 @@ void plugin_start_in_slurmctld(fw_plugin_t *fw)
 	cluster_cpus = 64;
 	if (FW_INIT_CALLER_LOCKS) {
 		lock_slurmctld(config_write_lock);
-		cluster_cpus = 0;
+		if (FW_LOADER_THREAD_START)
+			cluster_cpus = 0;
 	}
 	if (!fw) {
 		if (priority_g_init() != SLURM_SUCCESS)
@@ -203,8 +207,9 @@ void plugin_start_in_slurmctld(fw_plugin_t *fw)
 	} else if (fw->init() != SLURM_SUCCESS) {
 		fatal("fairway init failed");
 	}
-	/* 22.05 starts the thread in init, with cluster_cpus already set:
-	 * written again only under the config write lock. */
+	/* 22.05 and 23.11.0-23.11.5 start the thread in init, with
+	 * cluster_cpus already set: written again only under the config
+	 * write lock. */
 	if (FW_INIT_CALLER_LOCKS)
 		cluster_cpus = 64;
 	if (!fw)

@@ -227,7 +227,7 @@ void soak_purge(void)
 
 static void _query(int op, uint32_t *count)
 {
-	/* From 24.11 slurmctld calls the plugin holding these. */
+	/* From 23.11 slurmctld calls the plugin holding these. */
 	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
 					   .node = READ_LOCK,
 					   .part = READ_LOCK };

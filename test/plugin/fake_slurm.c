@@ -30,7 +30,7 @@ slurmdb_assoc_rec_t *assoc_mgr_root_assoc = NULL;
 char **assoc_mgr_tres_name_array = NULL;
 uint32_t g_tres_count = 0;
 int node_record_count = 0;
-int active_node_record_count = 0; /* 24.11 on */
+int active_node_record_count = 0; /* 23.11 on */
 
 static fake_hooks_t g_hooks;
 static pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -596,8 +596,8 @@ int mcs_g_check_mcs_label(uint32_t user_id, char *mcs_label, bool assoc_locked)
 	return 1;
 }
 
-/* site_factor_plugin_init/fini and site_factor_g_reconfig before 24.11,
- * site_factor_g_init/fini from 24.11 on */
+/* site_factor_plugin_init/fini before 23.11, site_factor_g_init/fini from
+ * 23.11 on, site_factor_g_reconfig before 24.11 */
 int site_factor_plugin_init(void)
 {
 	return SLURM_SUCCESS;
@@ -653,8 +653,8 @@ int priority_sort_part_tier(void *x, void *y)
 							0;
 }
 
-/* slurm_copy_priority_factors_object before 24.11, slurm_copy_priority_factors
- * from 24.11 on */
+/* slurm_copy_priority_factors_object before 23.11, slurm_copy_priority_factors
+ * from 23.11 on */
 void fake_copy_prio_factors(fw_prio_factors_t *dest, fw_prio_factors_t *src)
 {
 	if (!src) {
@@ -672,7 +672,7 @@ void slurm_destroy_priority_factors_object(void *object)
 	free(object);
 }
 
-/* 24.11 on: a row's factors (copied by the mock above: no arrays). */
+/* 23.11 on: a row's factors (copied by the mock above: no arrays). */
 void slurm_destroy_priority_factors(void *object)
 {
 	free(object);

@@ -110,9 +110,9 @@ double fake_job_factor(uint32_t job_id,
 		       const char *name); /* fs, age, js, part, qos */
 
 /* The shim's entry points, called as slurmctld calls them (the locks it holds
- * around them, from 24.11 around init and sprio's list). */
+ * around them, from 23.11 around init and sprio's list). */
 /* init; inside slurmctld (cluster_cpus set) also priority_p_thread_start
- * (24.05 on) and priority_p_recover (23.02 on), as slurmctld starts up. */
+ * (23.11.6 on) and priority_p_recover (23.02 on), as slurmctld starts up. */
 int fake_call_init(void);
 int fake_call_fini(void);
 uint32_t fake_call_set(uint32_t job_id); /* caller holds the job write lock */
@@ -126,15 +126,22 @@ int fake_has_calc_fs_factor(void);
 /* Whether classic and depth-oblivious fair-share store a job's factor in its
  * association's fs_factor (25.11 on). */
 int fake_classic_stores_fs_factor(void);
-/* Whether the calculation thread runs without fair-share, no slurmdbd (24.11 on). */
+/* Whether the calculation thread runs without fair-share, no slurmdbd (23.11.6 on). */
 int fake_thread_without_fair_share(void);
 /* sprio: job ids of the returned records (at most max), count, or -1 for a NULL
  * list.  Filters as sprio asks for them (NULL / 0 for none): in the RPC
- * (22.05), in the sprio command (24.11 on). */
+ * (22.05), in the sprio command (23.11 on). */
 int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 			   const uint32_t *uids, int nuids,
 			   const char *partitions, unsigned uid, uint32_t *out,
 			   int max);
+/* Whether slurmctld hands the plugin the request of a sprio command older than
+ * 23.02 (23.11), and fake_call_factors_list as such a command asks. */
+int fake_sprio_old_client_supported(void);
+int fake_call_factors_list_old_client(const uint32_t *job_ids, int njob_ids,
+				      const uint32_t *uids, int nuids,
+				      const char *partitions, unsigned uid,
+				      uint32_t *out, int max);
 /* The TRES factors and weights of job_id's first row in sprio's list of every
  * pending job (at most max of each): how many the row holds, -1 without a row. */
 int fake_call_factors_tres(uint32_t job_id, double *out, double *weights,
@@ -143,7 +150,7 @@ int fake_call_recalc(time_t now);
 int fake_call_cycle(time_t now);
 
 /* Whether slurmctld holds its job read lock and assoc_mgr's QOS read lock
- * around sprio's call (24.11 on): then the plugin takes none itself. */
+ * around sprio's call (23.11 on): then the plugin takes none itself. */
 int fake_sprio_caller_locks(void);
 
 /* Locks currently held by anyone (0 when everything was released). */

@@ -30,7 +30,8 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 	__attribute__((weak)); /* before 25.11 */
 extern fake_sprio_f priority_p_get_priority_factors_list;
-extern void priority_p_thread_start(void) __attribute__((weak)); /* 24.05 on */
+extern void priority_p_thread_start(void)
+	__attribute__((weak)); /* 23.11.6 on */
 extern uint32_t priority_p_recover(uint32_t prio_boost)
 	__attribute__((weak)); /* 23.02 on */
 extern void priority_p_job_end(job_record_t *job_ptr);
@@ -550,8 +551,9 @@ double fake_job_factor(uint32_t job_id, const char *name)
 /* ------------------------------------------------------------------------- */
 
 /*
- * As slurmctld starts the plugin: init, then (24.05 on) priority_p_thread_start
- * once the nodes are read, both holding the config write lock from 24.11 on;
+ * As slurmctld starts the plugin: init, then (23.11.6 on)
+ * priority_p_thread_start once the nodes are read, both holding the config
+ * write lock from 23.11 on;
  * then (23.02 on) priority_p_recover once the jobs are loaded, no lock held.
  * Outside slurmctld (cluster_cpus NO_VAL: sshare) init alone, no lock.
  */
@@ -661,18 +663,31 @@ int fake_sprio_caller_locks(void)
 	return FW_SPRIO_CALLER_LOCKS;
 }
 
+/* Whether the next sprio calls come from a command older than 23.02. */
+static bool g_sprio_old_client;
+
+int fake_sprio_old_client_supported(void)
+{
+	return FAKE_CTLD_SPRIO_OLD_CLIENT;
+}
+
 /* sprio's list as slurmctld asks for it, with the locks it holds around it. */
 static list_t *_sprio(fake_sprio_req_t *req, unsigned uid)
 {
 	list_t *ret;
 
 	fake_rebase();
-	/* From 24.11 slurmctld holds its job, node and partition read locks
+	/* From 23.11 slurmctld holds its job, node and partition read locks
 	 * and assoc_mgr's QOS read lock around the call (and the packing of
 	 * the rows, which point into its records). */
 	if (FW_SPRIO_CALLER_LOCKS)
 		fake_caller_readers(true);
-	ret = fake_ctld_sprio(priority_p_get_priority_factors_list, req, uid);
+	if (g_sprio_old_client)
+		ret = fake_ctld_sprio_old_client(
+			priority_p_get_priority_factors_list, req, uid);
+	else
+		ret = fake_ctld_sprio(priority_p_get_priority_factors_list, req,
+				      uid);
 	if (FW_SPRIO_CALLER_LOCKS)
 		fake_caller_readers(false);
 	fake_after("after priority_p_get_priority_factors_list");
@@ -710,6 +725,20 @@ int fake_call_factors_list(const uint32_t *job_ids, int njob_ids,
 	if (!ret)
 		return -1;
 	list_destroy(ret);
+	return n;
+}
+
+int fake_call_factors_list_old_client(const uint32_t *job_ids, int njob_ids,
+				      const uint32_t *uids, int nuids,
+				      const char *partitions, unsigned uid,
+				      uint32_t *out, int max)
+{
+	int n;
+
+	g_sprio_old_client = true;
+	n = fake_call_factors_list(job_ids, njob_ids, uids, nuids, partitions,
+				   uid, out, max);
+	g_sprio_old_client = false;
 	return n;
 }
 

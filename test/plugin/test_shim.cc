@@ -281,7 +281,7 @@ TEST_F(ShimTest, FactorsListFiltersLikeMultifactor) {
   ASSERT_EQ(fake_call_recalc(2000), 0);
   uint32_t out[16];
   if (fake_sprio_caller_locks()) {
-    // 24.11 on: slurmctld holds the job read lock around the call; taking it again
+    // 23.11 on: slurmctld holds the job read lock around the call; taking it again
     // would deadlock.
     EXPECT_CALL(mock_, CtldLock(_, _, _)).Times(0);
   } else {
@@ -301,6 +301,31 @@ TEST_F(ShimTest, FactorsListFiltersLikeMultifactor) {
   EXPECT_EQ(out[0], 101u);
   const uint32_t nobody[] = {4242};
   EXPECT_EQ(fake_call_factors_list(nobody, 1, nullptr, 0, nullptr, 0, out, 16), -1);
+}
+
+// 23.11 hands the plugin the request of a sprio command older than 23.02 (NULL for a newer
+// one, which filters the rows itself): the plugin filters as multifactor's _filter_job.
+TEST_F(ShimTest, FactorsListFiltersAnOlderClientsRequestOn2311) {
+  if (!fake_sprio_old_client_supported()) GTEST_SKIP() << "only 23.11 passes the request";
+  LoadOutsideSlurmctld();
+  fake_add_job(100, 21, "p1", "normal", 0, 1, 1, 1001);
+  fake_add_job(101, 22, "p2", "normal", 0, 1, 1, 1002);
+  fake_add_job(102, 31, "p1", "normal", 0, 1, 1, 1003);
+  fake_add_job(103, 31, "p1", "normal", 0, 1, 1, 1003);
+  fake_job_set(103, "priority", 0);  // held: never listed
+  ASSERT_EQ(fake_call_recalc(2000), 0);
+  uint32_t out[16];
+  EXPECT_CALL(mock_, CtldLock(_, _, _)).Times(0);  // slurmctld holds them
+  ASSERT_EQ(fake_call_factors_list_old_client(nullptr, 0, nullptr, 0, nullptr, 0, out, 16), 3);
+  const uint32_t jobs[] = {101, 102};
+  EXPECT_EQ(fake_call_factors_list_old_client(jobs, 2, nullptr, 0, nullptr, 0, out, 16), 2);
+  const uint32_t users[] = {1003};
+  EXPECT_EQ(fake_call_factors_list_old_client(nullptr, 0, users, 1, nullptr, 0, out, 16), 1);
+  EXPECT_EQ(out[0], 102u);
+  EXPECT_EQ(fake_call_factors_list_old_client(nullptr, 0, nullptr, 0, "p2", 0, out, 16), 1);
+  EXPECT_EQ(out[0], 101u);
+  const uint32_t nobody[] = {4242};
+  EXPECT_EQ(fake_call_factors_list_old_client(nobody, 1, nullptr, 0, nullptr, 0, out, 16), -1);
 }
 
 // sprio's rows come in blocks of 1 MiB that the list's destructor gives back with their last

@@ -84,12 +84,12 @@ static inline void fake_ctld_job_set_id(job_record_t *job, uint32_t job_id)
 #endif
 }
 
-/* The nodes of the cluster: node_record_count and, from 24.11 (the job-size
+/* The nodes of the cluster: node_record_count and, from 23.11 (the job-size
  * factor counts them), active_node_record_count. */
 static inline void fake_ctld_set_node_count(int n)
 {
 	node_record_count = n;
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 	active_node_record_count = n;
 #endif
 }
@@ -156,8 +156,9 @@ static inline uint64_t *fake_ctld_used_run_secs(slurmdb_used_limits_t *u)
 }
 
 /* ---- sprio ---- */
-/* priority_p_get_priority_factors_list: with sprio's request (22.05), or
- * only the uid (24.11 on; the sprio command filters the rows itself). */
+/* priority_p_get_priority_factors_list: with sprio's request (22.05; 23.11
+ * passes NULL for a 23.02 or later client, whose command filters the rows
+ * itself), or only the uid (24.11 on). */
 #if FW_SLURM_AT_LEAST(24, 11)
 typedef list_t *fake_sprio_f(uid_t uid);
 #else
@@ -172,7 +173,7 @@ typedef struct {
 	const char *partitions;
 } fake_sprio_req_t;
 
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 static inline int _fake_sprio_find_u32(void *x, void *key)
 {
 	return *(uint32_t *) x == *(uint32_t *) key;
@@ -214,7 +215,7 @@ static inline int _fake_sprio_drop_row(void *x, void *arg)
 
 /*
  * sprio's rows for uid, as the sprio command ends up with them (NULL: none):
- * 22.05 hands the request to the plugin, which filters; from 24.11 the plugin
+ * 22.05 hands the request to the plugin, which filters; from 23.11 the plugin
  * returns every row uid may see and the rows the request does not ask for are
  * dropped here, as the command does.  The caller holds the locks slurmctld
  * holds around the call (FW_SPRIO_CALLER_LOCKS).
@@ -222,8 +223,12 @@ static inline int _fake_sprio_drop_row(void *x, void *arg)
 static inline list_t *fake_ctld_sprio(fake_sprio_f *factors,
 				      const fake_sprio_req_t *req, uid_t uid)
 {
+#if FW_SLURM_AT_LEAST(23, 11)
 #if FW_SLURM_AT_LEAST(24, 11)
 	list_t *rows = factors(uid);
+#else
+	list_t *rows = factors(NULL, uid);
+#endif
 
 	if (rows && (req->job_ids || req->user_ids || req->partitions)) {
 		(void) list_delete_all(rows, _fake_sprio_drop_row,
@@ -246,24 +251,54 @@ static inline list_t *fake_ctld_sprio(fake_sprio_f *factors,
 #endif
 }
 
+/* Whether slurmctld hands the plugin the request of a sprio command older than
+ * 23.02 (23.11; 22.05 hands every request, 24.11 on none). */
+#define FAKE_CTLD_SPRIO_OLD_CLIENT \
+	(FW_SLURM_AT_LEAST(23, 11) && !FW_SLURM_AT_LEAST(24, 11))
+
+/* sprio's rows for uid as a command older than 23.02 asks for them on 23.11:
+ * the request goes to the plugin, which filters (NULL on other releases). */
+static inline list_t *fake_ctld_sprio_old_client(fake_sprio_f *factors,
+						 const fake_sprio_req_t *req,
+						 uid_t uid)
+{
+#if FAKE_CTLD_SPRIO_OLD_CLIENT
+	priority_factors_request_msg_t msg;
+	list_t *rows;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.job_id_list = req->job_ids;
+	msg.uid_list = req->user_ids;
+	msg.partitions = xstrdup(req->partitions);
+	rows = factors(&msg, uid);
+	xfree(msg.partitions);
+	return rows;
+#else
+	(void) factors;
+	(void) req;
+	(void) uid;
+	return NULL;
+#endif
+}
+
 /* ---- mocks of libslurmfull (test/plugin/fake_slurm.c) ---- */
-/* list_append returns nothing from 24.11 on: the mock's return type and its
+/* list_append returns nothing from 23.11 on: the mock's return type and its
  * return statement. */
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 typedef void fake_list_append_ret_t;
 #define FAKE_LIST_APPEND_RETURN(x) return
 #else
 typedef void *fake_list_append_ret_t;
 #define FAKE_LIST_APPEND_RETURN(x) return (x)
 #endif
-/* assoc_mgr_is_user_acct_coord's last parameter from 24.11 on. */
-#if FW_SLURM_AT_LEAST(24, 11)
+/* assoc_mgr_is_user_acct_coord's last parameter from 23.11.6 on. */
+#if FW_SLURM_AT_LEAST_MICRO(23, 11, 6)
 #define FAKE_COORD_IS_LOCKED_PARAM , bool is_locked
 #else
 #define FAKE_COORD_IS_LOCKED_PARAM
 #endif
 /* Copying a job's factors into a row of sprio's. */
-#if FW_SLURM_AT_LEAST(24, 11)
+#if FW_SLURM_AT_LEAST(23, 11)
 #define fake_copy_prio_factors slurm_copy_priority_factors
 #else
 #define fake_copy_prio_factors slurm_copy_priority_factors_object

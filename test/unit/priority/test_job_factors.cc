@@ -152,6 +152,25 @@ TEST(JobFactors, FavorSmallFrom2411) {
             1.0);
 }
 
+TEST(JobFactors, JobSizeFrom2311) {
+  // Slurm 23.11's multifactor already counts the job size as 24.11's does (23.11.4's
+  // set_priority_factors): 0 for the nodes of a job asking for all nodes or more, and no
+  // factor on a cluster without nodes or CPUs.
+  auto w = core_site_weights();
+  w.favor_small = 1;
+  w.slurm_release = 0x170b04;  // SLURM_VERSION_NUM(23, 11, 4)
+  fairway::JobFactors f;
+  priority(w, core_pending_job(1, 8, 0, kNow), kNow, &f);
+  EXPECT_DOUBLE_EQ(f[fairway::Factor::kJobSize], (0.0 + (64.0 - 1) / 64) / 2 * 1000);
+  const auto j = core_pending_job(16, 2, 0, kNow);
+  for (const fairway::Cluster c : {fairway::Cluster{0, 4}, fairway::Cluster{64, 0}})
+    EXPECT_EQ(fairway::job_factors(w, c, j, kNow)[fairway::Factor::kJobSize], 0.0);
+  w.favor_small = 0;
+  EXPECT_EQ(fairway::job_factors(w, fairway::Cluster{0, 4}, j, kNow)[fairway::Factor::kJobSize],
+            0.0);
+  EXPECT_EQ(fairway::kSlurm2311, 0x170b00u);
+}
+
 TEST(JobFactors, SmallRelativeToTime) {
   auto w = core_site_weights();
   w.flags = fairway::kSmallRelativeToTime;
