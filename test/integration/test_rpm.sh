@@ -53,8 +53,9 @@ mkvar() { sed -n "s/^$1 = //p" "$B/Makefile" | head -n 1; }
 SLURM_VERSION=$(mkvar SLURM_VERSION_STRING)
 VERSION=$(mkvar PACKAGE_VERSION)
 SLURM_PREFIX=$(mkvar SLURM_PREFIX)
-# the plugin directory the spec was given (configure's --with-slurm-plugindir or the
-# prefix's), else the spec's default, %{_libdir}/slurm
+# the plugin directory the spec was given (configure's --with-slurm-plugindir), else the
+# spec's default, %{_libdir}/slurm, where SchedMD's RPMs put Slurm's plugins: also for a
+# Slurm built under a prefix of its own (a release tarball's)
 PLUGINDIR=$(mkvar SLURM_PLUGINDIR_ARG)
 PLUGINDIR=${PLUGINDIR:-/usr/lib64/slurm}
 log "build dir $B: Fairway $VERSION for Slurm $SLURM_VERSION${SLURM_PREFIX:+ in $SLURM_PREFIX}"
@@ -78,6 +79,8 @@ has_file() { # name regex
 }
 has_file "plugin in $PLUGINDIR" "${PLUGINDIR//./\\.}/priority_fairway\\.so"
 has_file "fairway CLI in %{_bindir}" '/usr/bin/fairway'
+assert_eq "no file under a home directory or the build's Slurm prefix" "" \
+	"$(grep -E "^(/root/|/home/${SLURM_PREFIX:+|$SLURM_PREFIX})" <<<"$files" || true)"
 has_file "man page fairway(1)" '/usr/share/man/man1/fairway\.1(\.gz)?'
 has_file "man page priority_fairway(8)" '/usr/share/man/man8/priority_fairway\.8(\.gz)?'
 has_file "doc README.md" '/usr/share/doc/fairway[^/]*/README\.md'
