@@ -1,11 +1,12 @@
 /*****************************************************************************\
  *  slurm_compat.h - Slurm's internal API under one set of names for every
  *  supported release (22.05, 23.11, 24.11, 25.05, 25.11, 26.05) and any
- *  point release of them, keyed on SLURM_VERSION_NUMBER.  The other files of plugin/ include this header
- *  (through fairway_plugin.h) and test no version themselves, except the
- *  loader's list of entry points in priority_fairway.c; doc/architecture.md
- *  says what goes where.  A difference in multifactor's arithmetic goes to the
- *  core instead (fairway_weights_t.slurm_release).  The test programs that
+ *  point release of them, keyed on SLURM_VERSION_NUMBER.  The other files of
+ *  plugin/ include this header (through fairway_plugin.h) and test no
+ *  version themselves, except the loader's list of entry points in
+ *  priority_fairway.c; doc/architecture.md says what goes where.  A
+ *  difference in multifactor's arithmetic goes to the core instead
+ *  (fairway_weights_t.slurm_release).  The test programs that
  *  play slurmctld include it too (test/slurmctld/fake_slurmctld.h, which
  *  adds the names only they need).
  *
@@ -128,11 +129,11 @@ typedef priority_factors_t fw_prio_factors_t;
 #endif
 
 /*
- * The array of a job's priorities per partition (22.05, 23.11) or per (partition,
- * QOS) pair (24.11 on, partition-major), allocated as that release's
- * multifactor does, for npairs entries (nparts partitions of part_ptr_list,
- * 0 without one, times nqos QOS of qos_list, 1 without one); NULL when the job
- * has no such array.  Caller holds the job write lock.
+ * The array of a job's priorities per partition (22.05, 23.11) or per
+ * (partition, QOS) pair (24.11 on, partition-major), allocated as that
+ * release's multifactor does, for npairs entries (nparts partitions of
+ * part_ptr_list, 0 without one, times nqos QOS of qos_list, 1 without one);
+ * NULL when the job has no such array.  Caller holds the job write lock.
  */
 static inline uint32_t *fw_job_prio_array(job_record_t *job_ptr, int nparts,
 					  int nqos)
