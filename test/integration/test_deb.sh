@@ -167,10 +167,11 @@ assert_eq "dpkg -S: the plugin belongs to fairway" "fairway: $SO" "$(dpkg -S "$S
 for b in "$SO" "$CLI"; do
 	assert_eq "no RPATH/RUNPATH in $b" "" "$(readelf -d "$b" | grep -E 'RPATH|RUNPATH' || true)"
 	assert_match "RELRO in $b" 'GNU_RELRO' "$(readelf -lW "$b")"
-	assert_match "BIND_NOW in $b" 'BIND_NOW|FLAGS_1.*NOW' "$(readelf -d "$b")"
 	assert_match "stack protector in $b" '__stack_chk_fail' "$(readelf -sW --dyn-syms "$b")"
 done
 assert_match "fairway is PIE" 'DYN \(Position-Independent Executable' "$(readelf -h "$CLI")"
+# Slurm's commands load the plugin where slurmctld's functions are missing: it binds lazily.
+assert_eq "no BIND_NOW in $SO" "" "$(readelf -d "$SO" | grep -E 'BIND_NOW|FLAGS_1.*NOW' || true)"
 # The weighing pass asks for 12 lines per job ahead of use (plugin/weigh_pass.c): GCC drops
 # the prefetches of a helper it finds free of side effects, which went unnoticed once.
 if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
