@@ -7,6 +7,12 @@
 # with PluginDir pointing into that root loads priority/fairway from there and gives a
 # pending job a nonzero priority.
 #
+# With FAIRWAY_SLURM_RPMS, as an EL site has it: SchedMD's own RPMs of the same release
+# (scripts/slurm-rpms builds them from its tarball) and ours go into one scratch root; our
+# Requires resolve to Slurm's packages there, our plugin lies beside Slurm's own, that
+# root's slurmctld (the RPMs' programs, FAIRWAY_SLURM_PREFIX=ROOT/usr) loads it from
+# Slurm's plugin directory, and `rpm -e fairway` leaves Slurm's files alone.
+#
 # Environment:
 #   FAIRWAY_BUILD_DIR   a configured Fairway build directory (scripts/check exports it;
 #                       the test FAILS, never skips, without it).  When it was configured
@@ -14,6 +20,8 @@
 #                       the package is for that Slurm: its plugin lies in P/lib/slurm, the
 #                       fairway command's only RUNPATH is P/lib, and the testbed runs P's
 #                       daemons (FAIRWAY_SLURM_PREFIX, which must then be P).
+#   FAIRWAY_SLURM_RPMS  a directory of SchedMD's RPMs of the build's Slurm release
+#                       (scripts/slurm-rpms --version V prints one)
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
@@ -59,7 +67,14 @@ SLURM_PREFIX=$(mkvar SLURM_PREFIX)
 PLUGINDIR=$(mkvar SLURM_PLUGINDIR_ARG)
 PLUGINDIR=${PLUGINDIR:-/usr/lib64/slurm}
 log "build dir $B: Fairway $VERSION for Slurm $SLURM_VERSION${SLURM_PREFIX:+ in $SLURM_PREFIX}"
-if [ -n "$SLURM_PREFIX" ]; then
+SLURM_RPMS=${FAIRWAY_SLURM_RPMS:-}
+if [ -n "$SLURM_RPMS" ]; then
+	ctld_rpm=$(ls "$SLURM_RPMS"/slurm-slurmctld-"$SLURM_VERSION"-*.rpm 2>/dev/null | head -n 1 || true)
+	if [ -z "$ctld_rpm" ]; then
+		fail "FAIRWAY_SLURM_RPMS" "no slurm-slurmctld-$SLURM_VERSION-*.rpm in $SLURM_RPMS"
+		finish
+	fi
+elif [ -n "$SLURM_PREFIX" ]; then
 	assert_eq "the testbed runs the Slurm of the build (FAIRWAY_SLURM_PREFIX)" "$SLURM_PREFIX" \
 		"${FAIRWAY_SLURM_PREFIX:-}"
 fi
@@ -112,11 +127,35 @@ assert_eq "source RPM carries the tarball and the spec" "fairway-$VERSION.tar.xz
 ROOT=$topdir/root
 rm -rf "$ROOT"
 mkdir -p "$ROOT"
+if [ -n "$SLURM_RPMS" ]; then
+	# Slurm's packages first, as a site installs them before ours (all but debug info);
+	# without their scriptlets (a user for slurmdbd, systemd reloads), which need a shell in
+	# the root, and this root holds nothing but the packages
+	mapfile -t slurm_rpms < <(ls "$SLURM_RPMS"/slurm-*"$SLURM_VERSION"-*.rpm | grep -v -- '-debug')
+	log "Slurm's RPMs: $(printf '%s ' "${slurm_rpms[@]##*/}")"
+	if out2=$(rpm --root "$ROOT" --nodeps --noscripts -i "${slurm_rpms[@]}" 2>&1); then
+		pass "rpm --root $ROOT --nodeps -i SchedMD's ${#slurm_rpms[@]} RPMs of Slurm $SLURM_VERSION"
+	else
+		fail "rpm --root --nodeps -i Slurm's RPMs" "$out2"
+		finish
+	fi
+fi
 if out2=$(rpm --root "$ROOT" --nodeps -i "$bin_rpm" 2>&1); then
 	pass "rpm --root $ROOT --nodeps -i"
 else
 	fail "rpm --root --nodeps -i" "$out2"
 	finish
+fi
+if [ -n "$SLURM_RPMS" ]; then
+	# --nodeps above only because the root has no C library: Slurm's packages must provide
+	# what ours requires of Slurm
+	while read -r cap op ver; do
+		assert_eq "$cap $op $ver is provided in the root" "$ver" \
+			"$(rpm --root "$ROOT" -q --qf '%{VERSION}\n' --whatprovides "$cap" 2>&1 | head -n 1)"
+	done < <(rpm -qp --requires "$bin_rpm" 2>/dev/null | grep -E '^slurm')
+	ctld_plugins=$(rpm --root "$ROOT" -ql slurm 2>/dev/null | sed -n 's|/priority_multifactor\.so$||p')
+	assert_eq "our plugin lies beside Slurm's own priority_multifactor.so" "$PLUGINDIR" "$ctld_plugins"
+	FAIRWAY_SLURM_PREFIX=$ROOT/usr
 fi
 assert_eq "rpm -q in the scratch root" "$nvr.x86_64" "$(rpm --root "$ROOT" -q fairway 2>/dev/null)"
 check "rpm -V in the scratch root (files as packaged)" rpm --root "$ROOT" -V --nodeps fairway
@@ -131,6 +170,8 @@ for f in "$SO" "$CLI"; do
 	assert_match "stack protector in $n" '__stack_chk_fail' "$(readelf -sW --dyn-syms "$f")"
 done
 assert_match "fairway is PIE" 'DYN \(Position-Independent Executable' "$(readelf -h "$CLI")"
+# Slurm's commands load the plugin where slurmctld's functions are missing: it binds lazily.
+assert_eq "no BIND_NOW in ${SO#"$ROOT"}" "" "$(readelf -d "$SO" | grep -E 'BIND_NOW|FLAGS_1.*NOW' || true)"
 
 # --- the installed CLI -----------------------------------------------------------------
 assert_eq "installed fairway --version" "fairway $VERSION" "$("$CLI" --version 2>&1)"
@@ -146,14 +187,21 @@ fi
 # --- a real slurmctld loads the plugin from the installed package -----------------------
 extra="" && tmpfile extra
 echo "SlurmctldDebug=debug" >"$extra"
-tb_start --priority-type priority/fairway --plugin-dir "$ROOT$PLUGINDIR" --conf-extra "$extra"
+if [ -n "$SLURM_RPMS" ]; then
+	# Slurm's plugin directory holds ours: no --plugin-dir
+	tb_start --priority-type priority/fairway --conf-extra "$extra"
+	assert_match "slurmctld of the root: $ROOT/usr/sbin/slurmctld" "^$ROOT/usr/sbin/slurmctld\$" \
+		"$(readlink "/proc/$(tr -dc '0-9' <"$TB_DIR/run/slurmctld.pid")/exe")"
+else
+	tb_start --priority-type priority/fairway --plugin-dir "$ROOT$PLUGINDIR" --conf-extra "$extra"
+fi
 # shellcheck disable=SC1091
 . "$TB_DIR/etc/testbed.env"
 CTLD_LOG=$TB_DIR/log/slurmctld.log
 
 assert_eq "PriorityType in use" priority/fairway \
 	"$(scontrol show config | awk -F' = ' '/^PriorityType /{print $2}')"
-assert_match "PluginDir starts with the scratch root" "^$ROOT$PLUGINDIR(:|\$)" \
+assert_match "PluginDir names the scratch root's plugin directory" "(^|:)$ROOT$PLUGINDIR(:|\$)" \
 	"$(scontrol show config | awk -F' = ' '/^PluginDir /{print $2}')"
 assert_match "slurmctld.log: priority/fairway loaded" 'priority/fairway.*loaded' \
 	"$(grep -F priority/fairway "$CTLD_LOG" || true)"
@@ -180,5 +228,15 @@ else
 	fail "pending job has a nonzero priority" "priority '$prio'"
 fi
 check "slurmctld still answers" scontrol ping
+if [ -n "$SLURM_RPMS" ]; then
+	assert_match "sprio loads the plugin too" "^ *$job " "$(sprio -h -j "$job" 2>&1)"
+	"$TESTBED" stop "$TB_DIR" >/dev/null 2>&1 || true
+	slurm_files=$(rpm --root "$ROOT" -qa 'slurm*' --qf '[%{FILENAMES}\n]' | sort)
+	if out2=$(rpm --root "$ROOT" --nodeps -e fairway 2>&1); then pass "rpm -e fairway"; else fail "rpm -e fairway" "$out2"; fi
+	assert_eq "no file of fairway left in the root" "" \
+		"$(while read -r f; do [ ! -e "$ROOT$f" ] || [ -d "$ROOT$f" ] || echo "$f"; done < <(rpm -qlp "$bin_rpm" 2>/dev/null))"
+	assert_eq "every file of Slurm's packages still there" "" \
+		"$(while read -r f; do [ -e "$ROOT$f" ] || [ -L "$ROOT$f" ] || echo "$f"; done <<<"$slurm_files")"
+fi
 
 finish
