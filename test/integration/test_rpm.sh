@@ -69,7 +69,7 @@ PLUGINDIR=${PLUGINDIR:-/usr/lib64/slurm}
 log "build dir $B: Fairway $VERSION for Slurm $SLURM_VERSION${SLURM_PREFIX:+ in $SLURM_PREFIX}"
 SLURM_RPMS=${FAIRWAY_SLURM_RPMS:-}
 if [ -n "$SLURM_RPMS" ]; then
-	ctld_rpm=$(ls "$SLURM_RPMS"/slurm-slurmctld-"$SLURM_VERSION"-*.rpm 2>/dev/null | head -n 1 || true)
+	ctld_rpm=$(compgen -G "$SLURM_RPMS/slurm-slurmctld-$SLURM_VERSION-*.rpm" | head -n 1 || true)
 	if [ -z "$ctld_rpm" ]; then
 		fail "FAIRWAY_SLURM_RPMS" "no slurm-slurmctld-$SLURM_VERSION-*.rpm in $SLURM_RPMS"
 		finish
@@ -131,7 +131,10 @@ if [ -n "$SLURM_RPMS" ]; then
 	# Slurm's packages first, as a site installs them before ours (all but debug info);
 	# without their scriptlets (a user for slurmdbd, systemd reloads), which need a shell in
 	# the root, and this root holds nothing but the packages
-	mapfile -t slurm_rpms < <(ls "$SLURM_RPMS"/slurm-*"$SLURM_VERSION"-*.rpm | grep -v -- '-debug')
+	slurm_rpms=()
+	for f in "$SLURM_RPMS"/slurm-*"$SLURM_VERSION"-*.rpm; do
+		[[ $f == *-debug* ]] || slurm_rpms+=("$f")
+	done
 	log "Slurm's RPMs: $(printf '%s ' "${slurm_rpms[@]##*/}")"
 	if out2=$(rpm --root "$ROOT" --nodeps --noscripts -i "${slurm_rpms[@]}" 2>&1); then
 		pass "rpm --root $ROOT --nodeps -i SchedMD's ${#slurm_rpms[@]} RPMs of Slurm $SLURM_VERSION"
