@@ -51,6 +51,9 @@ typedef struct {
 	const char *fs_tres_name[FAIRWAY_MAX_FAIRSHARE_TRES]; /* in opt */
 	/* What the options ask of publishing (publish.c), names in opt. */
 	fairway_publish_settings_t publish;
+	/* slurm.conf's PrivateData as FAIRWAY_PRIVATE_DATA_* bits: what
+	 * fairway.prom may say of users is the library's to decide. */
+	uint32_t private_data;
 } fw_cfg_t;
 
 /* The PriorityWeight* of factor FAIRWAY_FACTOR_<f>. */

@@ -231,6 +231,7 @@ extern void fw_publish_end(fw_publish_t *pub, const fw_cfg_t *cfg,
 	e.where = s->metrics_dir ? s->metrics_dir :
 				   slurm_conf.state_save_location;
 	(void) fairway_publication_from_options(&cfg->opt, &p);
+	p.private_data = cfg->private_data;
 	p.slurm_release = SLURM_VERSION_STRING;
 	p.lineage_order = FW_SLURM_AT_LEAST(23, 11);
 	p.algo = cfg->algo;

@@ -171,6 +171,12 @@ extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 						     &c->publish);
 	c->publish.queue_tres = w->tres ? w->tres_count : 0;
 	c->publish.fair_share = FW_WEIGHT(c, FAIRSHARE) && fair_share;
+	if (slurm_conf.private_data & PRIVATE_DATA_USAGE)
+		c->private_data |= FAIRWAY_PRIVATE_DATA_USAGE;
+	if (slurm_conf.private_data & PRIVATE_DATA_USERS)
+		c->private_data |= FAIRWAY_PRIVATE_DATA_USERS;
+	(void) fairway_private_data_tell(&c->opt, c->private_data, fw_say_info,
+					 NULL);
 
 	log_flag(
 		PRIO,

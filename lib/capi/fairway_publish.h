@@ -43,6 +43,7 @@ typedef struct fairway_options {
   uint32_t fairshare_tres_count;
   uint32_t weigh_threads; /* fairway_weigh_threads, 1 to FAIRWAY_MAX_WEIGH_THREADS;
                            * 0: not given */
+  int publish_users;      /* fairway_publish_users: 1; not given or =no: 0 */
 } fairway_options_t;
 
 /* Called once per unknown or malformed option with a line naming it. */
@@ -57,6 +58,20 @@ fairway_error_t fairway_options_parse(const char* text, fairway_options_t* out,
                                       fairway_message_fn say, void* arg);
 
 /* ---- What a period publishes: metrics and the per-period snapshot ---- */
+
+/* slurm.conf's PrivateData, of what the metrics publish. */
+#define FAIRWAY_PRIVATE_DATA_USAGE 0x1u /* PrivateData=usage */
+#define FAIRWAY_PRIVATE_DATA_USERS 0x2u /* PrivateData=users */
+
+/*
+ * Whether fairway.prom carries samples of users for o, as settled, under private_data
+ * (FAIRWAY_PRIVATE_DATA_* bits): 1 or 0.  With metrics written, users left out, or
+ * fairway_publish_users keeping them under PrivateData, say (may be NULL) is told one line
+ * saying so; the plugin asks at start and at each reconfigure.  Errors: none (NULL o: 1,
+ * nothing said).
+ */
+int fairway_private_data_tell(const fairway_options_t* o, uint32_t private_data,
+                              fairway_message_fn say, void* arg);
 
 /* One pending job in one of its partitions (the plugin notes one per partition). */
 typedef struct fairway_pending_row {
@@ -177,6 +192,12 @@ typedef struct fairway_publication {
   const long double* fairshare_tres_usage;
   const fairway_running_job_t* const* fairshare_tres_running;
   const size_t* fairshare_tres_running_count;
+  /* What slurm.conf's PrivateData hides (FAIRWAY_PRIVATE_DATA_* bits, as the plugin
+   * translates slurm_conf.private_data) and fairway_publish_users: where users or usage are
+   * hidden, fairway.prom keeps the accounts' samples only unless publish_users is set
+   * (doc/metrics.md).  The 0600 files keep everything. */
+  uint32_t private_data;
+  int publish_users;
 } fairway_publication_t;
 
 /* What publishing keeps from one period to the next: the jobs the last published period

@@ -27,6 +27,7 @@
 #include "metrics_format.h"
 #include "pending_stats.h"
 #include "plugin_options.h"
+#include "private_data.h"
 #include "published_queue.h"
 #include "publisher.h"
 #include "shadow_policy.h"
@@ -35,6 +36,10 @@
 #include "whatif_json.h"
 
 namespace {
+
+fairway::PrivateData hidden(uint32_t bits) {
+  return {(bits & FAIRWAY_PRIVATE_DATA_USAGE) != 0, (bits & FAIRWAY_PRIVATE_DATA_USERS) != 0};
+}
 
 std::string who(const fairway::AssocTree& t, uint32_t i) {
   const std::string account(t.account(i)), user(t.user(i));
@@ -226,6 +231,7 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
     in.version = fairway_version();
     in.slurm_release = p->slurm_release ? p->slurm_release : "";
     in.decay_exact = p->decay_exact != 0;
+    in.user_samples = fairway::publish_user_samples(hidden(p->private_data), p->publish_users != 0);
     for (size_t k = 0; k < tres.names.size(); k++)
       in.fairshare_tres.push_back({tres.names[k], &tres.trees[k], &tres.results[k]});
     in.partitions = names(p->partitions, p->partition_count, "partition names");
@@ -368,6 +374,7 @@ extern "C" fairway_error_t fairway_options_parse(const char* text, fairway_optio
     out->rerank_interval = o.rerank_interval;
     static_assert(fairway::kMaxWeighThreads == FAIRWAY_MAX_WEIGH_THREADS);
     out->weigh_threads = o.weigh_threads;
+    out->publish_users = o.publish_users ? 1 : 0;
     static_assert(fairway::kMaxFairShareTres == FAIRWAY_MAX_FAIRSHARE_TRES);
     static_assert(fairway::kMaxFairShareTresName < sizeof out->fairshare_tres[0]);
     for (const std::string& t : o.fairshare_tres)
@@ -406,5 +413,19 @@ extern "C" fairway_error_t fairway_publication_from_options(const fairway_option
     p->shadow_file = o->shadow_file[0] ? o->shadow_file : nullptr;
     p->decay_exact = o->decay_exact;
     p->usage_basis = o->usage_basis;
+    p->publish_users = o->publish_users;
   });
+}
+
+extern "C" int fairway_private_data_tell(const fairway_options_t* o, uint32_t private_data,
+                                         fairway_message_fn say, void* arg) {
+  if (!o) return 1;
+  int out = 1;
+  (void)fairway::guard([&] {
+    const fairway::PrivateData h = hidden(private_data);
+    out = fairway::publish_user_samples(h, o->publish_users != 0) ? 1 : 0;
+    const auto line = fairway::private_data_line(h, o->publish_users != 0, o->metrics_dir[0]);
+    if (line && say) say(line->c_str(), arg);
+  });
+  return out;
 }

@@ -2,6 +2,7 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "metrics_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -109,7 +110,11 @@ std::string format_metrics(const MetricsInput& in) {
   SshareOptions opt;
   opt.dampening_factor = in.dampening_factor;
   opt.sibling_order = in.sibling_order;
-  const std::vector<SshareRow> rows = sshare_rows(t, *in.result, in.algorithm, opt);
+  std::vector<SshareRow> rows = sshare_rows(t, *in.result, in.algorithm, opt);
+  if (!in.user_samples)
+    rows.erase(std::remove_if(rows.begin(), rows.end(),
+                              [&](const SshareRow& r) { return t.is_user(r.index); }),
+               rows.end());
 
   std::string out;
   out.reserve(512 + rows.size() * 7 * 110);
@@ -213,7 +218,8 @@ std::string format_metrics(const MetricsInput& in) {
                        "(fairway_starvation_*), else 0; associations with eligible jobs pending.",
                        in.starvation_minutes));
     for (uint32_t i : in.starvation->with_pending)
-      sample(out, "fairway_association_starved", by_index[i], starved[i]);
+      if (in.user_samples || !t.is_user(i))
+        sample(out, "fairway_association_starved", by_index[i], starved[i]);
     family(out, "fairway_starvation_factor_threshold", "gauge",
            "The fair-share factor from which a waiting association counts as starved.");
     sample(out, "fairway_starvation_factor_threshold", "", in.starvation->threshold);
@@ -240,8 +246,9 @@ std::string format_metrics(const MetricsInput& in) {
            "Change of the fair-share factor under the shadow policy, for the associations whose "
            "factor changes (an account: the highest of its users').");
     for (const AssocChange& a : in.shadow->associations)
-      sample(out, "fairway_shadow_fairshare_factor_change",
-             label("account", a.account) + "," + label("user", a.user), a.after - a.before);
+      if (in.user_samples || a.user.empty())
+        sample(out, "fairway_shadow_fairshare_factor_change",
+               label("account", a.account) + "," + label("user", a.user), a.after - a.before);
   }
 
   pending_families(out, "partition", "partition", in.partitions, in.pending.partitions);

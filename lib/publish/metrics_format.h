@@ -60,6 +60,10 @@ struct MetricsInput {
   // (nullptr when it could not be).
   bool shadow_on = false;
   const WhatIf* shadow = nullptr;
+  // Whether samples of users are written (private_data.h's publish_user_samples).  false: the
+  // associations' families, starvation and the shadow policy's factor changes keep the
+  // accounts' samples only (their label user="" stays), and no sample names a user.
+  bool user_samples = true;
 };
 
 // The exposition text, ending in '\n'.  Throws std::invalid_argument when tree or result is

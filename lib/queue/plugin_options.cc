@@ -16,7 +16,8 @@ constexpr std::string_view kPrefix = "fairway_";
 constexpr const char* kKnown =
     "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
     "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, "
-    "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads";
+    "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads, "
+    "fairway_publish_users";
 
 // A whole number from lo to hi written in decimal digits only.
 bool whole(std::string_view v, unsigned long lo, unsigned long hi, unsigned long& out) {
@@ -150,6 +151,16 @@ PluginOptions parse_priority_parameters(std::string_view text, std::vector<std::
       }
       problems.push_back("PriorityParameters: fairway_decay=" + shown(value) +
                          " is not slurm or exact, ignored (usage decays as multifactor's does)");
+      continue;
+    }
+    if (name == "fairway_publish_users") {
+      if (eq == std::string_view::npos || value == "yes" || value == "no") {
+        o.publish_users = value != "no";
+        continue;
+      }
+      problems.push_back("PriorityParameters: fairway_publish_users=" + shown(value) +
+                         " is not yes or no, ignored (users are published as PrivateData "
+                         "allows)");
       continue;
     }
     if (name == "fairway_rerank_interval") {

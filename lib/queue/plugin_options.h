@@ -54,6 +54,9 @@ struct PluginOptions {
   // kMaxWeighThreads); 0: not given (the plugin's default: the CPUs slurmctld may run on, at
   // most 16).
   uint32_t weigh_threads = 0;
+  // fairway_publish_users (or =yes; =no: the default): fairway.prom keeps its samples of users
+  // even where slurm.conf's PrivateData hides users or usage (lib/publish/private_data.h).
+  bool publish_users = false;
 };
 
 // Longest accepted path (PATH_MAX less room for the file names written there).

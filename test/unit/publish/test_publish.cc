@@ -41,7 +41,8 @@ TEST(PluginOptions, MetricsDirAndOneMessagePerBadOption) {
       "PriorityParameters: unknown option 'fairway_nope', ignored (the options are: "
       "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
       "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, "
-      "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads)");
+      "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads, "
+      "fairway_publish_users)");
   EXPECT_EQ(problems[2],
             "PriorityParameters: fairway_metrics_dir needs a directory "
             "(fairway_metrics_dir=/path), ignored");
@@ -71,7 +72,8 @@ TEST(PluginOptions, RelativeOrHugePathsAndRepeatsAreNamed) {
       "PriorityParameters: unknown option 'fairway_colour', ignored (the options are: "
       "fairway_metrics_dir, fairway_history_days, fairway_starvation_minutes, "
       "fairway_starvation_quantile, fairway_shadow, fairway_queue_jobs, fairway_decay, "
-      "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads)");
+      "fairway_usage, fairway_rerank_interval, fairway_fairshare_tres, fairway_weigh_threads, "
+      "fairway_publish_users)");
   problems.clear();
   o = parse_priority_parameters("", problems);
   EXPECT_TRUE(problems.empty());
