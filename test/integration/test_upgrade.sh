@@ -216,7 +216,7 @@ else
 	SLURM_CONF=$TB_DIR/etc-down/slurm.conf timeout -k 5 60 "$prev_ctld" -D >"$TB_DIR/log/downgrade.out" 2>&1 || rc=$?
 	refusal=$(new_log | grep -E -i 'incompatible version|can not recover|newer' | head -n 1 || true)
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && [ -n "$refusal" ]; then
-		pass "downgrade to ${vers[$prev]} refused (exit $rc): ${refusal#*]: }"
+		pass "downgrade to ${vers[$prev]} refused (exit $rc): ${refusal#*] }"
 	else
 		fail "downgrade to ${vers[$prev]} refused" "slurmctld ${vers[$prev]} exit $rc, log: $(new_log | tail -n 3 | tr '\n' ' ')"
 	fi
