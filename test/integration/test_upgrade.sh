@@ -20,10 +20,12 @@
 # Environment: FAIRWAY_UPGRADE_CHAIN, the releases oldest first, space-separated
 # "VERSION:PREFIX:PLUGINDIR" (PREFIX: the Slurm installed there as scripts/slurm-source
 # built it; empty or /usr: the installed Slurm; PLUGINDIR: Fairway built for it, holding
-# priority_fairway.so), e.g.
-#   "22.05.8:/usr:_build/plugin/.libs 23.11.4:$HOME/.cache/.../prefix:_build-23.11.4/plugin/.libs"
-# At least two releases; without it the test says SKIP and fails (it is only run where
-# every release is built: scripts/check).
+# priority_fairway.so; the installed Slurm only before any prefix), e.g.
+#   "22.05.8:/usr:_build/plugin/.libs 23.11.4:P:_build-23.11.4/plugin/.libs"
+# with P the third line of `scripts/slurm-source --version 23.11.4`.  At least two
+# releases; without them the test says SKIP and fails (scripts/check runs it where every
+# release is built).  A chain may repeat a release (no downgrade is tried then).
+# TESTBED_TIMEOUT defaults to 120 s here: slurmdbd converts the database at its start.
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
