@@ -216,7 +216,9 @@ else
 	mark_log
 	rc=0
 	SLURM_CONF=$TB_DIR/etc-down/slurm.conf timeout -k 5 60 "$prev_ctld" -D >"$TB_DIR/log/downgrade.out" 2>&1 || rc=$?
-	refusal=$(new_log | grep -E -i 'incompatible version|can not recover|newer' | head -n 1 || true)
+	# (23.11 stops at 22.05's "incompatible version"; 24.11's state is refused by 23.11 at
+	# its cluster name file, "fairway|ID" since 24.11: either is Slurm's own fatal line)
+	refusal=$(new_log | grep -E 'fatal:' | head -n 1 || true)
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && [ -n "$refusal" ]; then
 		pass "downgrade to ${vers[$prev]} refused (exit $rc): ${refusal#*] }"
 	else
