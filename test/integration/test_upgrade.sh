@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2317  # (helper functions are called through wait_for)
+# shellcheck disable=SC2317  # (functions called through wait_for)
 # A site upgrading Slurm, and Fairway built for each release, on one StateSaveLocation:
 # release after release of FAIRWAY_UPGRADE_CHAIN on ONE testbed (one database, one spool),
 # with jobs pending across every step.  Each step ends the way that leaves the most to
@@ -13,7 +13,7 @@
 #   * RawUsage of every association is what it was before the step, and equals AllocCPUS x
 #     Elapsed of every finished job in sacct (decay off): nothing lost, nothing twice.
 # Then a downgrade: the previous release's slurmctld on the newest's state must refuse it
-# (Slurm's own "incompatible version" line) and change nothing: the newest starts again
+# (with Slurm's own fatal line) and change no state file: the newest starts again
 # with the same usage and jobs.  Last, the site goes back to priority/multifactor on the
 # newest release: RawUsage unchanged, a job charged by multifactor, still exact.
 #
