@@ -124,6 +124,12 @@ UsageSnapshot parse_usage(std::string_view text) {
     if (ended) parse_error("usage file", line_no, "text after the end line");
     const auto f = fields(line);
     if (!header) {
+      // Another format version (a newer Fairway's file, after a downgrade) is refused
+      // naming the version, so that the log says why this usage was not restored.
+      if (f.size() == 3 && f[0] == "fairway-usage" && f[1] != "1")
+        parse_error(
+            "usage file", line_no,
+            "format version " + std::string(f[1].substr(0, 16)) + ", this Fairway reads version 1");
       if (f.size() != 3 || f[0] != "fairway-usage" || f[1] != "1" || !to_time(f[2], &s.period))
         parse_error("usage file", line_no, "not a 'fairway-usage 1 <time>' header");
       header = true;

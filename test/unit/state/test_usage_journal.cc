@@ -63,6 +63,26 @@ TEST(UsageFile, ReadsBackWhatWasWrittenAndAMissingFileIsNone) {
   fs::remove_all(dir);
 }
 
+// A usage file of another format version (a newer Fairway's, after a downgrade) is refused
+// with an error that names the file and the version found, never read as empty usage.
+TEST(UsageFile, AnotherVersionIsRefusedNamingTheFileAndTheVersion) {
+  const fs::path dir = fs::temp_directory_path() / ("fw-usage-v-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "fairway_usage").string();
+  std::ofstream(path) << "fairway-usage 2 2000\na 1 0x1p+0 0x0p+0\nend 1\n";
+  try {
+    (void)read_usage_file(path);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::kParse);
+    const std::string what = e.what();
+    EXPECT_NE(what.find(path), std::string::npos) << what;
+    EXPECT_NE(what.find("version 2"), std::string::npos) << what;
+    EXPECT_NE(what.find("reads version 1"), std::string::npos) << what;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(Journal, LinesReadBackAndATornLastLineIsSkipped) {
   JournalEntry e = end(42, 3, 1.5);
   e.epoch = 1000;
