@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "api_guard.h"
+#include "atomic_file.h"
 #include "fairway.h"
 #include "fairway_publish.h"
 #include "fairway_usage_files.h"
@@ -87,8 +88,24 @@ struct fairway_usage_journal {
     if (rotate)
       (void)::rename(path.c_str(), state_file_path(dir, fairway::StateFile::kJournalOld).c_str());
     if (fd >= 0) ::close(fd);
-    fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) throw fairway::Error(fairway::Errc::kIo, path);
+    if (!rotate) drop_torn_line(path);
+  }
+
+  // A journal left by a controller killed in the middle of a write ends in a torn line, which
+  // its readers skip; the next line appended would be glued to it and make a malformed line,
+  // which refuses the whole replay.  So the torn end is cut off before anything is appended.
+  void drop_torn_line(const std::string& path) {
+    const off_t size = ::lseek(fd, 0, SEEK_END);
+    if (size <= 0) return;
+    char last = '\n';
+    if (::pread(fd, &last, 1, size - 1) != 1 || last == '\n') return;
+    bool exists = false;
+    const std::string text = fairway::read_whole_file(path, &exists, static_cast<size_t>(size));
+    const size_t nl = text.rfind('\n');
+    const off_t keep = nl == std::string::npos ? 0 : static_cast<off_t>(nl + 1);
+    if (::ftruncate(fd, keep) != 0) throw fairway::Error(fairway::Errc::kIo, path);
   }
 };
 

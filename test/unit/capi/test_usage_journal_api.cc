@@ -102,6 +102,39 @@ TEST_F(UsageJournalTest, AppendsWithTheCurrentEpochOnceOpen) {
   EXPECT_EQ(v[0].real, 1.5);
 }
 
+// A controller killed in the middle of a write leaves half a line; the next controller that
+// opens the journal (a takeover, a restart) cuts it off before it appends, so that its lines
+// stay whole and the journal reads back.
+TEST_F(UsageJournalTest, OpeningCutsOffATornLastLine) {
+  ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 0), FAIRWAY_OK);
+  fairway::append_journal(*j_, end(7, 3, 2));
+  fairway_usage_journal_destroy(&j_);
+  {
+    std::ofstream torn(path(StateFile::kJournal), std::ios::app);
+    torn << "e 1000 8 3 0x1p+";
+  }
+  j_ = fairway_usage_journal_new();
+  ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 0), FAIRWAY_OK);
+  fairway::append_journal(*j_, end(9, 3, 4));
+  const auto v = read(StateFile::kJournal);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].job_id, 7u);
+  EXPECT_EQ(v[1].job_id, 9u);
+  EXPECT_EQ(v[1].real, 4.0);
+}
+
+TEST_F(UsageJournalTest, OpeningCutsOffAJournalThatIsOneTornLine) {
+  {
+    std::ofstream torn(path(StateFile::kJournal));
+    torn << "e 1000 8";
+  }
+  ASSERT_EQ(fairway_usage_journal_open(j_, dir_.c_str(), 0), FAIRWAY_OK);
+  fairway::append_journal(*j_, end(9, 3, 4));
+  const auto v = read(StateFile::kJournal);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].job_id, 9u);
+}
+
 TEST_F(UsageJournalTest, OpenFailureNamesThePathAndKeepsErrno) {
   const std::string missing = (dir_ / "missing").string();
   EXPECT_EQ(fairway_usage_journal_open(j_, missing.c_str(), 0), FAIRWAY_EIO);
