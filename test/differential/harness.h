@@ -176,6 +176,8 @@ extern void world_write_state_file(time_t last_ran, time_t last_reset);
 /* Wait until a plugin's calculation thread has finished its period at
  * `when` (both plugins write the state file last); false after 30 s. */
 extern bool world_wait_period(time_t when);
+/* When the last period ran, from the state file (0: none readable). */
+extern time_t world_last_period(void);
 /* Every association's normalized shares as assoc_mgr sets them when it
  * loads them under slurm_conf's PriorityFlags. */
 extern void world_normalize_all_shares(void);
@@ -362,6 +364,7 @@ extern int compare_results(const result_t *mf, const result_t *fw);
 #define SOAK_WORKERS 4
 #define SOAK_LAG 100	  /* submitted jobs waiting before one starts */
 #define SOAK_MAX_ADDED 32 /* associations added and not yet removed */
+#define SOAK_FIRST_ADDED_ID 1000000 /* ids of the associations it adds */
 
 /* The operations the soak times, in the order of its report. */
 enum {
@@ -404,6 +407,7 @@ typedef struct {
 	long held_by_removal;	/* jobs that lost their association */
 	bool no_reconfig, no_assoc,
 		no_assoc_del; /* FW_SOAK_SKIP=reconfig,assoc,del */
+	bool usage;	      /* FW_SOAK_USAGE: soak_usage.c counts */
 } soak_state_t;
 extern soak_state_t soak_state;
 
@@ -417,6 +421,19 @@ extern void soak_op(int op, time_t now, uint32_t *items);
 extern void soak_purge(void);
 /* assoc_mgr's notification after it removed an association. */
 extern void soak_remove_assoc_notify(slurmdb_assoc_rec_t *rec);
+
+/* ---- soak_usage.c: no usage lost (decay off), under the job write lock ---- */
+/* Every association's usage now; the plugin charges from `charged_from`
+ * (the last period of the state file). */
+extern void soak_usage_start(time_t charged_from);
+/* A job ended (priority_p_job_end called): what it ran counted. */
+extern void soak_usage_job_end(const job_record_t *j);
+/* An association removed, its jobs told: its usage counted. */
+extern void soak_usage_assoc_removed(const slurmdb_assoc_rec_t *rec);
+/* The running jobs counted up to the last period (`charged_to`), then every
+ * user association's usage and the root's compared with what the jobs ran;
+ * prints the figures and any difference, false on one. */
+extern bool soak_usage_check(time_t charged_to);
 
 /* ---- measure.c ---- */
 /* time() as both plugins read it: frozen at this second when not 0. */

@@ -146,6 +146,8 @@ static void _finish(job_record_t *j, uint32_t state, time_t now)
 	j->job_state = state;
 	j->end_time = now;
 	soak_state.fw.job_end(j);
+	if (soak_state.usage)
+		soak_usage_job_end(j);
 }
 
 static void _op_submit(time_t now)
@@ -179,12 +181,16 @@ static void _op_submit(time_t now)
 }
 
 /* One running job ends; the oldest submitted job (once SOAK_LAG wait) starts,
- * or is cancelled if it cannot run (held, or its association is gone). */
-static void _op_turnover(time_t now)
+ * or is cancelled if it cannot run (held, or its association is gone).  The
+ * times are read under the job write lock, as slurmctld reads them: never
+ * before the last period the plugin charged up to. */
+static void _op_turnover(void)
 {
 	job_record_t *j;
+	time_t now;
 
 	lock_slurmctld(g_job_write);
+	now = time(NULL);
 	if (soak_state.nrun) {
 		size_t r = fw_pick(soak_state.nrun);
 		j = soak_state.running[r];
@@ -318,6 +324,9 @@ void soak_remove_assoc_notify(slurmdb_assoc_rec_t *rec)
 		j->assoc_id = 0;
 	}
 	list_iterator_destroy(it);
+	/* No job reaches it now: what it was charged is final. */
+	if (soak_state.usage)
+		soak_usage_assoc_removed(rec);
 	unlock_slurmctld(job_write);
 }
 
@@ -409,7 +418,7 @@ void soak_op(int op, time_t now, uint32_t *items)
 		_op_submit(now);
 		break;
 	case OP_TURNOVER:
-		_op_turnover(now);
+		_op_turnover();
 		break;
 	case OP_RECONFIG:
 		_op_reconfig();

@@ -360,29 +360,31 @@ void world_write_state_file(time_t last_ran, time_t last_reset)
 	xfree(path);
 }
 
-bool world_wait_period(time_t when)
+time_t world_last_period(void)
 {
 	char *path = xstrdup_printf("%s/priority_last_decay_ran",
 				    fw_world.state_dir);
-	bool done = false;
+	unsigned char b[8];
+	FILE *f = fopen(path, "r");
+	uint64_t v = 0;
 
-	for (int i = 0; (i < 30000) && !done; i++) {
-		unsigned char b[8];
-		FILE *f = fopen(path, "r");
-		uint64_t v = 0;
-
-		if (f && (fread(b, 1, 8, f) == 8)) {
-			for (int k = 0; k < 8; k++)
-				v = (v << 8) | b[k];
-			done = ((time_t) v == when);
-		}
-		if (f)
-			fclose(f);
-		if (!done)
-			usleep(1000);
-	}
+	if (f && (fread(b, 1, 8, f) == 8))
+		for (int k = 0; k < 8; k++)
+			v = (v << 8) | b[k];
+	if (f)
+		fclose(f);
 	xfree(path);
-	return done;
+	return (time_t) v;
+}
+
+bool world_wait_period(time_t when)
+{
+	for (int i = 0; i < 30000; i++) {
+		if (world_last_period() == when)
+			return true;
+		usleep(1000);
+	}
+	return false;
 }
 
 /* Fairshare=parent after the others. */
