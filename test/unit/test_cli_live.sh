@@ -54,10 +54,27 @@ expect "compare with a running job" 1 '^fairway: job 10 is running$' queue "$cli
 expect "explain of no association" 1 '^fairway: slurmctld has no association of user nosuch$' \
   queue "$cli" explain --user nosuch
 if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null; then
+  # The libraries the command loads from where nobody cannot read them (a Slurm release
+  # installed under root's home, found through LD_LIBRARY_PATH, which runuser drops) are
+  # copied where nobody can.
+  mkdir -m 755 "$tmp/lib"
+  # So are its plugins (libslurm's PluginDir, lib/slurm beside it), which 26.05's slurm_init
+  # loads (auth, certgen, ...).
+  plugindir=$tmp/lib
+  for lib in $(ldd "$cli" | awk '$2 == "=>" && $3 ~ /^\// {print $3}'); do
+    runuser -u nobody -- test -r "$lib" && continue
+    cp "$lib" "$tmp/lib/"
+    case $lib in */libslurm.so*)
+      if [ -d "${lib%/*}/slurm" ]; then cp -r "${lib%/*}/slurm" "$tmp/lib/slurm"; plugindir=$tmp/lib/slurm; fi
+    esac
+  done
+  chmod -R a+rX "$tmp/lib"
+  { cat "$SLURM_CONF"; echo "PluginDir=$plugindir"; } >"$tmp/slurm-user.conf"
+  chmod 644 "$tmp/slurm-user.conf"
   expect "explain of a job hidden by PrivateData=jobs" 1 \
     '^fairway: no job 99999 \(or not visible to you: PrivateData\)$' \
-    private runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" FAKE_SLURMCTLD=private \
-    LD_PRELOAD="$fake" "$cli" explain 99999
+    private runuser -u nobody -- env SLURM_CONF="$tmp/slurm-user.conf" FAKE_SLURMCTLD=private \
+    LD_LIBRARY_PATH="$tmp/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" LD_PRELOAD="$fake" "$cli" explain 99999
 else
   echo "SKIP: not root: PrivateData=jobs (a user other than root and SlurmUser) was not tried"
 fi
