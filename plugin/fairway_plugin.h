@@ -263,8 +263,8 @@ extern void fw_usage_reset(const fw_state_t *st);
 
 /* ---- decay_state.c: priority_last_decay_ran ---- */
 /* Decay settings, the decay state and the restored usage, before the first
- * period.  Caller holds calc_lock, and slurmctld's job write lock if
- * job_locked. */
+ * period.  Caller holds calc_lock (or is init, before the calculation thread
+ * starts), and slurmctld's job write lock if job_locked. */
 extern void fw_period_state_load(fw_state_t *st, time_t now, bool job_locked);
 /* Decay half-life and reset period from slurm.conf.  Caller holds calc_lock. */
 extern void fw_decay_settings_read(fw_state_t *st);

@@ -155,11 +155,13 @@ extern int init(void)
 		assoc_mgr_unlock(&assoc_write);
 		/* Before any job can end: priority_p_job_end charges from the
 		 * last period, so it must be known (as multifactor waits for
-		 * its thread to read it). */
-		slurm_mutex_lock(&st->calc_lock);
+		 * its thread to read it).  Without calc_lock: the calculation
+		 * thread starts after this, and slurmctld calls nothing else of
+		 * the plugin before init returns; taken here, under the job
+		 * lock the caller holds from 23.11 on, it would be ordered
+		 * after that lock, against the calculation thread's order. */
 		fw_period_state_load(st, time(NULL), FW_INIT_CALLER_LOCKS);
 		st->run_secs_pending = true;
-		slurm_mutex_unlock(&st->calc_lock);
 		if (FW_LOADER_THREAD_START)
 			st->thread_wanted = true; /* priority_p_thread_start */
 		else
