@@ -317,10 +317,11 @@ void soak_remove_assoc_notify(slurmdb_assoc_rec_t *rec)
 			j->details->accrue_time = 0;
 			j->details->begin_time = 0;
 		}
-		if (!IS_JOB_FINISHED(j)) {
-			j->assoc_ptr = NULL;
+		/* A finished job's pointer is cleared too (slurmctld's
+		 * _job_fail_account): the record is freed after this. */
+		if (!IS_JOB_FINISHED(j))
 			soak_state.held_by_removal++;
-		}
+		j->assoc_ptr = NULL;
 		j->assoc_id = 0;
 	}
 	list_iterator_destroy(it);
