@@ -120,8 +120,14 @@ static uint64_t _assocs_checksum(void)
  * holds the lock, e.g. slurmctld around priority_p_set). */
 void fake_rebase(void)
 {
-	g_jobs_sum = _jobs_checksum();
-	g_assocs_sum = _assocs_checksum();
+	/* What a lock holder may be writing now (the calculation thread,
+	 * once started) is taken as the base when its lock is released. */
+	pthread_mutex_lock(&g_mutex);
+	if (!g_job_writers)
+		g_jobs_sum = _jobs_checksum();
+	if (!g_assoc_writers && !g_assoc_readers)
+		g_assocs_sum = _assocs_checksum();
+	pthread_mutex_unlock(&g_mutex);
 }
 
 /* Did a job or association change since it was last unlocked? */
