@@ -202,6 +202,10 @@ void sc_bench(scenario_t *s, int assocs, int jobs, int running)
 	s->damp = 1;
 	s->njobs = jobs;
 	s->nrunning = running;
+	/* PriorityFlags of the bench's clusters (NO_FAIR_TREE, DEPTH_OBLIVIOUS) */
+	if (getenv("FW_BENCH_FLAGS"))
+		snprintf(s->flags, sizeof(s->flags), "%s",
+			 getenv("FW_BENCH_FLAGS"));
 	g_next_id = 2;
 	sc_add(s, 1, 0, "root", NULL, 1, 0);
 	for (int k = 0; k < accounts; k++) {
