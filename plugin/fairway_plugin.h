@@ -118,6 +118,7 @@ typedef struct {
 	size_t cap;
 	const fw_cfg_t *cfg;
 	const fw_fs_table_t *fs; /* the fair-share table weighed from */
+	bool fs_slots;		 /* the factors of Fair Tree's table */
 	fw_publish_t *pub;	 /* the calculation thread's publishing */
 	time_t now;
 } fw_pool_t;
@@ -197,6 +198,9 @@ typedef struct {
 extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 				job_record_t *job_ptr, time_t now,
 				bool assoc_locked, bool fs_slots);
+/* A job's on-demand fair-share computed ahead of its weighing (job_weigh.c). */
+extern void fw_job_fs_prepare(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			      job_record_t *job_ptr, bool fs_slots);
 /* Whether a period weighs this job (pending, not held, ...). */
 extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
 /* Weigh a weighable job; true if its priority changed. */
@@ -294,11 +298,23 @@ typedef struct {
 	/* Between periods (fairway_rerank_interval): note what running jobs
 	 * hold, charge nothing, note no start. */
 	bool rerank;
+	/* As multifactor's one pass that charges and weighs job after job
+	 * (classic's period, init without slurmdbd, a recalculation): only
+	 * the jobs that pass weighs, each one's on-demand fair-share computed
+	 * as it is collected (fw_job_fs_prepare), then weighed without the
+	 * table (FW_WEIGH_IN_ORDER). */
+	bool in_order;
 } fw_collect_t;
 extern int fw_collect_job(void *x, void *arg);
-/* Weigh the n collected jobs.  Job write lock, assoc and QOS read locks. */
+/* How the collected jobs are weighed: from the fair-share table of the pass
+ * (Fair Tree; classic's on-demand fair-share computed first, in job order),
+ * or as collected with in_order. */
+typedef enum { FW_WEIGH_FROM_TABLE, FW_WEIGH_IN_ORDER } fw_weigh_how_t;
+/* Weigh the n collected jobs, in the pool's threads.  Job write lock, assoc
+ * and QOS read (or write) locks. */
 extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
-			       const fw_fs_table_t *fs, time_t now, size_t n);
+			       const fw_fs_table_t *fs, time_t now, size_t n,
+			       fw_weigh_how_t how);
 /* Set up the pool (no thread yet) from the CPUs and the environment (init). */
 extern void fw_weigh_pass_configure(fw_pool_t *pool);
 /* Stop the pool's threads, free the job array (fini). */

@@ -109,6 +109,17 @@ static int _job_tres_factor(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	return k;
 }
 
+/* Whether the job's fair-share factor comes from the table of the pass (Fair
+ * Tree's weighing pass: the association's fs_factor, assoc_sync.c) rather than
+ * from its association's record. */
+static const double *_fs_slot(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			      const job_record_t *job_ptr, bool fs_slots)
+{
+	if (!fs_slots || !job_ptr->assoc_ptr || FW_WEIGHT(cfg, ASSOC))
+		return NULL;
+	return fw_fs_table_factor(fs, job_ptr->assoc_id);
+}
+
 /* Copy what the job-factor computation needs out of a job.  Caller holds the
  * job lock and the assoc read lock. */
 static void _job_input(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
@@ -134,8 +145,7 @@ static void _job_input(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	in->time_limit = job_ptr->time_limit;
 	/* Only what a nonzero weight uses: the records of associations, QOS
 	 * and partitions are scattered too, and the core ignores the rest. */
-	if (fs_slots && job_ptr->assoc_ptr && !FW_WEIGHT(cfg, ASSOC) &&
-	    (slot = fw_fs_table_factor(fs, job_ptr->assoc_id))) {
+	if ((slot = _fs_slot(cfg, fs, job_ptr, fs_slots))) {
 		/* Fair Tree weighing pass: the association's fs_factor from
 		 * the table built with it (assoc_sync.c). */
 		in->has_assoc = 1;
@@ -428,6 +438,25 @@ observed:
 	if (qos != qos_buf)
 		xfree(qos);
 	return r.priority;
+}
+
+/*
+ * What weighing the job would compute on demand (classic and depth-oblivious:
+ * its association's effective usage, multifactor's priority_p_set_assoc_usage)
+ * computed now, at this point of the pass, so that the weighing itself only
+ * reads shared records and can run in the pool's threads with the same result
+ * as one job after the other.  The same tests as fw_job_priority and
+ * _job_input, in their order.  Caller holds the job lock and an assoc lock.
+ */
+extern void fw_job_fs_prepare(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			      job_record_t *job_ptr, bool fs_slots)
+{
+	if ((job_ptr->direct_set_prio && (job_ptr->priority > 0)) ||
+	    !job_ptr->details || _fs_slot(cfg, fs, job_ptr, fs_slots) ||
+	    !job_ptr->assoc_ptr || !job_ptr->assoc_ptr->usage ||
+	    !FW_WEIGHT(cfg, FAIRSHARE))
+		return;
+	(void) _job_fs_factor(cfg, job_ptr);
 }
 
 /* Whether the periodic pass weighs this job: held jobs (priority 0) keep 0;

@@ -10,42 +10,6 @@
 
 #include "fairway_plugin.h"
 
-/* What a pass over job_list needs. */
-struct pass {
-	fw_state_t *st;
-	time_t now;
-	const fw_cfg_t *cfg;
-};
-
-/* Classic: charge a job, then weigh it with the usage charged so far.  The
- * caller holds the job write lock and the assoc and QOS write locks for the
- * whole pass (multifactor takes them per job; one lock around the pass is the
- * same sequence of values, and keeps one lock order for every pass over
- * job_list: assoc_mgr's locks, then the list's). */
-static int _foreach_charge_and_weigh(void *x, void *arg)
-{
-	struct pass *p = arg;
-
-	if (fw_charge_running_job(p->st, p->cfg, x, p->now, true))
-		fw_recalc_job(p->cfg, &p->st->fs, x, p->now, true);
-	if (p->st->publish)
-		fw_publish_note_started(x, p->now);
-	return 0;
-}
-
-/* Classic without charging (a recalculation, a period without fair-share):
- * the jobs the charging pass would weigh. */
-static int _foreach_weigh(void *x, void *arg)
-{
-	struct pass *p = arg;
-
-	if (fw_classic_weighs(p->st, p->cfg, x))
-		fw_recalc_job(p->cfg, &p->st->fs, x, p->now, true);
-	if (p->st->publish)
-		fw_publish_note_started(x, p->now);
-	return 0;
-}
-
 /* Release the job write lock of a step that weighed jobs, once publishing
  * has copied what it must under it. */
 static void _job_unlock_weighed(fw_state_t *st)
@@ -58,19 +22,19 @@ static void _job_unlock_weighed(fw_state_t *st)
  * the order slurmctld uses). */
 static void _weigh_all_jobs(fw_state_t *st, const fw_cfg_t *cfg, time_t now)
 {
-	struct pass pass = { st, now, cfg };
 	assoc_mgr_lock_t assoc_read = { .assoc = READ_LOCK, .qos = READ_LOCK };
+	/* classic and depth-oblivious: the jobs the charging pass would weigh
+	 * (a recalculation, a period without fair-share) */
+	bool in_order = (cfg->algo != FAIRWAY_ALGO_FAIR_TREE);
+	fw_collect_t c = { st, cfg, now, false, 0, false, in_order };
 
 	fw_job_write_lock(&st->job_lock);
 	if (job_list) {
 		assoc_mgr_lock(&assoc_read);
-		if (cfg->algo == FAIRWAY_ALGO_FAIR_TREE) {
-			fw_collect_t c = { st, cfg, now, false, 0 };
-			list_for_each(job_list, fw_collect_job, &c);
-			fw_weigh_collected(&st->pool, cfg, &st->fs, now, c.n);
-		} else {
-			list_for_each(job_list, _foreach_weigh, &pass);
-		}
+		list_for_each(job_list, fw_collect_job, &c);
+		fw_weigh_collected(&st->pool, cfg, &st->fs, now, c.n,
+				   in_order ? FW_WEIGH_IN_ORDER :
+					      FW_WEIGH_FROM_TABLE);
 		assoc_mgr_unlock(&assoc_read);
 	}
 	_job_unlock_weighed(st);
@@ -112,7 +76,7 @@ static int _walk_and_weigh(fw_collect_t *c, assoc_mgr_lock_t *walk_locks,
 	if (c->n) {
 		assoc_mgr_lock(&assoc_read);
 		fw_weigh_collected(&c->st->pool, c->cfg, &c->st->fs, c->now,
-				   c->n);
+				   c->n, FW_WEIGH_FROM_TABLE);
 		assoc_mgr_unlock(&assoc_read);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t3);
@@ -406,16 +370,24 @@ extern void fw_calc_thread_stop(fw_state_t *st)
 	fairway_period_clock_stop(&st->clock);
 }
 
-/* Charge and weigh every job in one pass (classic's period; init without
- * slurmdbd).  Caller holds the job write lock. */
+/* Charge and weigh every job as one pass job after job would (classic's
+ * period; init without slurmdbd): each running job charged and what weighing
+ * computes on demand computed as the walk collects the jobs, then the
+ * collected jobs weighed in the pool.  The caller holds the job write lock;
+ * the assoc and QOS write locks are held for the walk and the weighing both
+ * (multifactor takes them per job; one lock around the pass is the same
+ * sequence of values, and keeps one lock order for every pass over job_list:
+ * assoc_mgr's locks, then the list's). */
 extern void fw_charge_and_weigh_all(fw_state_t *st, const fw_cfg_t *cfg,
 				    time_t now)
 {
-	struct pass pass = { st, now, cfg };
+	fw_collect_t c = { st, cfg, now, true, 0, false, true };
 
 	if (!job_list)
 		return;
 	assoc_mgr_lock(&fw_charge_locks);
-	list_for_each(job_list, _foreach_charge_and_weigh, &pass);
+	list_for_each(job_list, fw_collect_job, &c);
+	fw_weigh_collected(&st->pool, cfg, &st->fs, now, c.n,
+			   FW_WEIGH_IN_ORDER);
 	assoc_mgr_unlock(&fw_charge_locks);
 }

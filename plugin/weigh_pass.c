@@ -1,6 +1,6 @@
 /*****************************************************************************\
- *  weigh_pass.c - Fair Tree's weighing pass: the weighable jobs collected in one
- *  walk of job_list (which also charges running jobs), then weighed by a pool of
+ *  weigh_pass.c - the weighing pass: the weighable jobs collected in one walk
+ *  of job_list (which also charges running jobs), then weighed by a pool of
  *  threads under the calculation thread's locks, with software prefetch.
  *
  *  Copyright (C) 2026 The Fairway authors.
@@ -13,14 +13,20 @@
 #include "fairway_plugin.h"
 
 /*
- * Parallel weighing (Fair Tree only).  Weighing a job reads its record, its
- * association, QOS and partitions and writes only the job's own priority,
- * prio_factors and priority_array, so jobs can be weighed by several threads
- * at once while the calculation thread holds the job write lock and the assoc
- * read lock on their behalf (nobody else can change what they read).  Not in
- * classic mode: there a job's fair-share factor may first compute and store
+ * Parallel weighing.  Weighing a job reads its record, its association, QOS
+ * and partitions and writes only the job's own priority, prio_factors and
+ * priority_array, so jobs can be weighed by several threads at once while the
+ * calculation thread holds the job write lock and the assoc read lock on their
+ * behalf (nobody else can change what they read).  In classic and
+ * depth-oblivious modes a job's fair-share factor may first compute and store
  * its association's effective usage (multifactor's on-demand
- * priority_p_set_assoc_usage), a write shared between jobs.
+ * priority_p_set_assoc_usage), a write shared between jobs whose result
+ * depends on when it happens: after the charges of the jobs before it in
+ * job_list, before those after it.  That write is done in the calculation
+ * thread, job after job, before the pool weighs (fw_job_fs_prepare: while the
+ * walk collects for a pass that charges and weighs job after job, or in one
+ * pass over the collected jobs after the tree is computed); the pool's threads
+ * then only read it.
  *
  * The calculation thread collects the weighable jobs into pool->jobs (which
  * only grows); the core's weighing pool (fairway_weigh_pool.h) cuts them into
@@ -83,8 +89,8 @@ _prefetch_pointed(const job_record_t *j, bool noting)
 
 
 static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg,
-			 const fw_fs_table_t *fs, time_t now, size_t begin,
-			 size_t end)
+			 const fw_fs_table_t *fs, bool fs_slots, time_t now,
+			 size_t begin, size_t end)
 {
 	bool changed = false, noting = fw_publish_noting();
 	bool queue = fw_publish_noting_queue();
@@ -94,7 +100,7 @@ static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg,
 			_prefetch_record(jobs[i + PF_RECORD], noting, queue);
 		if (i + PF_POINTED < end)
 			_prefetch_pointed(jobs[i + PF_POINTED], noting);
-		if (fw_weigh_job(cfg, fs, jobs[i], now, true, true))
+		if (fw_weigh_job(cfg, fs, jobs[i], now, true, fs_slots))
 			changed = true;
 	}
 	return changed;
@@ -108,8 +114,8 @@ static int _weigh_lane(void *arg, int lane, size_t begin, size_t end)
 
 	if (lane)
 		fw_publish_lane(pool->pub, lane);
-	changed = _weigh_range(pool->jobs, pool->cfg, pool->fs, pool->now,
-			       begin, end);
+	changed = _weigh_range(pool->jobs, pool->cfg, pool->fs, pool->fs_slots,
+			       pool->now, begin, end);
 	if (lane)
 		fw_publish_lane(pool->pub, -1);
 	return changed;
@@ -122,13 +128,14 @@ extern int fw_collect_job(void *x, void *arg)
 	/* Fair Tree weighs every weighable job, finished ones included;
 	 * classic (collected under fairway_usage or fairway_fairshare_tres)
 	 * only those its charging pass weighs. */
-	bool classic = (c->cfg->algo != FAIRWAY_ALGO_FAIR_TREE), weighs;
+	bool classic = (c->cfg->algo != FAIRWAY_ALGO_FAIR_TREE) || c->in_order;
+	bool weighs;
 
 	if (c->charge)
 		weighs = fw_charge_running_job(c->st, c->cfg, x, c->now, true);
 	else
 		weighs = !classic || fw_classic_weighs(c->st, c->cfg, x);
-	if ((c->charge || c->rerank) && fw_cfg_held(c->cfg))
+	if ((c->charge || c->rerank) && !c->in_order && fw_cfg_held(c->cfg))
 		fw_held_note(&c->st->held, c->cfg, x, c->now);
 	/* Starts only where a period published before (st->publish). */
 	if (!c->rerank && c->st->publish)
@@ -140,17 +147,23 @@ extern int fw_collect_job(void *x, void *arg)
 		xrecalloc(pool->jobs, pool->cap, sizeof(*pool->jobs));
 	}
 	pool->jobs[c->n++] = x;
+	if (c->in_order)
+		fw_job_fs_prepare(c->cfg, &c->st->fs, x, false);
 	return 0;
 }
 
-/* Weigh the n jobs collected in pool->jobs, under Fair Tree in the pool's
- * threads (classic, collected under fairway_usage: one).  Caller holds the job
- * write lock and the assoc and QOS read locks. */
+/* Weigh the n jobs collected in pool->jobs in the pool's threads.  Caller
+ * holds the job write lock and the assoc and QOS read (or write) locks. */
 extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
-			       const fw_fs_table_t *fs, time_t now, size_t n)
+			       const fw_fs_table_t *fs, time_t now, size_t n,
+			       fw_weigh_how_t how)
 {
 	int changed = 0, parts = 1;
 
+	pool->fs_slots = (how == FW_WEIGH_FROM_TABLE);
+	if (pool->fs_slots && (cfg->algo != FAIRWAY_ALGO_FAIR_TREE))
+		for (size_t i = 0; i < n; i++)
+			fw_job_fs_prepare(cfg, fs, pool->jobs[i], true);
 	pool->cfg = cfg;
 	pool->fs = fs;
 	pool->pub = fw_publish_current();
@@ -159,10 +172,10 @@ extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
 	if (!pool->threads)
 		changed = _weigh_lane(pool, 0, 0, n);
 	else
-		(void) fairway_weigh_pool_run(
-			pool->threads, n, cfg->opt.weigh_threads,
-			cfg->algo == FAIRWAY_ALGO_FAIR_TREE, _weigh_lane, pool,
-			&changed, &parts);
+		(void) fairway_weigh_pool_run(pool->threads, n,
+					      cfg->opt.weigh_threads, 1,
+					      _weigh_lane, pool, &changed,
+					      &parts);
 	if (changed)
 		last_job_update = time(NULL);
 	if (parts > 1)
