@@ -100,10 +100,15 @@ long double on_demand_usage_efctv(Algorithm algorithm, const AssocValues& self, 
                                   void* arg) noexcept {
   if (!fs_parent) return self.usage_norm;
   if (shares_raw == kSharesUseParent) return fs_parent->usage_efctv;
-  if (algorithm == Algorithm::kDepthOblivious)
-    return depth_oblivious_usage_efctv(self.usage_norm, self.shares_norm, fs_parent->usage_efctv,
-                                       fs_parent->shares_norm,
-                                       siblings_usage_norm ? siblings_usage_norm(arg) : 0.0L);
+  if (algorithm == Algorithm::kDepthOblivious) {
+    // The siblings' sum (a walk of the parent's children) only where the formula reads it:
+    // it returns the association's own usage_norm when any of these is zero.
+    const bool reads_siblings = self.shares_norm != 0 && fs_parent->shares_norm != 0 &&
+                                fs_parent->usage_efctv != 0 && self.usage_norm != 0;
+    return depth_oblivious_usage_efctv(
+        self.usage_norm, self.shares_norm, fs_parent->usage_efctv, fs_parent->shares_norm,
+        reads_siblings && siblings_usage_norm ? siblings_usage_norm(arg) : 0.0L);
+  }
   return classic_usage_efctv(self.usage_norm, fs_parent->usage_efctv, shares_raw, level_shares);
 }
 

@@ -563,4 +563,25 @@ TEST(AssocUsageEfctv, TheRuleOfTheAlgorithm) {
       0.0L);
 }
 
+// Depth-oblivious walks the siblings only where its formula reads their sum: an association
+// without usage (most users, most periods) keeps its own usage_norm, as does one whose share
+// or whose parent's share or effective usage is zero.
+TEST(AssocUsageEfctv, DepthObliviousSumsTheSiblingsOnlyWhenItReadsThem) {
+  fairway_assoc_result_t parent{};
+  parent.usage_efctv = 0.6L;
+  parent.shares_norm = 0.5;
+  int calls = 0;
+  for (int zero = 0; zero < 4; zero++) {
+    fairway_assoc_result_t self{}, p = parent;
+    self.usage_norm = zero == 0 ? 0.0L : 0.2L;
+    self.shares_norm = zero == 1 ? 0.0 : 0.25;
+    if (zero == 2) p.shares_norm = 0;
+    if (zero == 3) p.usage_efctv = 0;
+    EXPECT_EQ(fairway_assoc_usage_efctv(FAIRWAY_ALGO_DEPTH_OBLIVIOUS, &self, 1, 4, &p,
+                                        three_tenths, &calls),
+              self.usage_norm);
+  }
+  EXPECT_EQ(calls, 0);
+}
+
 }  // namespace
