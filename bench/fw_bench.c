@@ -133,12 +133,26 @@ static void _evict_caches(void)
 		buf[i]++;
 }
 
-static void (*g_mf_ftd)(list_t *, time_t);
+static mf_plugin_t g_mf;
 static int (*g_fw_cycle)(time_t);
 static int (*g_fw_recalc)(time_t);
+/* Multifactor's period for the clusters' algorithm: Fair Tree's
+ * fair_tree_decay, or classic's accounts, then each job charged and weighed
+ * (plugin_mf_period, as the differential harness runs it). */
 static void _mf_period(time_t now)
 {
-	g_mf_ftd(job_list, now);
+	/* fair_tree_decay takes the job write lock itself; multifactor's
+	 * thread holds it around the classic pass. */
+	slurmctld_lock_t job_write = { .job = WRITE_LOCK,
+				       .node = READ_LOCK,
+				       .part = READ_LOCK };
+	bool classic = !(slurm_conf.priority_flags & PRIORITY_FLAGS_FAIR_TREE);
+
+	if (classic)
+		lock_slurmctld(job_write);
+	plugin_mf_period(&g_mf, now);
+	if (classic)
+		unlock_slurmctld(job_write);
 }
 static void _fw_period(time_t now)
 {
@@ -558,7 +572,7 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 
 	plugin_start_mf();
 	plugin_find_mf(&mf);
-	g_mf_ftd = mf.fair_tree_decay;
+	g_mf = mf;
 	h0 = heap_bytes();
 	if (getenv("FW_BENCH_ONLY_FAIRWAY")) { /* for profiling fairway alone */
 		mf_ms = mf_lock = mf_set = 1;
