@@ -50,21 +50,26 @@ extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg)
 	unlock_slurmctld(job_read_lock);
 }
 
+static int _add_usage_norm(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *sib = x;
+
+	if (sib->shares_raw != SLURMDB_FS_USE_PARENT)
+		*(long double *) arg += sib->usage->usage_norm;
+	return 0;
+}
+
 /* The sum of usage_norm over the children of the fair-share parent `arg`
- * (Fairshare=parent ones skipped), as stored now.  Caller holds the assoc lock. */
+ * (Fairshare=parent ones skipped), as stored now, in the list's order (one
+ * list lock for the walk, not one per child).  Caller holds the assoc lock. */
 static long double _siblings_usage_norm(void *arg)
 {
-	slurmdb_assoc_rec_t *fs_assoc = arg, *sib;
+	slurmdb_assoc_rec_t *fs_assoc = arg;
 	long double siblings = 0;
-	list_itr_t *it;
 
-	if (!fs_assoc->usage->children_list)
-		return 0;
-	it = list_iterator_create(fs_assoc->usage->children_list);
-	while ((sib = list_next(it)))
-		if (sib->shares_raw != SLURMDB_FS_USE_PARENT)
-			siblings += sib->usage->usage_norm;
-	list_iterator_destroy(it);
+	if (fs_assoc->usage->children_list)
+		list_for_each(fs_assoc->usage->children_list, _add_usage_norm,
+			      &siblings);
 	return siblings;
 }
 
