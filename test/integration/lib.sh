@@ -255,6 +255,13 @@ expected_table() { # baseline-file
 		END { for (k in u) print k "|" u[k] }' | sort
 }
 
+# Whether sacct lists JOB as ended (a state other than PENDING/RUNNING, ElapsedRaw set):
+# slurmctld sends job records to slurmdbd in the background, some seconds after the end.
+job_in_sacct() { # job
+	sacct -X -n -P -j "$1" -o state,elapsedraw 2>/dev/null |
+		awk -F'|' '$1 != "" && $1 !~ /PENDING|RUNNING|REQUEUED|SUSPENDED/ && $2 != "" { ok = 1 } END { exit !ok }'
+}
+
 # Wait (at most SECONDS) until JOB has left the queue (result LABEL), then every
 # association's RawUsage must be what sacct says the finished jobs used, AllocCPUS x
 # Elapsed added up the tree (root's own user association aside): result "RawUsage =
@@ -263,6 +270,8 @@ usage_exact_after() { # seconds job label when
 	local job=$2
 	job_done() { [ -z "$(squeue -h -j "$job" -o %i 2>/dev/null)" ]; }
 	if wait_for "$1" job_done; then pass "$3"; else fail "$3" "$(squeue -h -j "$job" -o '%T')"; fi
+	# and its record has reached slurmdbd (bounded: the comparison below says what is missing)
+	wait_for 30 job_in_sacct "$job" || true
 	sleep 1
 	: >"$TB_DIR/base.txt"
 	assert_eq "RawUsage = AllocCPUS x Elapsed for every association $4" \

@@ -122,18 +122,39 @@ primary_pid() { local p; p=$(tr -dc '0-9' <"$TB_DIR/run/slurmctld.pid" 2>/dev/nu
 _fo_rc=0
 trap '_fo_rc=$?; stop_backup; (exit $_fo_rc); _cleanup' EXIT
 
+# How long a controller may take to say it is in control: from Slurm 26.05 on, a backup
+# asked to give control back answers the primary's REQUEST_CONTROL only after
+# CONTROL_TIMEOUT - 1 (29 s), and the primary starts only then.
 # How often a log says its slurmctld took control, or went (back) to standby.
 controls() { grep -c 'Running as primary controller' "$1" 2>/dev/null || true; }
 standbys() { grep -c 'slurmctld running in background mode' "$1" 2>/dev/null || true; }
 more_than() { [ "$("$1" "$2")" -gt "$3" ]; }
 in_control_since() { # label log count-before
 	local t0=$SECONDS
-	if wait_for 60 more_than controls "$2" "$3"; then
+	if wait_for 90 more_than controls "$2" "$3"; then
 		pass "$1 ($((SECONDS - t0)) s)"
 	else
-		fail "$1" "no 'Running as primary controller' in $2 within 60 s"
+		fail "$1" "no 'Running as primary controller' in $2 within 90 s"
 	fi
 }
+# The primary started again while the backup is in control.  On 26.05 the backup answers
+# its REQUEST_CONTROL after 29 s, before it has saved its state ("Old state possible"), and
+# the primary can read StateSaveLocation while the backup rewrites it: it then stops with
+# "fatal: No Assoc usage file" (one run of three, 2026-11-28).  That is Slurm's race, not
+# Fairway's: the test logs it and starts the primary once more (the backup is in standby).
+primary_returns() { # label count-before
+	local f
+	f=$(grep -c 'fatal: No Assoc usage file' "$PLOG" 2>/dev/null || true)
+	"$TESTBED" restart-ctld "$TB_DIR" >/dev/null 2>&1 || true
+	up_or_gone() { more_than controls "$PLOG" "$1" || ! primary_pid >/dev/null; }
+	wait_for 90 up_or_gone "$2" || true
+	if ! primary_pid >/dev/null && more_than fatal_assoc_usage "$PLOG" "$f"; then
+		log "the primary stopped: $(grep 'fatal:' "$PLOG" | tail -n 1); started once more"
+		"$TESTBED" restart-ctld "$TB_DIR" >/dev/null 2>&1 || true
+	fi
+	in_control_since "$1" "$PLOG" "$2"
+}
+fatal_assoc_usage() { grep -c 'fatal: No Assoc usage file' "$1" 2>/dev/null || true; }
 # The last line of a log in which Fairway said what it restored.
 restored_line() { grep -E 'priority/fairway: (usage of [0-9]+ associations restored|usage (file|journal) )' "$1" | tail -n 1; }
 
@@ -143,8 +164,59 @@ short_job() { # label user account cpus
 	j=$(submit "$2" "$3" -n"$4" -t 2 --wrap 'sleep 2')
 	done_() { [ -z "$(squeue -h -j "$j" -o %i 2>/dev/null)" ]; }
 	if wait_for 40 done_; then pass "$1: job $j of $2 ended"; else fail "$1: job $j of $2 ended" "$(squeue -h -j "$j" -o %T)"; fi
+	# Its record in slurmdbd: a primary sends it within a second or two.  A backup that took
+	# control on Slurm 26.05 sends none (its slurmdbd agent waits for a release that only a
+	# primary's start gives; doc/reliability.md); its records reach slurmdbd, if at all,
+	# through dbd.messages when it hands control back.  Then the job is counted from
+	# slurmctld's own record (CPUs x RunTime), taken now while the controller holds it.
+	local t0=$SECONDS
+	if wait_for 8 job_in_sacct "$j"; then
+		log "job $j in sacct $((SECONDS - t0)) s after it ended"
+	else
+		ctld_record "$j" >>"$CTLD_JOBS"
+		log "job $j not in sacct $((SECONDS - t0)) s after it ended; counted from slurmctld's record: $(tail -n 1 "$CTLD_JOBS")"
+	fi
 	# slurmctld writes its job state within 5 s of a change
-	sleep 6
+	local w=$((6 - (SECONDS - t0)))
+	[ "$w" -le 0 ] || sleep "$w"
+}
+
+# slurmctld's record of an ended job, as "jobid|account|user|cpus|seconds" (RunTime).
+CTLD_JOBS=$TB_DIR/ctld_jobs.txt
+: >"$CTLD_JOBS"
+ctld_record() { # job
+	scontrol show job -o "$1" | tr ' ' '\n' | awk -F= '
+		$1 == "JobId" { id = $2 } $1 == "Account" { a = $2 } $1 == "NumCPUs" { c = $2 }
+		$1 == "UserId" { u = $2; sub(/\(.*/, "", u) }
+		$1 == "RunTime" { t = $2; d = 0
+			if (t ~ /-/) { split(t, x, "-"); d = x[1]; t = x[2] }
+			n = split(t, h, ":"); s = 0
+			for (i = 1; i <= n; i++) s = s * 60 + h[i]
+			secs = d * 86400 + s }
+		END { print id "|" a "|" u "|" c "|" secs }'
+}
+# What sacct says the ended jobs used (as lib.sh's expected_table), plus the jobs sacct does
+# not list that slurmctld's records above account for, added up the tree.
+expected_table() { # baseline-file (empty here)
+	local parents
+	parents=$(sacctmgr -n -P show assoc where cluster=fairway format=account,parentname,user |
+		awk -F'|' '$3 == "" { print $1 "|" $2 }')
+	{
+		sacct -a -X -n -P -o jobid,account,user,alloccpus,elapsedraw,state -S 2000-01-01
+		sed 's/$/|CTLD/' "$CTLD_JOBS"
+	} | awk -F'|' -v parents="$parents" '
+		BEGIN {
+			n = split(parents, p, "\n")
+			for (i = 1; i <= n; i++) { split(p[i], f, "|"); up[f[1]] = f[2] }
+		}
+		$6 == "CTLD" && ($1 in seen) { next }
+		$4 > 0 && $6 !~ /RUNNING|PENDING/ {
+			seen[$1] = 1
+			c = $4 * $5
+			u[$2 "|" $3] += c
+			for (a = $2; a != "" ; a = up[a]) u[a "|"] += c
+		}
+		END { for (k in u) print k "|" u[k] }' | sort
 }
 
 # Fairway's usage file and journals as their readers take them: every journal line whole
@@ -205,8 +277,7 @@ short_job "backup after takeover" fw_u3 chem.theory 4
 # 2. the primary comes back and takes control back
 log "case 2: the primary comes back"
 n=$(controls "$PLOG") nb=$(standbys "$BLOG")
-"$TESTBED" restart-ctld "$TB_DIR" >/dev/null || true
-in_control_since "the primary took control back" "$PLOG" "$n"
+primary_returns "the primary took control back" "$n"
 if wait_for 30 more_than standbys "$BLOG" "$nb"; then pass "the backup went back to standby"; else fail "the backup went back to standby" "no new standby line in $BLOG"; fi
 short_job "primary back" fw_u2 bloggs.prj.low 3
 check "the journal holds the job end" test -s "$SPOOL/fairway_usage.journal"
@@ -231,8 +302,7 @@ fi
 
 # The primary comes back after the kill -9 and takes control back from the backup.
 n=$(controls "$PLOG")
-"$TESTBED" restart-ctld "$TB_DIR" >/dev/null || true
-in_control_since "the primary came back after kill -9" "$PLOG" "$n"
+primary_returns "the primary came back after kill -9" "$n"
 assert_match "the primary replayed Fairway's usage file and journal" \
 	"usage of [0-9]+ associations restored from the period at [0-9]+" "$(restored_line "$PLOG")"
 if long_runs; then pass "the long job ran through all of it"; else fail "the long job ran through all of it" "$(squeue -h -j "$long" -o %T)"; fi
