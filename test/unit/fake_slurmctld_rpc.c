@@ -186,7 +186,8 @@ int slurm_load_jobs(time_t update_time, job_info_msg_t **resp,
  * heterogeneous job of that id. */
 #if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
 /* 26.05 asks by step id: the job id is its job_id. */
-int slurm_load_job(job_info_msg_t **resp, slurm_step_id_t step_id, uint16_t show_flags)
+int slurm_load_job(job_info_msg_t **resp, slurm_step_id_t step_id,
+		   uint16_t show_flags)
 {
 	uint32_t job_id = step_id.job_id;
 #else

@@ -577,8 +577,8 @@ TEST(AssocUsageEfctv, DepthObliviousSumsTheSiblingsOnlyWhenItReadsThem) {
     self.shares_norm = zero == 1 ? 0.0 : 0.25;
     if (zero == 2) p.shares_norm = 0;
     if (zero == 3) p.usage_efctv = 0;
-    EXPECT_EQ(fairway_assoc_usage_efctv(FAIRWAY_ALGO_DEPTH_OBLIVIOUS, &self, 1, 4, &p,
-                                        three_tenths, &calls),
+    EXPECT_EQ(fairway_assoc_usage_efctv(FAIRWAY_ALGO_DEPTH_OBLIVIOUS, &self, 1, 4, &p, three_tenths,
+                                        &calls),
               self.usage_norm);
   }
   EXPECT_EQ(calls, 0);
