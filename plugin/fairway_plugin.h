@@ -207,9 +207,6 @@ extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
 extern bool fw_weigh_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 			 job_record_t *job_ptr, time_t now, bool assoc_locked,
 			 bool fs_slots);
-/* Weigh a job if weighable; sets last_job_update when it changed. */
-extern void fw_recalc_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
-			  job_record_t *job_ptr, time_t now, bool assoc_locked);
 
 /* ---- assoc_sync.c: the association tree in, fair-share values out ---- */
 /* Fair-share of every association under the assoc write lock (taken here),

@@ -484,14 +484,3 @@ extern bool fw_weigh_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	}
 	return false;
 }
-
-/* Recompute one job in the periodic pass (multifactor's
- * decay_apply_weighted_factors).  Caller holds the job write lock, and the
- * assoc read lock if assoc_locked. */
-extern void fw_recalc_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
-			  job_record_t *job_ptr, time_t now, bool assoc_locked)
-{
-	if (fw_weighable(cfg, job_ptr) &&
-	    fw_weigh_job(cfg, fs, job_ptr, now, assoc_locked, false))
-		last_job_update = time(NULL);
-}
