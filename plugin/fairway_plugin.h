@@ -272,9 +272,11 @@ extern void fw_decay_settings_read(fw_state_t *st);
 extern void fw_decay_state_write(const fw_state_t *st);
 
 /* ---- usage_journal.c: restart safety ---- */
+struct fairway_charge_basis; /* fairway_usage_state.h */
 extern bool fw_ended_before_restart(const fw_state_t *st, uint32_t job_id);
 extern void fw_journal_job_end(fw_state_t *st, job_record_t *job_ptr,
 			       const fairway_job_charge_t *c,
+			       const struct fairway_charge_basis *basis,
 			       slurmdb_qos_rec_t *qos);
 extern void fw_journal_open(fw_state_t *st, bool rotate);
 extern void fw_journal_close(fw_state_t *st);

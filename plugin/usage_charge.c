@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fairway_plugin.h"
+#include "fairway_usage_state.h"
 
 assoc_mgr_lock_t fw_charge_locks = { .assoc = WRITE_LOCK,
 				     .qos = WRITE_LOCK,
@@ -202,8 +203,17 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 			       tres_run_delta, job_ptr->job_id, "assoc",
 			       assoc->acct, assoc->id);
 	}
-	if (at_end)
-		fw_journal_job_end(st, job_ptr, &c, qos);
+	if (at_end) {
+		fairway_charge_basis_t basis = {
+			.times = times,
+			.start_period = start_period,
+			.end_period = end_period,
+			.decay_factor = decay_factor,
+			.billable_tres = billable,
+			.usage_factor = usage_factor,
+		};
+		fw_journal_job_end(st, job_ptr, &c, &basis, qos);
+	}
 	if (!assoc_locked)
 		assoc_mgr_unlock(&locks);
 	log_flag(PRIO, "%s: %pJ charged %f (%g s x %f billable TRES)",

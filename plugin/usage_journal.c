@@ -26,13 +26,14 @@ static fairway_end_qos_t _end_qos(const slurmdb_qos_rec_t *qos)
 				     qos && (qos->flags & QOS_FLAG_NO_DECAY) };
 }
 
-/* Append what a job's end charged to the journal.  Caller holds the assoc
- * write lock. */
+/* Append what a job's end charged (c, computed from basis) to the journal.
+ * Caller holds the assoc write lock. */
 extern void fw_journal_job_end(fw_state_t *st, job_record_t *job_ptr,
 			       const fairway_job_charge_t *c,
+			       const fairway_charge_basis_t *basis,
 			       slurmdb_qos_rec_t *qos)
 {
-	fairway_job_end_t e = { 0 };
+	fairway_job_end_t e = { .basis = basis };
 
 	if (!job_ptr->assoc_ptr)
 		return;

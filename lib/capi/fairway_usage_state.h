@@ -132,6 +132,13 @@ typedef struct fairway_end_qos {
   int nodecay; /* NoDecay: charged the undecayed amounts */
 } fairway_end_qos_t;
 
+/* What a charge was computed from: fairway_job_charge's arguments (at_end set). */
+typedef struct fairway_charge_basis {
+  fairway_job_times_t times;
+  time_t start_period, end_period;
+  double decay_factor, billable_tres, usage_factor;
+} fairway_charge_basis_t;
+
 /* The job whose end was charged. */
 typedef struct fairway_job_end {
   uint32_t job_id;
@@ -140,6 +147,9 @@ typedef struct fairway_job_end {
    * job component at submission), which may be charged again. */
   int not_ended;
   fairway_end_qos_t qos, part_qos;
+  /* What the charge was computed from, so that the line can be charged from a later period
+   * instead (below); NULL: the charge is journaled as it is. */
+  const fairway_charge_basis_t* basis;
 } fairway_job_end_t;
 
 /*
@@ -147,7 +157,15 @@ typedef struct fairway_job_end {
  * in one write(2) (a killed process leaves whole lines or a torn last one): the association's
  * decayed amounts, each QOS charged its amounts (undecayed for NoDecay).  Nothing is written
  * when no journal is open (or j is NULL).
- * Errors: FAIRWAY_EINVAL (NULL c or end), FAIRWAY_EIO (errno is write(2)'s).
+ *
+ * Two controllers in control at once (a backup that took over from a primary that still
+ * runs) share the journal: when the journal at its path is no longer the file this handle
+ * opened, another controller wrote its usage file and rotated the journal.  The line then goes
+ * to the journal at the path, and when that usage file is of a later period than the handle's,
+ * that period becomes the handle's and, with a basis, the line charges only the time after it
+ * (the usage file holds what came before): what a restart replays over that file is exact.
+ * Errors: FAIRWAY_EINVAL (NULL c or end), FAIRWAY_EIO (errno is write(2)'s, or open(2)'s when
+ *         the journal at the path cannot be opened).
  */
 fairway_error_t fairway_usage_journal_job_end(fairway_usage_journal_t* j,
                                               const fairway_job_charge_t* c,

@@ -4,6 +4,7 @@
 // written in usage_state_api.cc.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,25 +73,59 @@ fairway_error_t keep_errno(Fn&& fn) {
 
 }  // namespace
 
-// The fd and its opening are under `lock`; epoch is set under the caller's lock that appends
-// also hold; what a restart read, and the ended jobs, belong to the one thread that loads.
+// The fd, the file it is and its opening are under `lock`; epoch is set under the caller's
+// lock that appends also hold, or under `lock` when another controller's usage file moves it;
+// what a restart read, and the ended jobs, belong to the one thread that loads.
 struct fairway_usage_journal {
   std::mutex lock;
   int fd = -1;
+  std::string dir;  // the StateSaveLocation of the open journal
+  dev_t dev = 0;    // the file fd is
+  ino_t ino = 0;
   std::atomic<time_t> epoch{0};
   fairway::EndedJobs ended;
   std::optional<fairway::UsageSnapshot> file;
   std::vector<fairway::JournalEntry> journal;
 
-  void open(const char* dir, bool rotate) {
-    const std::string path = state_file_path(dir, fairway::StateFile::kJournal);
+  void open(const char* at, bool rotate) {
+    const std::string path = state_file_path(at, fairway::StateFile::kJournal);
     std::lock_guard<std::mutex> hold(lock);
     if (rotate)
-      (void)::rename(path.c_str(), state_file_path(dir, fairway::StateFile::kJournalOld).c_str());
+      (void)::rename(path.c_str(), state_file_path(at, fairway::StateFile::kJournalOld).c_str());
+    open_locked(path);
+    dir = at;
+    if (!rotate) drop_torn_line(path);
+  }
+
+  void open_locked(const std::string& path) {
     if (fd >= 0) ::close(fd);
     fd = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0) throw fairway::Error(fairway::Errc::kIo, path);
-    if (!rotate) drop_torn_line(path);
+    struct stat st {};
+    if (::fstat(fd, &st) == 0) {
+      dev = st.st_dev;
+      ino = st.st_ino;
+    }
+  }
+
+  // Before an append, under `lock`: when the journal at the path is not the file fd is (another
+  // controller in control at the same time wrote its usage file, then rotated the journal),
+  // open the one at the path, and take a later period of the usage file there as the epoch.  A
+  // usage file that cannot be read leaves the epoch: the line then replays as before.
+  void follow_locked() {
+    if (fd < 0 || dir.empty()) return;
+    const std::string path = state_file_path(dir.c_str(), fairway::StateFile::kJournal);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && st.st_dev == dev && st.st_ino == ino) return;
+    open_locked(path);
+    std::optional<fairway::UsageSnapshot> other;
+    try {
+      other = fairway::read_usage_file(state_file_path(dir.c_str(), fairway::StateFile::kUsage));
+    } catch (const fairway::Error&) {
+      return;
+    }
+    if (other && other->period > epoch.load(std::memory_order_relaxed))
+      epoch.store(other->period, std::memory_order_relaxed);
   }
 
   // A journal left by a controller killed in the middle of a write ends in a torn line, which
@@ -121,11 +156,24 @@ size_t fairway::state_path(const char* dir, StateFile file, char* buf, size_t le
   return static_cast<size_t>(n);
 }
 
-void fairway::append_journal(fairway_usage_journal_t& j, JournalEntry e) {
-  e.epoch = j.epoch.load(std::memory_order_relaxed);
-  const std::string line = format_journal_line(e);
+void fairway::append_journal(fairway_usage_journal_t& j, JournalEntry e,
+                             const fairway_job_end_t* end) {
   std::lock_guard<std::mutex> hold(j.lock);
-  if (j.fd >= 0 && ::write(j.fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+  if (j.fd < 0) return;
+  j.follow_locked();
+  e.epoch = j.epoch.load(std::memory_order_relaxed);
+  const fairway_charge_basis_t* b = end ? end->basis : nullptr;
+  if (b && e.epoch > b->start_period) {
+    // Charged from another controller's later period: its usage file holds the time before.
+    fairway_job_charge_t after{};
+    (void)fairway_job_charge(&b->times, e.epoch, b->end_period, 1, b->decay_factor,
+                             b->billable_tres, b->usage_factor, &after);
+    const time_t epoch = e.epoch;
+    e = job_end_entry(after, *end);
+    e.epoch = epoch;
+  }
+  const std::string line = format_journal_line(e);
+  if (::write(j.fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
     throw Error(Errc::kIo, "cannot append to the usage journal");
 }
 
@@ -195,7 +243,7 @@ fairway_error_t fairway_usage_journal_job_end(fairway_usage_journal_t* j,
                                               const fairway_job_end_t* end) {
   return keep_errno([&] {
     if (!c || !end) fairway::invalid("fairway_job_end_entry: NULL argument");
-    if (j) fairway::append_journal(*j, fairway::job_end_entry(*c, *end));
+    if (j) fairway::append_journal(*j, fairway::job_end_entry(*c, *end), end);
   });
 }
 

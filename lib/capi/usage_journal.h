@@ -37,9 +37,13 @@ size_t state_path(const char* dir, StateFile file, char* buf, size_t len) noexce
 JournalEntry job_end_entry(const fairway_job_charge_t& c, const fairway_job_end_t& end) noexcept;
 
 // Append e with the handle's period as its epoch, in one write(2): a killed process leaves
-// whole lines or a torn last one.  Nothing is written when no journal is open.  Throws
-// Error(kIo) when the write fails (errno is write(2)'s).
-void append_journal(fairway_usage_journal_t& j, JournalEntry e);
+// whole lines or a torn last one.  Following another controller's usage file and journal as
+// fairway_usage_journal_job_end says; e is then the entry of `end` charged from the later
+// period when end has a basis.  Nothing is written when no journal is open.  Throws
+// Error(kIo) when the write fails (errno is write(2)'s) or the journal at its path cannot be
+// opened.
+void append_journal(fairway_usage_journal_t& j, JournalEntry e,
+                    const fairway_job_end_t* end = nullptr);
 
 // Write dir's usage file atomically (.new, fsync, rename; mode 0600) as of `period`: every
 // association's usage (their parents are not written) and every QOS's.  The journal is not

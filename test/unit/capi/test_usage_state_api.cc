@@ -110,6 +110,104 @@ TEST_F(UsageCopyTest, ReplayWritesTheRestoredUsageIntoTheRecords) {
   fairway_usage_journal_destroy(&j);
 }
 
+// Two controllers in control at once share StateSaveLocation.  Controller A's last period was
+// 1000; B, in control too, saved its usage file of 2000 and rotated the journal.  A job (2
+// billable CPUs, from 500) then ends under A at 2600: A charges itself 1000-2600, but B's
+// file already holds the job's time up to 2000, so A's line must charge 2000-2600, with 2000
+// as its epoch, in the journal a restart replays over B's file.
+TEST_F(UsageCopyTest, AJobEndAfterAnotherControllersPeriodJournalsOnlyTheTimeAfterIt) {
+  fairway_usage_journal_t* a = fairway_usage_journal_new();
+  ASSERT_EQ(fairway_usage_journal_open(a, dir_.c_str(), 1), FAIRWAY_OK);
+  fairway_usage_journal_set_epoch(a, 1000);
+  copy_tree();
+  ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);  // B's period
+  fairway_usage_journal_t* b = fairway_usage_journal_new();
+  ASSERT_EQ(fairway_usage_journal_open(b, dir_.c_str(), 1), FAIRWAY_OK);
+  fairway_usage_journal_set_epoch(b, 2000);
+
+  fairway_charge_basis_t basis{};
+  basis.times = {500, 2600, 2600, 60, 1};
+  basis.start_period = 1000;
+  basis.end_period = 2600;
+  basis.decay_factor = 1;
+  basis.billable_tres = 2;
+  basis.usage_factor = -1;
+  fairway_job_charge_t charge{};
+  ASSERT_EQ(fairway_job_charge(&basis.times, 1000, 2600, 1, 1, 2, -1, &charge), FAIRWAY_OK);
+  ASSERT_EQ(charge.real_decay, 3200);  // what A charges itself
+  fairway_job_end_t end{};
+  end.job_id = 42;
+  end.assoc_id = 3;
+  end.qos = {7, 1, 0};
+  end.basis = &basis;
+  ASSERT_EQ(fairway_usage_journal_job_end(a, &charge, &end), FAIRWAY_OK);
+  fairway_usage_journal_destroy(&a);
+  fairway_usage_journal_destroy(&b);
+  // in the journal B opened, not in the one B rotated (which a second rotation would drop)
+  char path[4096];
+  fairway::state_path(dir_.c_str(), fairway::StateFile::kJournal, path, sizeof path);
+  const auto lines = fairway::read_journal_file(path);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].epoch, 2000);
+  EXPECT_EQ(lines[0].real, 1200);
+
+  // A restart (or B's next takeover) from B's file: the job's time after 2000 is added.
+  std::fill(a_, a_ + 3, Usage{1, 1});
+  q_ = {1, 1};
+  fairway_usage_copy_destroy(&c_);
+  c_ = fairway_usage_copy_new();
+  copy_tree();
+  fairway_usage_journal_t* r = fairway_usage_journal_new();
+  fairway_restore_t ready;
+  char line[256];
+  ASSERT_EQ(fairway_usage_restore_prepare(r, dir_.c_str(), 2000, &ready, line, sizeof line),
+            FAIRWAY_OK);
+  ASSERT_EQ(ready, FAIRWAY_RESTORE_READY) << line;
+  fairway_replay_counts_t n{};
+  ASSERT_EQ(fairway_usage_copy_replay(c_, r, 2000, &n), FAIRWAY_OK);
+  EXPECT_EQ(n.applied, 1u);
+  EXPECT_EQ(a_[2].usage_raw, 20 + 1200);  // B's file, then 2 x (2600 - 2000)
+  EXPECT_EQ(a_[2].grp_used_wall, 2 + 600);
+  EXPECT_EQ(a_[0].usage_raw, 100 + 1200);
+  EXPECT_EQ(q_.usage_raw, 9 + 1200);
+  EXPECT_TRUE(fairway_usage_journal_ended(r, 42));
+  fairway_usage_journal_destroy(&r);
+}
+
+// The controller's own rotation is not another controller's: with a basis, the line keeps the
+// whole charge and the handle's epoch.
+TEST_F(UsageCopyTest, AJobEndAfterTheControllersOwnPeriodJournalsTheWholeCharge) {
+  fairway_usage_journal_t* j = fairway_usage_journal_new();
+  ASSERT_EQ(fairway_usage_journal_open(j, dir_.c_str(), 1), FAIRWAY_OK);
+  copy_tree();
+  ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);
+  fairway_usage_journal_set_epoch(j, 2000);
+  ASSERT_EQ(fairway_usage_journal_open(j, dir_.c_str(), 1), FAIRWAY_OK);
+  fairway_charge_basis_t basis{};
+  basis.times = {1500, 2600, 2600, 60, 1};
+  basis.start_period = 2000;
+  basis.end_period = 2600;
+  basis.decay_factor = 1;
+  basis.billable_tres = 2;
+  basis.usage_factor = -1;
+  fairway_job_charge_t charge{};
+  charge.real_decay = 1200;
+  charge.run_decay = 600;
+  fairway_job_end_t end{};
+  end.job_id = 7;
+  end.assoc_id = 3;
+  end.basis = &basis;
+  ASSERT_EQ(fairway_usage_journal_job_end(j, &charge, &end), FAIRWAY_OK);
+  fairway_usage_journal_destroy(&j);
+  char path[4096];
+  fairway::state_path(dir_.c_str(), fairway::StateFile::kJournal, path, sizeof path);
+  const auto lines = fairway::read_journal_file(path);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].epoch, 2000);
+  EXPECT_EQ(lines[0].real, 1200);
+  EXPECT_EQ(lines[0].run, 600);
+}
+
 TEST_F(UsageCopyTest, ReplayWithNothingReadLeavesTheRecords) {
   copy_tree();
   fairway_usage_journal_t* j = fairway_usage_journal_new();
