@@ -10,15 +10,19 @@
 #      line appended, as a write cut short by the kill leaves it): the backup takes over
 #      after SlurmctldTimeout, replays the usage file and the journal, and a job then ends
 #      under the backup;
-#   4. both controllers up at once: the primary (back again) is stopped (SIGSTOP) until the
-#      backup takes over, then continued; until it reasserts itself and the backup goes
-#      back to standby, both run as primary.
+#   4. (after the cold start below) both controllers up at once: the primary (back again) is
+#      stopped (SIGSTOP) right after one of its periods until the backup takes over and runs
+#      its own period, then continued; it ends a job 5 s later, before its own next period,
+#      in the journal the backup rotated; until it reasserts itself and the backup goes back
+#      to standby, both run as primary.  Then the backup takes over: it replays its own usage
+#      file, and the primary's journal line must add exactly the job's time after that file.
 #
-# After them, with decay off (as test_switch.sh), every association's RawUsage must equal
-# AllocCPUS x Elapsed (sacct): nothing lost and nothing charged twice.  Then the backup takes
-# over once more (its first period weighs the pending jobs), is killed -9, and the primary
-# starts cold from the files: the pending jobs' priorities must be the backup's, and
-# RawUsage still exact.  Fairway's usage file and journal must be whole throughout.
+# After the first three, with decay off (as test_switch.sh), every association's RawUsage must
+# equal AllocCPUS x Elapsed (sacct): nothing lost and nothing charged twice.  Then the backup
+# takes over once more (its first period weighs the pending jobs), is killed -9, and the
+# primary starts cold from the files: the pending jobs' priorities must be the backup's, and
+# RawUsage still exact; and again after case 4.  Fairway's usage file and journal must be
+# whole throughout.
 #
 # Each controller has its own hostname and address: the test makes two network and UTS
 # namespaces (held by a `sleep` each), joined by a veth pair on a private subnet that exists
@@ -336,20 +340,30 @@ assert_ne "the pending jobs have priorities" "" "$(awk '$2 > 1' <<<"$before")"
 usage_exact_after 10 "$long" "no job left running" "after a cold start from the files"
 if out=$(files_whole); then pass "usage file and journal whole after the cold start"; else fail "usage file and journal whole after the cold start" "$out"; fi
 
-# 4. both controllers up at once, a second long job running through it
+# 4. both controllers up at once, a second long job running through it.  The primary is
+# stopped right after one of its periods; the backup takes over and runs its own period; the
+# primary, continued, ends the job 5 s later (before its next period, 60 s after its last), and
+# the backup then takes over: it replays its own usage file, which holds the job's time up to
+# its period, and the primary's journal line must hold exactly the rest.
 log "case 4: both controllers up at once"
 start_backup
 if wait_for 30 both_up; then pass "the backup is up in standby again"; else fail "the backup is up in standby again" "$(scontrol ping 2>&1 | tr '\n' ' ')"; fi
 long=$(submit fw_u4 chem.theory -n4 -t 10 --wrap 'sleep 600')
 if wait_for 30 long_runs; then pass "the second long job runs"; else fail "the second long job runs" "$(squeue -h -j "$long" -o %T)"; fi
-sleep 6
+usage_period() { head -n 1 "$SPOOL/fairway_usage" 2>/dev/null | awk '{print $3}'; }
+period_after() { [ "$(usage_period)" != "$1" ]; }
+wait_for 75 period_after "$(usage_period)" || true
 ppid=$(primary_pid) || ppid=""
-n=$(controls "$BLOG") nb=$(standbys "$BLOG")
+n=$(controls "$BLOG") nb=$(standbys "$BLOG") p_primary=$(usage_period)
 if [ -n "$ppid" ]; then
 	kill -STOP "$ppid"
 	in_control_since "the backup took over from the stopped primary" "$BLOG" "$n"
+	wait_for 20 period_after "$p_primary" || true
+	p_backup=$(usage_period)
 	kill -CONT "$ppid"
 	t_both=$SECONDS
+	sleep 5 # (the job runs 5 s past the backup's period, whose usage file holds the time before)
+	check "scancel the second long job (under the primary, continued)" scancel "$long"
 	# Either the primary reasserts itself (the backup goes back to standby), or it reads the
 	# backup's request for control, queued while it was stopped, and exits.
 	settled() { ! alive "$ppid" || more_than standbys "$BLOG" "$nb"; }
@@ -363,13 +377,23 @@ if [ -n "$ppid" ]; then
 		fail "one controller again" "both still in control after 60 s"
 	fi
 	log "both controllers were up for $((SECONDS - t_both)) s"
+	ended() { [ -z "$(squeue -h -j "$long" -o %i 2>/dev/null)" ]; }
+	wait_for 30 ended || true
+	if alive "$ppid"; then
+		log "usage file of the primary's period $p_primary, the backup's $p_backup, now $(usage_period)"
+		n=$(controls "$BLOG") r=$(restores "$BLOG")
+		check "scontrol takeover (after both were up)" scontrol takeover
+		in_control_since "the backup took control after both were up" "$BLOG" "$n"
+		wait_for 20 more_than restores "$BLOG" "$r" || true
+		assert_match "the backup replayed its own period's usage file and the primary's job end" \
+			"usage of [0-9]+ associations restored from the period at $p_backup, plus [1-9][0-9]* job ends" \
+			"$(restored_line "$BLOG")"
+	fi
 else
 	fail "the primary runs" "no pid in $TB_DIR/run/slurmctld.pid"
 fi
 check "a controller answers" scontrol ping
-if long_runs; then pass "the second long job ran through it"; else fail "the second long job ran through it" "$(squeue -h -j "$long" -o %T)"; fi
-check "scancel the second long job" scancel "$long"
-usage_exact_after 60 "$long" "second long job ended" "after both controllers were up"
+usage_exact_after 60 "$long" "second long job ended" "after both controllers were up, then a takeover"
 log "all four cases took $((SECONDS - t_start)) s"
 usage_table | awk -F'|' '$3 > 0' | sed 's/^/  RawUsage /'
 if out=$(files_whole); then pass "usage file and journal whole at the end"; else fail "usage file and journal whole at the end" "$out"; fi
