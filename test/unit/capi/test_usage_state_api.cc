@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "fairway.h"
 #include "fairway_usage_files.h"
@@ -49,6 +50,12 @@ class UsageCopyTest : public ::testing::Test {
     ASSERT_EQ(fairway_usage_copy_assoc(c_, 3, &a_[2].usage_raw, &a_[2].grp_used_wall, 2, 1),
               FAIRWAY_OK);
     ASSERT_EQ(fairway_usage_copy_qos(c_, 7, &q_.usage_raw, &q_.grp_used_wall), FAIRWAY_OK);
+  }
+  // The lines of the journal now at its path.
+  std::vector<fairway::JournalEntry> journal() const {
+    char path[4096];
+    fairway::state_path(dir_.c_str(), fairway::StateFile::kJournal, path, sizeof path);
+    return fairway::read_journal_file(path);
   }
   fs::path dir_;
   fairway_usage_copy_t* c_ = nullptr;
@@ -110,6 +117,19 @@ TEST_F(UsageCopyTest, ReplayWritesTheRestoredUsageIntoTheRecords) {
   fairway_usage_journal_destroy(&j);
 }
 
+// A job of 2 billable CPUs that started at `start` and ended at 2600, charged from
+// start_period, decay off.
+fairway_charge_basis_t two_cpus_until_2600(time_t start, time_t start_period) {
+  fairway_charge_basis_t b{};
+  b.times = {start, 2600, 2600, 60, 1};
+  b.start_period = start_period;
+  b.end_period = 2600;
+  b.decay_factor = 1;
+  b.billable_tres = 2;
+  b.usage_factor = -1;
+  return b;
+}
+
 // Two controllers in control at once share StateSaveLocation.  Controller A's last period was
 // 1000; B, in control too, saved its usage file of 2000 and rotated the journal.  A job (2
 // billable CPUs, from 500) then ends under A at 2600: A charges itself 1000-2600, but B's
@@ -125,13 +145,7 @@ TEST_F(UsageCopyTest, AJobEndAfterAnotherControllersPeriodJournalsOnlyTheTimeAft
   ASSERT_EQ(fairway_usage_journal_open(b, dir_.c_str(), 1), FAIRWAY_OK);
   fairway_usage_journal_set_epoch(b, 2000);
 
-  fairway_charge_basis_t basis{};
-  basis.times = {500, 2600, 2600, 60, 1};
-  basis.start_period = 1000;
-  basis.end_period = 2600;
-  basis.decay_factor = 1;
-  basis.billable_tres = 2;
-  basis.usage_factor = -1;
+  const fairway_charge_basis_t basis = two_cpus_until_2600(500, 1000);
   fairway_job_charge_t charge{};
   ASSERT_EQ(fairway_job_charge(&basis.times, 1000, 2600, 1, 1, 2, -1, &charge), FAIRWAY_OK);
   ASSERT_EQ(charge.real_decay, 3200);  // what A charges itself
@@ -144,9 +158,7 @@ TEST_F(UsageCopyTest, AJobEndAfterAnotherControllersPeriodJournalsOnlyTheTimeAft
   fairway_usage_journal_destroy(&a);
   fairway_usage_journal_destroy(&b);
   // in the journal B opened, not in the one B rotated (which a second rotation would drop)
-  char path[4096];
-  fairway::state_path(dir_.c_str(), fairway::StateFile::kJournal, path, sizeof path);
-  const auto lines = fairway::read_journal_file(path);
+  const auto lines = journal();
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].epoch, 2000);
   EXPECT_EQ(lines[0].real, 1200);
@@ -183,13 +195,7 @@ TEST_F(UsageCopyTest, AJobEndAfterTheControllersOwnPeriodJournalsTheWholeCharge)
   ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);
   fairway_usage_journal_set_epoch(j, 2000);
   ASSERT_EQ(fairway_usage_journal_open(j, dir_.c_str(), 1), FAIRWAY_OK);
-  fairway_charge_basis_t basis{};
-  basis.times = {1500, 2600, 2600, 60, 1};
-  basis.start_period = 2000;
-  basis.end_period = 2600;
-  basis.decay_factor = 1;
-  basis.billable_tres = 2;
-  basis.usage_factor = -1;
+  const fairway_charge_basis_t basis = two_cpus_until_2600(1500, 2000);
   fairway_job_charge_t charge{};
   charge.real_decay = 1200;
   charge.run_decay = 600;
@@ -199,9 +205,7 @@ TEST_F(UsageCopyTest, AJobEndAfterTheControllersOwnPeriodJournalsTheWholeCharge)
   end.basis = &basis;
   ASSERT_EQ(fairway_usage_journal_job_end(j, &charge, &end), FAIRWAY_OK);
   fairway_usage_journal_destroy(&j);
-  char path[4096];
-  fairway::state_path(dir_.c_str(), fairway::StateFile::kJournal, path, sizeof path);
-  const auto lines = fairway::read_journal_file(path);
+  const auto lines = journal();
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].epoch, 2000);
   EXPECT_EQ(lines[0].real, 1200);
