@@ -84,6 +84,10 @@ SUB=$FW_FAILOVER_SUBNET
 NSB=$FW_FAILOVER_BACKUP_NS
 
 require_fairway_plugin
+# SlurmctldTimeout: how long the backup waits for the primary's answer before it takes over.
+# With 6 s, on 2 cores beside the other live lanes of scripts/check, a 26.05.3 backup took
+# over from a primary that was running (2026-11-28): the primary then stopped, and every
+# later case failed.  15 s, and the test says so when the backup took over unasked.
 tmpfile extra
 cat >"$extra" <<EOF
 PriorityDecayHalfLife=0
@@ -94,7 +98,7 @@ PriorityWeightFairshare=100000
 PriorityWeightJobSize=1000
 PriorityWeightPartition=1000
 PartitionName=hold Nodes=ALL State=DOWN PriorityJobFactor=2
-SlurmctldTimeout=6
+SlurmctldTimeout=15
 EOF
 tb_start --priority-type priority/fairway --plugin-dir "$FAIRWAY_PLUGIN_DIR" \
 	--conf-extra "$extra" --nodes 2 --addr "$SUB.1" \
@@ -133,6 +137,8 @@ trap '_fo_rc=$?; stop_backup; (exit $_fo_rc); _cleanup' EXIT
 controls() { grep -c 'Running as primary controller' "$1" 2>/dev/null || true; }
 standbys() { grep -c 'slurmctld running in background mode' "$1" 2>/dev/null || true; }
 more_than() { [ "$("$1" "$2")" -gt "$3" ]; }
+# The backup's last word on its state: in control, or in standby.
+backup_state() { grep -oE 'Running as primary controller|slurmctld running in background mode' "$BLOG" | tail -n 1; }
 in_control_since() { # label log count-before
 	local t0=$SECONDS
 	if wait_for 90 more_than controls "$2" "$3"; then
@@ -288,6 +294,8 @@ check "the journal holds the job end" test -s "$SPOOL/fairway_usage.journal"
 
 # 3. kill -9 of the primary between two periods, in the middle of a journal write
 log "case 3: kill -9 of the primary, the journal torn"
+assert_eq "the backup is in standby before the kill -9 (it took over unasked if not)" \
+	"slurmctld running in background mode" "$(backup_state)"
 printf 'e %s 4294967295 1 0x1p+' "$(date +%s)" >>"$SPOOL/fairway_usage.journal"
 n=$(controls "$BLOG")
 check "kill -9 of the primary" "$TESTBED" kill-ctld "$TB_DIR"
