@@ -93,4 +93,25 @@ std::optional<uint32_t> parse_priority_flags(std::string_view text, std::string&
   return bits;
 }
 
+std::optional<std::vector<std::pair<std::string, double>>> parse_tres_weights(std::string_view text,
+                                                                              std::string& bad) {
+  std::vector<std::pair<std::string, double>> out;
+  size_t start = 0;
+  while (!text.empty()) {
+    const size_t comma = text.find(',', start);
+    const std::string_view item =
+        text.substr(start, comma == std::string_view::npos ? comma : comma - start);
+    const size_t eq = item.find('=');
+    const auto w = eq == std::string_view::npos ? std::nullopt : plain_number(item.substr(eq + 1));
+    if (eq == std::string_view::npos || eq == 0 || !w) {
+      bad = std::string(item);
+      return std::nullopt;
+    }
+    out.emplace_back(std::string(item.substr(0, eq)), *w);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
 }  // namespace fairway

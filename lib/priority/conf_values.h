@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fairway {
 
@@ -26,5 +28,11 @@ std::optional<uint32_t> parse_max_age(std::string_view text);
 // or empty for none; FAIR_TREE (the default algorithm) sets no bit.  The bits (slurm_values.h),
 // or nullopt with `unknown` set to the first name that is not a flag.
 std::optional<uint32_t> parse_priority_flags(std::string_view text, std::string& unknown);
+
+// PriorityWeightTRES as slurm.conf takes it: TRES=WEIGHT,... (a TRES name such as CPU or
+// GRES/gpu, a number), in order; empty for an empty text; nullopt with `bad` set to the first
+// item that is not TRES=WEIGHT.
+std::optional<std::vector<std::pair<std::string, double>>> parse_tres_weights(std::string_view text,
+                                                                              std::string& bad);
 
 }  // namespace fairway
