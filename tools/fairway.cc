@@ -9,6 +9,8 @@
 //       public API: the same data `scontrol show assoc_mgr` reads) as a snapshot.
 //   fairway explain|compare|weights ...
 //       The pending queue explained (queue_commands.h).
+//   fairway lint [SLURM_CONF]
+//       slurm.conf's priority settings checked before they go live (lint_command.h).
 //   fairway help [COMMAND]
 //       The help of fairway or of one command (as --help).
 //
@@ -38,6 +40,7 @@
 #include "fair_share.h"
 #include "fairway-config.h"
 #include "history_command.h"
+#include "lint_command.h"
 #include "live.h"
 #include "output_file.h"
 #include "plot_command.h"
@@ -56,7 +59,7 @@ namespace {
 using namespace fairway_cli;
 
 const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights",
-                                 "whatif", "history",  "plot",    "help"};
+                                 "whatif", "history",  "plot",    "lint",    "help"};
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -138,8 +141,8 @@ std::string unknown_command(std::string_view word) {
       "unknown command " + (shown(word) == word ? "'" + std::string(word) + "'" : shown(word));
   if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
   return m +
-         " (the commands are shares, snapshot, explain, compare, weights, whatif, history, plot "
-         "and help; see 'fairway --help')";
+         " (the commands are shares, snapshot, explain, compare, weights, whatif, history, plot, "
+         "lint and help; see 'fairway --help')";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -389,15 +392,23 @@ int run(int argc, char** argv) {
   plot_history->add_option("-o,--output", plot_out, "SVG file to write (default: standard output)")
       ->type_name("FILE");
 
+  std::string lint_file;
+  auto* lint = app.add_subcommand(
+      "lint", "check slurm.conf's priority settings before they go live (exit 1: findings)");
+  lint->add_option("SLURM_CONF", lint_file,
+                   "the slurm.conf to check (default: $SLURM_CONF, else /etc/slurm/slurm.conf)")
+      ->type_name("FILE");
+
   auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
   help->add_option("COMMAND", topic,
-                   "shares, snapshot, explain, compare, weights, whatif, history, plot or help");
+                   "shares, snapshot, explain, compare, weights, whatif, history, plot, lint or "
+                   "help");
 
   // Commands are checked here: CLI11 would answer an unknown word with "A subcommand is
   // required".
   if (argc < 2) {
     say("a command is required: shares, snapshot, explain, compare, weights, whatif, history, "
-        "plot or help (see 'fairway --help')");
+        "plot, lint or help (see 'fairway --help')");
     return kExitInput;
   }
   if (argv[1][0] != '-' && !is_command(argv[1])) {
@@ -463,6 +474,7 @@ int run(int argc, char** argv) {
     }
     return cmd_whatif(wi);
   }
+  if (*lint) return cmd_lint(lint_file);
   if (*plot) {
     if (*plot_tree) return cmd_plot_tree(plot_snapshot, plot_out);
     return cmd_plot_history(ph, plot_out);

@@ -44,6 +44,7 @@ sleep 3
 
 dir=$TB_DIR/explain
 mkdir -p "$dir"
+check "fairway lint finds nothing in the testbed's slurm.conf" "$cli" lint "$SLURM_CONF"
 check "fairway snapshot (version 2)" "$cli" snapshot -o "$dir/snap.json"
 assert_eq "the snapshot is version 2" 2 \
 	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["fairway_snapshot"])' "$dir/snap.json")"

@@ -16,6 +16,8 @@
 # (RawShares is the string "parent" for Fairshare=parent, as sshare prints it.)
 # - fairway history over a history directory written here in the documented format (a torn
 #   block skipped with one line; --since, --json, an unknown account, a missing directory).
+# - fairway lint: exit 0 on a clean slurm.conf, 1 with one line per finding, 2 for a file
+#   that cannot be read or is not slurm.conf.
 # test/unit/test_cli_malformed.sh runs the CLI over many more malformed files.
 # Environment (set by 'make check'): FAIRWAY_TEST_DATA; FAIRWAY_CLI (default ./tools/fairway).
 cli=${FAIRWAY_CLI:-./tools/fairway}
@@ -158,11 +160,11 @@ expect "shares - with standard input closed" 2 '^fairway: cannot read standard i
 # The live snapshot to standard output needs slurmctld: test/integration/test_cli_snapshot.sh.
 
 # 5b. Commands: unknown ones named, near misses suggested, help printed.
-expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif, history, plot and help; see 'fairway --help'\)$" "$cli" foo
+expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif, history, plot, lint and help; see 'fairway --help'\)$" "$cli" foo
 expect "a typo of shares" 2 "^fairway: unknown command 'share'; did you mean 'shares'\?$" "$cli" share
 expect "a typo of snapshot" 2 "^fairway: unknown command 'snpashot'; did you mean 'snapshot'\?$" "$cli" snpashot
 expect "the start of snapshot" 2 "^fairway: unknown command 'snap'; did you mean 'snapshot'\?$" "$cli" snap
-expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif, history, plot or help \(see 'fairway --help'\)$" "$cli"
+expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif, history, plot, lint or help \(see 'fairway --help'\)$" "$cli"
 # explain offline: a version 1 snapshot holds no jobs; a job id is a number; one of JOBID or
 # --account/--user.
 expect "explain of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
@@ -446,6 +448,33 @@ expect "history --since that is no time" 2 '^fairway: history: --since yesterday
 expect "history of a missing directory" 1 '^fairway: history: cannot read the directory [^ ]*/nohistory: No such file or directory$' \
   "$cli" history --dir "$tmp/nohistory" --account chem
 expect "history without --account" 2 'history needs --account or --job' "$cli" history --dir "$hist"
+
+# 7. fairway lint: exit 0 and one line for a clean slurm.conf, 1 and one line per finding,
+#    2 and one line on stderr for a file that cannot be read or is not slurm.conf.
+printf '%s\n' 'PriorityWeightFairshare=10000' 'PriorityWeightAge=1000' 'PriorityMaxAge=1-0' \
+  'PartitionName=debug Nodes=ALL Default=YES' >"$tmp/clean.conf"
+if "$cli" lint "$tmp/clean.conf" >"$tmp/l.out" 2>"$tmp/l.err" &&
+   [ "$(cat "$tmp/l.out")" = "$tmp/clean.conf: no findings in the priority settings" ] && [ ! -s "$tmp/l.err" ] &&
+   SLURM_CONF=$tmp/clean.conf "$cli" lint >/dev/null 2>&1; then
+  ok
+else
+  ko "lint of a clean slurm.conf: $(cat "$tmp/l.out" "$tmp/l.err")"
+fi
+printf '%s\n' 'PriorityWeightFairshare=100' 'PriorityDecayHalfLife=1' 'PriorityCalcPeriod=5' >"$tmp/bad.conf"
+"$cli" lint "$tmp/bad.conf" >"$tmp/l.out" 2>"$tmp/l.err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/l.out")" -eq 2 ] && [ ! -s "$tmp/l.err" ] &&
+   grep -q '^PriorityWeightFairshare=100: fair-share factors 0.001 apart' "$tmp/l.out" &&
+   grep -q '^PriorityDecayHalfLife=1: shorter than PriorityCalcPeriod=5' "$tmp/l.out"; then
+  ok
+else
+  ko "lint of a slurm.conf with two findings: exit $rc, $(cat "$tmp/l.out" "$tmp/l.err")"
+fi
+printf 'PriorityWeightAge=lots\n' >"$tmp/malformed.conf"
+expect "lint of a malformed value" 2 "^fairway: \"[^\"]*/malformed.conf\": slurm.conf line 1: 'PriorityWeightAge=lots': not a whole number" \
+  "$cli" lint "$tmp/malformed.conf"
+expect "lint of a missing file" 2 '^fairway: cannot read "[^"]*/missing.conf": No such file or directory$' \
+  "$cli" lint "$tmp/missing.conf"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,17 @@
+// lint_command.h - `fairway lint [SLURM_CONF]`: the priority settings of a slurm.conf checked
+// before they go live (lib/queue/settings_lint.h), one line per finding on standard output.
+// Without a file: the one SLURM_CONF names, else /etc/slurm/slurm.conf.  Returns the exit
+// status: 0 no finding, 1 findings (or standard output cannot be written), 2 a file that
+// cannot be read or is not slurm.conf.
+// Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
+#pragma once
+
+#include <string>
+
+namespace fairway_cli {
+
+inline constexpr int kExitFindings = 1;
+
+int cmd_lint(const std::string& file);
+
+}  // namespace fairway_cli
