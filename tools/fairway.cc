@@ -9,8 +9,9 @@
 //       public API: the same data `scontrol show assoc_mgr` reads) as a snapshot.
 //   fairway explain|compare|weights ...
 //       The pending queue explained (queue_commands.h).
-//   fairway lint [SLURM_CONF]
-//       slurm.conf's priority settings checked before they go live (lint_command.h).
+//   fairway lint [SLURM_CONF] [--snapshot FILE]
+//       slurm.conf's priority settings checked before they go live, with --snapshot FILE
+//       the pending queue's fair-share gaps and ages too (lint_command.h).
 //   fairway help [COMMAND]
 //       The help of fairway or of one command (as --help).
 //
@@ -392,11 +393,14 @@ int run(int argc, char** argv) {
   plot_history->add_option("-o,--output", plot_out, "SVG file to write (default: standard output)")
       ->type_name("FILE");
 
-  std::string lint_file;
+  std::string lint_file, lint_snapshot;
   auto* lint = app.add_subcommand(
       "lint", "check slurm.conf's priority settings before they go live (exit 1: findings)");
   lint->add_option("SLURM_CONF", lint_file,
                    "the slurm.conf to check (default: $SLURM_CONF, else /etc/slurm/slurm.conf)")
+      ->type_name("FILE");
+  lint->add_option("--snapshot", lint_snapshot,
+                   "check the pending queue of this snapshot (version 2) too")
       ->type_name("FILE");
 
   auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
@@ -474,7 +478,7 @@ int run(int argc, char** argv) {
     }
     return cmd_whatif(wi);
   }
-  if (*lint) return cmd_lint(lint_file);
+  if (*lint) return cmd_lint(lint_file, lint_snapshot);
   if (*plot) {
     if (*plot_tree) return cmd_plot_tree(plot_snapshot, plot_out);
     return cmd_plot_history(ph, plot_out);

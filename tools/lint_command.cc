@@ -12,12 +12,13 @@
 #include "cli_io.h"
 #include "error.h"
 #include "lint_format.h"
+#include "queue_lint.h"
 #include "settings_lint.h"
 #include "slurm_conf_text.h"
 
 namespace fairway_cli {
 
-int cmd_lint(const std::string& file) {
+int cmd_lint(const std::string& file, const std::string& snapshot) {
   std::string path = file;
   if (path.empty()) {
     const char* env = std::getenv("SLURM_CONF");
@@ -42,6 +43,17 @@ int cmd_lint(const std::string& file) {
   } catch (const fairway::Error& e) {
     say(quote(path) + ": " + e.what());
     return kExitInput;
+  }
+  if (!snapshot.empty()) {
+    int rc = kExitInput;
+    const auto snap = read_input(snapshot, rc);
+    if (!snap) return rc;
+    if (!snap->queue) {
+      say(quote(snapshot) +
+          " is a version 1 snapshot: it holds no jobs (take one with 'fairway snapshot')");
+      return kExitInput;
+    }
+    for (auto& f : fairway::lint_queue(*snap->queue)) findings.push_back(std::move(f));
   }
   for (const auto& f : findings) put(fairway::format_lint_finding(f));
   if (findings.empty()) put(path + ": no findings in the priority settings\n");

@@ -17,7 +17,7 @@
 # - fairway history over a history directory written here in the documented format (a torn
 #   block skipped with one line; --since, --json, an unknown account, a missing directory).
 # - fairway lint: exit 0 on a clean slurm.conf, 1 with one line per finding, 2 for a file
-#   that cannot be read or is not slurm.conf.
+#   that cannot be read or is not slurm.conf; --snapshot: the queue's fair-share gaps too.
 # test/unit/test_cli_malformed.sh runs the CLI over many more malformed files.
 # Environment (set by 'make check'): FAIRWAY_TEST_DATA; FAIRWAY_CLI (default ./tools/fairway).
 cli=${FAIRWAY_CLI:-./tools/fairway}
@@ -475,6 +475,26 @@ expect "lint of a malformed value" 2 "^fairway: \"[^\"]*/malformed.conf\": slurm
   "$cli" lint "$tmp/malformed.conf"
 expect "lint of a missing file" 2 '^fairway: cannot read "[^"]*/missing.conf": No such file or directory$' \
   "$cli" lint "$tmp/missing.conf"
+# With --snapshot, the queue too: v2_queue's fair-share factors (1 and 0.5) are far apart; made
+# 1 and 0.99999, they are 0.1 points apart under PriorityWeightFairshare=10000.
+sed 's/"fairshare": 5000.0/"fairshare": 9999.9/' "$v2" >"$tmp/close_fs.json"
+if "$cli" lint "$tmp/clean.conf" --snapshot "$v2" >"$tmp/l.out" 2>"$tmp/l.err" &&
+   grep -q 'no findings in the priority settings$' "$tmp/l.out" && [ ! -s "$tmp/l.err" ]; then
+  ok
+else
+  ko "lint --snapshot of a clean queue: $(cat "$tmp/l.out" "$tmp/l.err")"
+fi
+"$cli" lint "$tmp/clean.conf" --snapshot "$tmp/close_fs.json" >"$tmp/l.out" 2>"$tmp/l.err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/l.out")" -eq 1 ] && [ ! -s "$tmp/l.err" ] &&
+   grep -q '^PriorityWeightFairshare=10000: the closest two different fair-share factors of the pending jobs are 1e-05 apart, 0.1 priority points' "$tmp/l.out"; then
+  ok
+else
+  ko "lint --snapshot of fair-share factors 0.1 points apart: exit $rc, $(cat "$tmp/l.out" "$tmp/l.err")"
+fi
+expect "lint --snapshot of a version 1 snapshot" 2 'is a version 1 snapshot: it holds no jobs' \
+  "$cli" lint "$tmp/clean.conf" --snapshot "$fixture"
+if "$cli" lint --help 2>&1 | grep -q -- '--snapshot FILE'; then ok; else ko "lint --help names --snapshot"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
