@@ -63,14 +63,22 @@ assert_eq "sacct shows the job" "$jobid|fw_u3|chem.theory|COMPLETED|0:0" "$(sacc
 # stop: every daemon gone (by PID), and a second stop is harmless
 pids=$(daemon_pids | tr '\n' ' ')
 assert_eq "pid files for all daemons" $((NODES + 4)) "$(wc -w <<<"$pids")"
+# each daemon's start time, to tell it from a later process given its PID
+started() { awk '{print $22}' "/proc/$1/stat" 2>/dev/null || true; }
+declare -A start_of
+for p in $pids; do start_of[$p]=$(started "$p"); done
 check "stop" "$TESTBED" stop "$TB_DIR"
 # A daemon may still be leaving the process table when stop returns (its parent reaps it);
 # one that is still running after a few seconds has survived.  A process can vanish
-# between the two reads of /proc: neither may fail the test.
+# between the two reads of /proc, and on a busy machine a new process can get a stopped
+# daemon's PID: neither may fail the test, so a survivor is a PID with the daemon's own
+# start time (field 22 of /proc/PID/stat), read before the stop.
 survivors() {
 	local p left=""
 	for p in $pids; do
-		if alive "$p"; then left="$left $p($(cat "/proc/$p/comm" 2>/dev/null || true))"; fi
+		if alive "$p" && [ "$(started "$p")" = "${start_of[$p]}" ]; then
+			left="$left $p($(cat "/proc/$p/comm" 2>/dev/null || true))"
+		fi
 	done
 	echo "$left"
 }
