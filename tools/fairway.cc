@@ -9,6 +9,9 @@
 //       public API: the same data `scontrol show assoc_mgr` reads) as a snapshot.
 //   fairway explain|compare|weights ...
 //       The pending queue explained (queue_commands.h).
+//   fairway forecast [--snapshot FILE] [--forecast FILE]
+//       When each pending job may start, from the model the plugin publishes
+//       (forecast_command.h).
 //   fairway lint [SLURM_CONF] [--snapshot FILE]
 //       slurm.conf's priority settings checked before they go live, with --snapshot FILE
 //       the pending queue's fair-share gaps and ages too (lint_command.h).
@@ -40,6 +43,7 @@
 #include "cli_io.h"
 #include "fair_share.h"
 #include "fairway-config.h"
+#include "forecast_command.h"
 #include "history_command.h"
 #include "lint_command.h"
 #include "live.h"
@@ -59,8 +63,8 @@ namespace {
 
 using namespace fairway_cli;
 
-const char* const kCommands[] = {"shares", "snapshot", "explain", "compare", "weights",
-                                 "whatif", "history",  "plot",    "lint",    "help"};
+const char* const kCommands[] = {"shares",  "snapshot", "explain", "compare",  "weights", "whatif",
+                                 "history", "plot",     "lint",    "forecast", "help"};
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -143,7 +147,7 @@ std::string unknown_command(std::string_view word) {
   if (!guess.empty()) return m + "; did you mean '" + guess + "'?";
   return m +
          " (the commands are shares, snapshot, explain, compare, weights, whatif, history, plot, "
-         "lint and help; see 'fairway --help')";
+         "lint, forecast and help; see 'fairway --help')";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,6 +297,11 @@ int run(int argc, char** argv) {
   explain->add_flag("--json", ex.json, "one JSON object");
   explain->add_flag("-P,--parsable", ex.parsable, "'|'-separated rows, as sshare -P");
   explain->add_flag("-v,--verbose", ex.verbose, "every fair-share level's numbers, the root's too");
+  explain
+      ->add_option("--forecast", ex.forecast,
+                   "the forecast model to use (default: the one the plugin publishes, or the "
+                   "one beside --snapshot's file)")
+      ->type_name("FILE");
 
   CompareArgs cmp;
   auto* compare = app.add_subcommand("compare", "why one pending job is ahead of another");
@@ -403,16 +412,30 @@ int run(int argc, char** argv) {
                    "check the pending queue of this snapshot (version 2) too")
       ->type_name("FILE");
 
+  ForecastArgs fc;
+  auto* forecast = app.add_subcommand("forecast", "when each pending job may start");
+  forecast
+      ->add_option("--snapshot", fc.snapshot,
+                   "read this snapshot (version 2) instead of the live cluster")
+      ->type_name("FILE");
+  forecast
+      ->add_option("--forecast", fc.forecast,
+                   "the forecast model to use (default: the one the plugin publishes, or the "
+                   "one beside --snapshot's file)")
+      ->type_name("FILE");
+  forecast->add_flag("--json", fc.json, "one JSON array");
+  forecast->add_flag("-P,--parsable", fc.parsable, "'|'-separated rows, as sshare -P");
+
   auto* help = app.add_subcommand("help", "print this help, or a command's (fairway help shares)");
   help->add_option("COMMAND", topic,
-                   "shares, snapshot, explain, compare, weights, whatif, history, plot, lint or "
-                   "help");
+                   "shares, snapshot, explain, compare, weights, whatif, history, plot, lint, "
+                   "forecast or help");
 
   // Commands are checked here: CLI11 would answer an unknown word with "A subcommand is
   // required".
   if (argc < 2) {
     say("a command is required: shares, snapshot, explain, compare, weights, whatif, history, "
-        "plot, lint or help (see 'fairway --help')");
+        "plot, lint, forecast or help (see 'fairway --help')");
     return kExitInput;
   }
   if (argv[1][0] != '-' && !is_command(argv[1])) {
@@ -479,6 +502,13 @@ int run(int argc, char** argv) {
     return cmd_whatif(wi);
   }
   if (*lint) return cmd_lint(lint_file, lint_snapshot);
+  if (*forecast) {
+    if (fc.json && fc.parsable) {
+      say("forecast: --json and --parsable exclude each other");
+      return kExitInput;
+    }
+    return cmd_forecast(fc);
+  }
   if (*plot) {
     if (*plot_tree) return cmd_plot_tree(plot_snapshot, plot_out);
     return cmd_plot_history(ph, plot_out);

@@ -302,6 +302,8 @@ bool read_jobs(fairway::Queue& q, LivePolicyInput& policy, std::string& why) {
     p.priority = j.priority;
     p.held = j.priority == 0;
     if (const char* reason = fairway_job_reason_string(j.state_reason)) p.reason = reason;
+    p.planned_start = j.start_time > 0 ? j.start_time : 0;
+    if (j.resv_name) p.reservation = j.resv_name;
     p.tres_req = tres_counts(j.tres_req_str);
     if (p.account.empty() || p.partitions.empty()) continue;
     index[p.id] = q.jobs.size();
@@ -466,6 +468,23 @@ std::optional<std::string> live_history_dir(std::string& why) {
     return std::nullopt;
   }
   return base + "/fairway_history";
+}
+
+std::optional<std::string> live_metrics_dir(std::string& why) {
+  slurm_conf_t* conf = nullptr;
+  if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
+    why = slurm_error("cannot read slurmctld's configuration");
+    return std::nullopt;
+  }
+  std::vector<std::string> problems;
+  const fairway::PluginOptions o = fairway::parse_priority_parameters(
+      conf->priority_params ? conf->priority_params : "", problems);
+  fairway_free_ctl_conf(conf);
+  if (o.metrics_dir.empty()) {
+    why = "slurmctld publishes nothing: PriorityParameters has no fairway_metrics_dir";
+    return std::nullopt;
+  }
+  return o.metrics_dir;
 }
 
 }  // namespace fairway_cli

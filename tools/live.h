@@ -41,4 +41,8 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
 // StateSaveLocation; then /fairway_history), from slurmctld's configuration; nullopt with `why`.
 std::optional<std::string> live_history_dir(std::string& why);
 
+// Where the plugin publishes each period (PriorityParameters fairway_metrics_dir), from
+// slurmctld's configuration; nullopt with `why` when it publishes nothing.
+std::optional<std::string> live_metrics_dir(std::string& why);
+
 }  // namespace fairway_cli

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -20,6 +21,8 @@
 #include "conf_values.h"
 #include "explain.h"
 #include "explain_format.h"
+#include "forecast_command.h"
+#include "forecast_format.h"
 #include "live.h"
 #include "snapshot.h"
 #include "weights.h"
@@ -235,12 +238,28 @@ int cmd_explain(const ExplainArgs& a) {
   try {
     const auto e = fairway::explain_job(q, fs, *id);
     const bool hidden = seen.hidden_associations != 0;
-    put(a.json ? with_json_key(fairway::format_explain_json(q, fs, e), "association_tree_private",
-                               hidden) +
-                     "\n"
-        : a.parsable ? fairway::format_explain_parsable(q, e)
-                     : fairway::format_explain(q, fs, e, a.verbose) +
-                           (hidden ? private_tree_words(*snap, seen) : std::string()));
+    // When it may start: the earliest forecast among its places.
+    std::vector<fairway::PlaceInLine> places;
+    for (const fairway::QueuePlace& p : e.places)
+      places.push_back(
+          {p.partition, static_cast<uint32_t>(p.position), static_cast<uint32_t>(p.of)});
+    const fairway::ForecastModel model = load_forecast_model(a.snapshot, a.forecast);
+    const fairway::JobForecast f = fairway::forecast_pending(model, q, *e.job, places);
+    const int64_t now = q.taken_at ? q.taken_at : std::time(nullptr);
+    const int64_t planned = e.job->planned_start;
+    if (a.json) {
+      nlohmann::json doc = nlohmann::json::parse(with_json_key(
+          fairway::format_explain_json(q, fs, e), "association_tree_private", hidden));
+      doc["forecast"] = nlohmann::json::parse(fairway::format_forecast_json(f, planned, now));
+      put(doc.dump() + "\n");
+    } else if (a.parsable) {
+      put(fairway::format_explain_parsable(q, e) +
+          fairway::format_forecast_parsable(f, planned, now));
+    } else {
+      put(fairway::format_explain(q, fs, e, a.verbose) +
+          (e.job->held ? std::string() : fairway::format_forecast(f, planned, now)) +
+          (hidden ? private_tree_words(*snap, seen) : std::string()));
+    }
   } catch (const std::exception& e) {
     say(std::string("cannot explain job ") + std::to_string(*id) + ": " + e.what());
     return kExitInput;

@@ -16,6 +16,7 @@ namespace fairway_cli {
 
 struct ExplainArgs {
   std::string snapshot;  // "" = live
+  std::string forecast;  // the forecast model (forecast_command.h); "" = the published one
   std::string job, account, user;
   bool json = false, parsable = false;
   bool verbose = false;  // every fair-share level's numbers

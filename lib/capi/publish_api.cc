@@ -21,6 +21,7 @@
 #include "fairshare_tres.h"
 #include "fairway.h"
 #include "fairway_publish.h"
+#include "forecast_file.h"
 #include "history.h"
 #include "job_starts.h"
 #include "job_starts_file.h"
@@ -171,6 +172,28 @@ TresTrees tres_trees(const fairway_publication_t& p, const fairway::AssocTree& t
   return out;
 }
 
+// The forecast's window after this period's starts: the journal's recent starts read once
+// (after a restart or a takeover the window is whole at once), then each period's added.  A
+// journal that cannot be read leaves the window to fill from the starts seen from now on.
+fairway::ForecastModel forecast_after(fairway_publisher& pub, const char* history_dir,
+                                      const std::vector<fairway::StartRecord>& starts,
+                                      int64_t now) {
+  if (!pub.samples_read) {
+    pub.samples_read = true;
+    try {
+      for (const fairway::StartRecord& r :
+           fairway::read_starts(history_dir, now - fairway::kForecastDays * 86400))
+        if (auto s = fairway::wait_sample(r)) pub.samples.push_back(std::move(*s));
+    } catch (const fairway::Error&) {
+      pub.samples.clear();
+    }
+  }
+  for (const fairway::StartRecord& r : starts)
+    if (auto s = fairway::wait_sample(r)) pub.samples.push_back(std::move(*s));
+  fairway::trim_samples(pub.samples, now);
+  return fairway::forecast_model(pub.samples, now);
+}
+
 }  // namespace
 
 extern "C" fairway_error_t fairway_publisher_new(fairway_publisher_t** out) {
@@ -267,8 +290,10 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       j.has_factors = s.has_factors != 0;
       for (fairway::Factor f : fairway::kFactors)
         if (f != fairway::Factor::kTres) j.factors[f] = s.factors[static_cast<size_t>(f)];
-      starts.push_back(fairway::explain_start(j, pub->last, pending_now));
+      starts.push_back(fairway::explain_start(j, pub->last, pending_now, &pub->first));
     }
+    std::optional<fairway::ForecastModel> forecast;
+    if (starts_kept) forecast = forecast_after(*pub, p->history_dir, starts, p->period_end);
     fairway::StarvationSettings ss;
     ss.minutes = p->starvation_minutes;
     ss.quantile =
@@ -323,6 +348,10 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
                                      {.mode = 0644, .durable = false});
       fairway::write_file_atomically(dir + "/fairway.json", fairway::write_snapshot(snap),
                                      {.mode = 0600, .durable = false});
+      if (forecast)
+        fairway::write_file_atomically(dir + "/" + fairway::kForecastFile,
+                                       fairway::forecast_model_json(*forecast),
+                                       {.mode = 0644, .durable = false});
       if (shadow)
         fairway::write_file_atomically(
             dir + "/fairway_shadow.json",
@@ -350,7 +379,10 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       fairway::append_history(p->history_dir, period, names, p->history_days);
       fairway::append_starts(p->history_dir, p->period_end, starts, p->history_days);
     }
-    if (starts_kept) pub->last = fairway::period_order(order_rows, in.partitions, p->period_end);
+    if (starts_kept) {
+      pub->last = fairway::period_order(order_rows, in.partitions, p->period_end);
+      fairway::note_first_places(pub->last, pub->first);
+    }
   });
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fairway_publish.h"
+#include "forecast.h"
 #include "job_starts.h"
 
 // A started job as noted, owning its names.
@@ -49,6 +50,9 @@ struct fairway_publisher_copies {
 struct fairway_publisher {
   std::map<uint32_t, int64_t> starved;        // association id -> when its episode started
   fairway::PeriodOrder last;                  // the last period's pending order (job starts)
+  fairway::FirstPlaces first;                 // each pending job's first place (forecast)
+  std::vector<fairway::WaitSample> samples;   // the forecast's window of starts
+  bool samples_read = false;                  // the journal's recent starts read into samples
   std::string shadow_problem;                 // what stopped the shadow policy last, or empty
   fairway_publish_plan_t plan{};              // what this period notes
   uint64_t last_jobs = 0;                     // pending jobs the last period noted

@@ -60,6 +60,9 @@ std::string start_record_json(const StartRecord& r) {
   j["passed"] = r.passed;
   j["passed_jobs"] = r.passed_jobs;
   j["earlier_waiting"] = r.earlier_waiting;
+  j["seen"] = r.seen_time ? json(r.seen_time) : json();
+  j["seen_partition"] = r.seen_partition;
+  j["seen_place"] = r.seen_place;
   // Names that are not UTF-8 (Slurm does not insist) are written with U+FFFD, not refused.
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -93,6 +96,12 @@ std::optional<StartRecord> parse_start_record(std::string_view line) {
     r.passed = j.at("passed").get<uint32_t>();
     r.passed_jobs = j.at("passed_jobs").get<std::vector<uint32_t>>();
     r.earlier_waiting = j.at("earlier_waiting").get<uint32_t>();
+    // Records written before the forecast have no seen_* fields.
+    if (j.contains("seen") && !j.at("seen").is_null()) {
+      r.seen_time = j.at("seen").get<int64_t>();
+      r.seen_partition = j.at("seen_partition").get<std::string>();
+      r.seen_place = j.at("seen_place").get<uint32_t>();
+    }
     return r;
   } catch (const json::exception&) {
     return std::nullopt;
@@ -125,26 +134,55 @@ void append_starts(const std::string& dir, int64_t time, const std::vector<Start
   }
 }
 
-std::optional<StartRecord> find_start(const std::string& dir, uint32_t job) {
+namespace {
+
+// Calls `each` with every whole record of the starts file at PATH.
+template <class F>
+void read_starts_file(const std::string& path, F&& each) {
+  FILE* f = std::fopen(path.c_str(), "re");
+  if (!f) io_error("cannot open", path);
+  char* line = nullptr;
+  size_t cap = 0;
+  ssize_t n;
+  while ((n = ::getline(&line, &cap, f)) > 0) {
+    const std::string_view l(line, static_cast<size_t>(n));
+    if (l.back() == '\n') each(l.substr(0, l.size() - 1));
+  }
+  std::free(line);
+  std::fclose(f);
+}
+
+std::vector<std::string> starts_files(const std::string& dir) {
   std::vector<std::string> files;
   for (const std::string& n : list_directory(dir))
     if (starts_file_day(n)) files.push_back(n);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+std::vector<StartRecord> read_starts(const std::string& dir, int64_t since) {
+  std::vector<StartRecord> out;
+  for (const std::string& name : starts_files(dir)) {
+    if (*starts_file_day(name) + kDay <= since) continue;
+    read_starts_file(dir + "/" + name, [&](std::string_view l) {
+      if (auto r = parse_start_record(l); r && r->job.start_time >= since)
+        out.push_back(std::move(*r));
+    });
+  }
+  return out;
+}
+
+std::optional<StartRecord> find_start(const std::string& dir, uint32_t job) {
+  const std::vector<std::string> files = starts_files(dir);
+  const std::string needle = "{\"job\":" + std::to_string(job) + ",";
   for (auto it = files.rbegin(); it != files.rend(); ++it) {
-    const std::string path = dir + "/" + *it;
-    FILE* f = std::fopen(path.c_str(), "re");
-    if (!f) io_error("cannot open", path);
     std::optional<StartRecord> found;
-    char* line = nullptr;
-    size_t cap = 0;
-    ssize_t n;
-    const std::string needle = "{\"job\":" + std::to_string(job) + ",";
-    while ((n = ::getline(&line, &cap, f)) > 0) {
-      const std::string_view l(line, static_cast<size_t>(n));
-      if (l.substr(0, needle.size()) != needle || l.back() != '\n') continue;
-      if (auto r = parse_start_record(l.substr(0, l.size() - 1))) found = std::move(r);
-    }
-    std::free(line);
-    std::fclose(f);
+    read_starts_file(dir + "/" + *it, [&](std::string_view l) {
+      if (l.substr(0, needle.size()) != needle) return;
+      if (auto r = parse_start_record(l)) found = std::move(r);
+    });
     if (found) return found;
   }
   return std::nullopt;

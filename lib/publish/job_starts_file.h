@@ -7,7 +7,10 @@
 //          "start": T, "priority": 1140, "factors": {"age": .., "assoc": .., "fairshare": ..,
 //          "jobsize": .., "partition": .., "qos": .., "site": .., "nice": ..} or null,
 //          "order_time": T or null, "order_partition": "debug", "place": 3, "of": 40,
-//          "passed": 1, "passed_jobs": [9], "earlier_waiting": 2}
+//          "passed": 1, "passed_jobs": [9], "earlier_waiting": 2,
+//          "seen": T or null, "seen_partition": "debug", "seen_place": 7}
+// (seen_*: the first period that weighed it pending, and its partition and place then;
+// absent in records written before the forecast.)
 // Each period's lines are one append, so a killed slurmctld leaves at most a torn last line,
 // which readers skip and the next append ends first.
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
@@ -35,6 +38,10 @@ std::optional<int64_t> starts_file_day(std::string_view name);
 // removes the starts files whose day ended `days` days before `time`.  Throws Error(Errc::kIo).
 void append_starts(const std::string& dir, int64_t time, const std::vector<StartRecord>& records,
                    uint32_t days);
+
+// Every whole record in DIR's starts files of jobs that started at `since` or later, oldest
+// file first.  Throws Error(Errc::kIo) when DIR or a file cannot be read.
+std::vector<StartRecord> read_starts(const std::string& dir, int64_t since);
 
 // The last record of JOB in DIR's starts files, newest file first; nullopt if none.  Throws
 // Error(Errc::kIo) when DIR cannot be read.

@@ -30,10 +30,39 @@ PeriodOrder period_order(std::span<const OrderRow> rows, const std::vector<std::
   return o;
 }
 
+void note_first_places(const PeriodOrder& o, FirstPlaces& fp) {
+  for (size_t p = 0; p < o.partitions.size(); p++) {
+    uint32_t index = UINT32_MAX;
+    for (size_t k = 0; k < o.jobs[p].size(); k++) {
+      auto [it, fresh] = fp.jobs.try_emplace(o.jobs[p][k]);
+      if (fresh) {
+        if (index == UINT32_MAX) {
+          auto named = std::find(fp.partitions.begin(), fp.partitions.end(), o.partitions[p]);
+          index = static_cast<uint32_t>(named - fp.partitions.begin());
+          if (named == fp.partitions.end()) fp.partitions.push_back(o.partitions[p]);
+        }
+        it->second = {o.time, index, static_cast<uint32_t>(k + 1), o.time};
+      } else {
+        it->second.last = o.time;
+      }
+    }
+  }
+  std::erase_if(fp.jobs, [&](const auto& j) { return j.second.last != o.time; });
+}
+
 StartRecord explain_start(const StartedJob& job, const PeriodOrder& last,
-                          const std::unordered_set<uint32_t>& pending_now) {
+                          const std::unordered_set<uint32_t>& pending_now,
+                          const FirstPlaces* first) {
   StartRecord out;
   out.job = job;
+  if (first) {
+    auto it = first->jobs.find(job.job_id);
+    if (it != first->jobs.end() && it->second.partition < first->partitions.size()) {
+      out.seen_time = it->second.time;
+      out.seen_partition = first->partitions[it->second.partition];
+      out.seen_place = it->second.place;
+    }
+  }
   // The partition it started in, else the first that listed it.
   size_t part = last.partitions.size(), at = 0;
   for (size_t p = 0; p < last.partitions.size(); p++) {

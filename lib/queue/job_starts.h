@@ -58,11 +58,35 @@ struct StartRecord {
   uint32_t passed = 0;          // of the jobs ahead of it then, those still pending now
   std::vector<uint32_t> passed_jobs;  // the first kMaxPassedListed of them, in order
   uint32_t earlier_waiting = 0;       // jobs submitted before it, in that order, still pending
+  // The first period that weighed it pending, its partition then (the first of the period's
+  // partitions that listed it) and its place there; 0 and empty when none did.  The
+  // forecast's sample (forecast.h).
+  int64_t seen_time = 0;
+  std::string seen_partition;
+  uint32_t seen_place = 0;
 };
 inline constexpr size_t kMaxPassedListed = 20;
 
-// The record of a started job against the last order and the jobs pending now.
+// Each pending job's first period, partition and place, kept from period to period.
+struct FirstPlace {
+  int64_t time = 0;        // the first period that weighed it pending
+  uint32_t partition = 0;  // index into FirstPlaces::partitions
+  uint32_t place = 0;      // 1-based
+  int64_t last = 0;        // the last period that listed it
+};
+struct FirstPlaces {
+  std::vector<std::string> partitions;  // every partition name noted, in order of first note
+  std::unordered_map<uint32_t, FirstPlace> jobs;
+};
+
+// Notes the jobs of `o` that `fp` does not hold yet (in the first of o's partitions that lists
+// each) and forgets those `o` no longer lists.  O(jobs listed + jobs held).
+void note_first_places(const PeriodOrder& o, FirstPlaces& fp);
+
+// The record of a started job against the last order and the jobs pending now; with `first`,
+// its seen_* fields from there.
 StartRecord explain_start(const StartedJob& job, const PeriodOrder& last,
-                          const std::unordered_set<uint32_t>& pending_now);
+                          const std::unordered_set<uint32_t>& pending_now,
+                          const FirstPlaces* first = nullptr);
 
 }  // namespace fairway

@@ -76,6 +76,10 @@ struct PendingJob {
   std::string fairshare_tres;
   // squeue's Reason ("Priority", "Resources", "Dependency", ...); empty when unknown.
   std::string reason;
+  // Backfill's planned start (squeue --start's START_TIME); 0: none.  Read live only (not
+  // kept in snapshot files).
+  int64_t planned_start = 0;
+  std::string reservation;      // the reservation it asked for; read live only
   std::vector<FactorRow> rows;  // sprio's rows, one per partition
 };
 

@@ -160,11 +160,11 @@ expect "shares - with standard input closed" 2 '^fairway: cannot read standard i
 # The live snapshot to standard output needs slurmctld: test/integration/test_cli_snapshot.sh.
 
 # 5b. Commands: unknown ones named, near misses suggested, help printed.
-expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif, history, plot, lint and help; see 'fairway --help'\)$" "$cli" foo
+expect "unknown command" 2 "^fairway: unknown command 'foo' \(the commands are shares, snapshot, explain, compare, weights, whatif, history, plot, lint, forecast and help; see 'fairway --help'\)$" "$cli" foo
 expect "a typo of shares" 2 "^fairway: unknown command 'share'; did you mean 'shares'\?$" "$cli" share
 expect "a typo of snapshot" 2 "^fairway: unknown command 'snpashot'; did you mean 'snapshot'\?$" "$cli" snpashot
 expect "the start of snapshot" 2 "^fairway: unknown command 'snap'; did you mean 'snapshot'\?$" "$cli" snap
-expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif, history, plot, lint or help \(see 'fairway --help'\)$" "$cli"
+expect "no command" 2 "^fairway: a command is required: shares, snapshot, explain, compare, weights, whatif, history, plot, lint, forecast or help \(see 'fairway --help'\)$" "$cli"
 # explain offline: a version 1 snapshot holds no jobs; a job id is a number; one of JOBID or
 # --account/--user.
 expect "explain of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
@@ -198,6 +198,32 @@ expect "explain of a job id with an empty task" 2 "is not a job id" "$cli" expla
 expect "explain without a job or an association" 2 "^fairway: explain needs a JOBID" "$cli" explain
 # compare and weights offline: the same inputs, the same one-line errors.
 v2=$FAIRWAY_TEST_DATA/../fuzz/corpus/snapshot/v2_queue.json
+# forecast offline: the model beside the snapshot (as the plugin writes both), or --forecast.
+mkdir -p "$tmp/fc" && cp "$v2" "$tmp/fc/fairway.json"
+if "$cli" explain --snapshot "$tmp/fc/fairway.json" 2 >"$tmp/out" 2>"$tmp/err" &&
+   tr -s '\n ' '  ' <"$tmp/out" | grep -q "When it may start: no estimate, because the plugin has published no forecast in $tmp/fc/fairway_forecast.json yet"; then ok
+else ko "explain without a forecast model: $(cat "$tmp/out" "$tmp/err")"; fi
+printf '%s\n' '{"version": 1, "time": 1000, "partitions": [{"name": "p", "starts": 40, "since": 900,' \
+  ' "seconds_per_place": {"p10": 30, "p50": 120, "p90": 600}, "passed_share": 0.1}]}' >"$tmp/fc/fairway_forecast.json"
+if "$cli" explain --snapshot "$tmp/fc/fairway.json" 2 >"$tmp/out" 2>"$tmp/err" &&
+   tr -s '\n ' '  ' <"$tmp/out" | grep -q "When it may start: most likely within 4 min .*8 in 10 jobs at such a place start between 1 min and 20 min"; then ok
+else ko "explain with a forecast model: $(cat "$tmp/out" "$tmp/err")"; fi
+if "$cli" forecast --snapshot "$tmp/fc/fairway.json" -P >"$tmp/out" 2>"$tmp/err" &&
+   grep -qx '2|p|2|2|240|60|1200||' "$tmp/out" && grep -qx '1|p|1|2|120|30|600||' "$tmp/out"; then ok
+else ko "forecast -P: $(cat "$tmp/out" "$tmp/err")"; fi
+if "$cli" forecast --snapshot "$tmp/fc/fairway.json" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [(j["job"], j["seconds"], j["low"], j["high"]) for j in d] == [(1, 120, 30, 600), (2, 240, 60, 1200)], d'; then ok
+else ko "forecast --json"; fi
+echo '{"version": 1, "time": 1000, "partitions": [' >"$tmp/fc/damaged.json"
+expect "forecast with a damaged model" 2 "^fairway: the forecast $tmp/fc/damaged.json is damaged \(forecast: " \
+  "$cli" forecast --snapshot "$tmp/fc/fairway.json" --forecast "$tmp/fc/damaged.json"
+if "$cli" explain --snapshot "$tmp/fc/fairway.json" --forecast "$tmp/fc/damaged.json" 2 >"$tmp/out" 2>"$tmp/err" &&
+   tr -s '\n ' '  ' <"$tmp/out" | grep -q "no estimate, because the forecast $tmp/fc/damaged.json is damaged"; then ok
+else ko "explain with a damaged model: $(cat "$tmp/out" "$tmp/err")"; fi
+expect "forecast --json -P" 2 "^fairway: forecast: --json and --parsable exclude each other$" \
+  "$cli" forecast --snapshot "$tmp/fc/fairway.json" --json -P
 expect "compare of a version 1 snapshot" 2 "^fairway: .* is a version 1 snapshot: it holds no jobs" \
   "$cli" compare --snapshot "$fixture" 1 2
 expect "compare of a job not in the snapshot" 1 "^fairway: job 9 is not pending in the snapshot$" \
