@@ -194,6 +194,33 @@ fairway::ForecastModel forecast_after(fairway_publisher& pub, const char* histor
   return fairway::forecast_model(pub.samples, now);
 }
 
+// Per association (tree index), the forecast of its oldest eligible pending job, its
+// descendants' jobs included.
+std::vector<std::pair<uint32_t, double>> oldest_forecasts(
+    const fairway::ForecastModel& m, const fairway::PeriodOrder& o, const fairway::AssocTree& t,
+    const std::vector<fairway::PendingJobNote>& jobs) {
+  std::vector<std::pair<int64_t, uint32_t>> oldest(t.size(), {INT64_MAX, 0});
+  for (const fairway::PendingJobNote& j : jobs) {
+    if (!j.eligible) continue;
+    for (uint32_t i = t.find(j.assoc_id); i != fairway::kNoIndex; i = t.parent(i)) {
+      if (j.eligible >= oldest[i].first) break;  // its ancestors hold one as old
+      oldest[i] = {j.eligible, j.job_id};
+    }
+  }
+  std::vector<uint32_t> ids;
+  std::vector<uint32_t> at;
+  for (uint32_t i = 0; i < t.size(); i++)
+    if (oldest[i].first != INT64_MAX) {
+      ids.push_back(oldest[i].second);
+      at.push_back(i);
+    }
+  const std::vector<std::optional<double>> f = fairway::job_forecasts(m, o, ids);
+  std::vector<std::pair<uint32_t, double>> out;
+  for (size_t k = 0; k < ids.size(); k++)
+    if (f[k]) out.emplace_back(at[k], *f[k]);
+  return out;
+}
+
 }  // namespace
 
 extern "C" fairway_error_t fairway_publisher_new(fairway_publisher_t** out) {
@@ -293,7 +320,16 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       starts.push_back(fairway::explain_start(j, pub->last, pending_now, &pub->first));
     }
     std::optional<fairway::ForecastModel> forecast;
-    if (starts_kept) forecast = forecast_after(*pub, p->history_dir, starts, p->period_end);
+    std::optional<fairway::PeriodOrder> order;
+    std::vector<fairway::LineForecast> line_forecast;
+    if (starts_kept) {
+      forecast = forecast_after(*pub, p->history_dir, starts, p->period_end);
+      order = fairway::period_order(order_rows, in.partitions, p->period_end);
+      line_forecast = fairway::line_forecasts(*forecast, *order);
+      in.forecast = &*forecast;
+      in.line_forecast = &line_forecast;
+      in.oldest_forecast = oldest_forecasts(*forecast, *order, tree, jobs);
+    }
     fairway::StarvationSettings ss;
     ss.minutes = p->starvation_minutes;
     ss.quantile =
@@ -379,8 +415,8 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       fairway::append_history(p->history_dir, period, names, p->history_days);
       fairway::append_starts(p->history_dir, p->period_end, starts, p->history_days);
     }
-    if (starts_kept) {
-      pub->last = fairway::period_order(order_rows, in.partitions, p->period_end);
+    if (order) {
+      pub->last = std::move(*order);
       fairway::note_first_places(pub->last, pub->first);
     }
   });

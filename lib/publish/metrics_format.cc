@@ -102,6 +102,59 @@ void pending_families(std::string& out, std::string_view what, std::string_view 
     sample(out, oldest, labels[i], static_cast<double>(figures[i].oldest_wait));
 }
 
+// The forecast (doc/forecast.md): per partition at the head of the line and at its median
+// place, the jobs without an estimate; per association its oldest pending job's.
+void forecast_families(std::string& out, const MetricsInput& in, const AssocTree& t,
+                       const std::vector<SshareRow>& rows, const std::vector<std::string>& labels) {
+  const std::vector<LineForecast>& lf = *in.line_forecast;
+  family(out, "fairway_partition_forecast_seconds_per_place", "gauge",
+         "Seconds per place ahead in line that the recent starts per partition waited from the "
+         "period that first weighed them: 10th, 50th and 90th percentile (the forecast's model; "
+         "partitions with enough recent starts).");
+  for (const PartitionForecast& p : in.forecast->partitions) {
+    if (!p.usable()) continue;
+    const std::string l = label("partition", p.partition);
+    // A gauge: promtool keeps the label "quantile" for summaries.
+    sample(out, "fairway_partition_forecast_seconds_per_place", l + "," + label("percentile", "10"),
+           p.per_place_p10);
+    sample(out, "fairway_partition_forecast_seconds_per_place", l + "," + label("percentile", "50"),
+           p.per_place_p50);
+    sample(out, "fairway_partition_forecast_seconds_per_place", l + "," + label("percentile", "90"),
+           p.per_place_p90);
+  }
+  family(out, "fairway_partition_forecast_starts", "gauge",
+         "Recent starts per partition the forecast's model holds (the last 200 of 7 days).");
+  for (const PartitionForecast& p : in.forecast->partitions)
+    sample(out, "fairway_partition_forecast_starts", label("partition", p.partition), p.starts);
+  family(out, "fairway_partition_forecast_head_seconds", "gauge",
+         "Forecast wait of the job first in line per partition: the median seconds per place "
+         "the recent starts there waited (partitions with enough recent starts and a job "
+         "pending).");
+  for (size_t i = 0; i < in.partitions.size() && i < lf.size(); i++)
+    if (lf[i].head)
+      sample(out, "fairway_partition_forecast_head_seconds", label("partition", in.partitions[i]),
+             *lf[i].head);
+  family(out, "fairway_partition_forecast_median_place_seconds", "gauge",
+         "Forecast wait of the job at the median place of the line, per partition.");
+  for (size_t i = 0; i < in.partitions.size() && i < lf.size(); i++)
+    if (lf[i].median_place)
+      sample(out, "fairway_partition_forecast_median_place_seconds",
+             label("partition", in.partitions[i]), *lf[i].median_place);
+  family(out, "fairway_partition_jobs_without_forecast", "gauge",
+         "Pending jobs per partition with no forecast: too few jobs started there recently.");
+  for (size_t i = 0; i < in.partitions.size() && i < lf.size(); i++)
+    sample(out, "fairway_partition_jobs_without_forecast", label("partition", in.partitions[i]),
+           static_cast<double>(lf[i].without_estimate));
+  std::vector<const std::string*> by_index(t.size(), nullptr);
+  for (size_t k = 0; k < rows.size(); k++) by_index[rows[k].index] = &labels[k];
+  family(out, "fairway_association_oldest_pending_forecast_seconds", "gauge",
+         "Forecast wait of the association's oldest eligible pending job (its users' jobs "
+         "included), where its partition has enough recent starts.");
+  for (const auto& [i, seconds] : in.oldest_forecast)
+    if (i < t.size() && by_index[i])
+      sample(out, "fairway_association_oldest_pending_forecast_seconds", *by_index[i], seconds);
+}
+
 }  // namespace
 
 std::string format_metrics(const MetricsInput& in) {
@@ -253,6 +306,7 @@ std::string format_metrics(const MetricsInput& in) {
 
   pending_families(out, "partition", "partition", in.partitions, in.pending.partitions);
   pending_families(out, "qos", "qos", in.qos, in.pending.qos);
+  if (in.forecast && in.line_forecast) forecast_families(out, in, t, rows, labels);
 
   family(out, "fairway_associations", "gauge", "Associations in the tree.");
   sample(out, "fairway_associations", "", static_cast<double>(t.size()));

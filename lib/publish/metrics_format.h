@@ -17,6 +17,7 @@
 
 #include "assoc_tree.h"
 #include "fair_share.h"
+#include "forecast.h"
 #include "held_usage.h"
 #include "pending_stats.h"
 #include "starvation.h"
@@ -64,6 +65,12 @@ struct MetricsInput {
   // associations' families, starvation and the shadow policy's factor changes keep the
   // accounts' samples only (their label user="" stays), and no sample names a user.
   bool user_samples = true;
+  // The forecast (fairway_history_days with fairway_metrics_dir; lib/queue/forecast.h), or
+  // nullptr: per partition (indexed like partitions), and per association (tree index) the
+  // forecast of its oldest eligible pending job, its users' included.
+  const ForecastModel* forecast = nullptr;
+  const std::vector<LineForecast>* line_forecast = nullptr;
+  std::vector<std::pair<uint32_t, double>> oldest_forecast;
 };
 
 // The exposition text, ending in '\n'.  Throws std::invalid_argument when tree or result is

@@ -155,6 +155,41 @@ JobForecast forecast_pending(const ForecastModel& m, const Queue& q, const Pendi
   return *best;
 }
 
+std::vector<LineForecast> line_forecasts(const ForecastModel& m, const PeriodOrder& o) {
+  std::vector<LineForecast> out(o.partitions.size());
+  for (size_t p = 0; p < o.partitions.size(); p++) {
+    const PartitionForecast* f = m.find(o.partitions[p]);
+    const size_t n = o.jobs[p].size();
+    if (!f || !f->usable()) {
+      out[p].without_estimate = n;
+      continue;
+    }
+    if (!n) continue;
+    out[p].head = f->per_place_p50;
+    out[p].median_place = static_cast<double>((n + 1) / 2) * f->per_place_p50;
+  }
+  return out;
+}
+
+std::vector<std::optional<double>> job_forecasts(const ForecastModel& m, const PeriodOrder& o,
+                                                 std::span<const uint32_t> jobs) {
+  std::unordered_map<uint32_t, size_t> at;
+  for (size_t i = 0; i < jobs.size(); i++) at.emplace(jobs[i], i);
+  std::vector<std::optional<double>> out(jobs.size());
+  for (size_t p = 0; p < o.partitions.size(); p++) {
+    const PartitionForecast* f = m.find(o.partitions[p]);
+    if (!f || !f->usable()) continue;
+    for (size_t k = 0; k < o.jobs[p].size(); k++) {
+      auto it = at.find(o.jobs[p][k]);
+      if (it == at.end()) continue;
+      const double s = static_cast<double>(k + 1) * f->per_place_p50;
+      std::optional<double>& best = out[it->second];
+      if (!best || s < *best) best = s;
+    }
+  }
+  return out;
+}
+
 std::vector<JobForecast> forecast_queue(const ForecastModel& m, const Queue& q) {
   std::unordered_map<const PendingJob*, std::vector<PlaceInLine>> places;
   for (const PartitionInfo& part : q.partitions) {

@@ -95,6 +95,20 @@ struct PlaceInLine {
 JobForecast forecast_pending(const ForecastModel& m, const Queue& q, const PendingJob& j,
                              std::span<const PlaceInLine> places);
 
+// What the metrics publish per partition of a period's order (the partitions of `o`): the
+// forecast at the head of the line and at its median place (nullopt without a usable model or
+// with no job pending), and the jobs without an estimate for want of recent starts.
+struct LineForecast {
+  std::optional<double> head, median_place;
+  uint64_t without_estimate = 0;
+};
+std::vector<LineForecast> line_forecasts(const ForecastModel& m, const PeriodOrder& o);
+
+// The forecast of each job of `jobs` (its earliest over its partitions in `o`), nullopt where
+// none has a usable model or the job is not in `o`.  O(jobs listed in o).
+std::vector<std::optional<double>> job_forecasts(const ForecastModel& m, const PeriodOrder& o,
+                                                 std::span<const uint32_t> jobs);
+
 // Every pending job's forecast, in q.jobs' order (places from partition_queue).
 std::vector<JobForecast> forecast_queue(const ForecastModel& m, const Queue& q);
 

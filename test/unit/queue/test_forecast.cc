@@ -130,6 +130,32 @@ TEST(ForecastModel, NoEstimateWithTooFewStartsABlockerOrNoPlace) {
             "it waits for something other than its place (PartitionDown)");
 }
 
+TEST(ForecastModel, TheLinesHeadAndMedianPlaceAndTheOldestJobs) {
+  // debug: 5 jobs (ids 1..5, 1 first); big: 3 jobs (5 first); gpu: one job, no model.
+  const std::vector<OrderRow> rows = {{0, 1, 90, 1}, {0, 2, 80, 1}, {0, 3, 70, 1},
+                                      {0, 4, 60, 1}, {0, 5, 50, 1}, {1, 5, 99, 1},
+                                      {1, 6, 98, 1}, {1, 7, 97, 1}, {2, 8, 10, 1}};
+  const PeriodOrder o = period_order(rows, {"debug", "big", "gpu"}, kT);
+  std::vector<WaitSample> all = samples("debug", 21, kT - 100);  // median 110 s per place
+  for (int i = 0; i < 30; i++) all.push_back({"big", kT - 50, 1, 40, false});
+  const ForecastModel m = forecast_model(all, kT);
+  const std::vector<LineForecast> lines = line_forecasts(m, o);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].head, 110.0);
+  EXPECT_EQ(lines[0].median_place, 330.0);  // 3rd of 5
+  EXPECT_EQ(lines[0].without_estimate, 0u);
+  EXPECT_EQ(lines[1].median_place, 80.0);  // 2nd of 3
+  EXPECT_FALSE(lines[2].head);
+  EXPECT_EQ(lines[2].without_estimate, 1u);
+  // Job 5: 5th in debug (550 s) and 1st in big (40 s): the earliest.  Job 8: no model.
+  const std::vector<uint32_t> jobs = {5, 3, 8, 42};
+  const std::vector<std::optional<double>> f = job_forecasts(m, o, jobs);
+  EXPECT_EQ(f[0], 40.0);
+  EXPECT_EQ(f[1], 330.0);
+  EXPECT_FALSE(f[2]);
+  EXPECT_FALSE(f[3]);
+}
+
 TEST(ForecastFile, RoundTripsAndRefusesWhatIsNotAModel) {
   std::vector<WaitSample> all = samples("debug", 30, kT);
   all.push_back({"big", kT, 1, 5, false});
