@@ -16,6 +16,8 @@
 #     gives the last period's raw usage and fair-share factor as sshare shows them;
 #   * the directory removed: one log line for the whole episode, priorities unchanged, and the
 #     files come back (with a line saying so) once it is there again;
+#   * a real Prometheus (Debian's prometheus) scrapes node_exporter and evaluates the rules of
+#     packaging/prometheus: each without error, FairwayUserStarved pending for the starved;
 #   * fairway_starvation_minutes=1 on the DOWN partition, where no job can start: the users
 #     whose jobs have waited a minute with a fair-share factor in the top quarter (from sshare)
 #     are the ones starved, each told once in the log and marked 1 in the metrics;
@@ -38,9 +40,11 @@ done
 
 mdir=$(mktemp -d "${TMPDIR:-/tmp}/fw-it-metrics.XXXXXX")
 exporter_pid=""
+prometheus_pid="" pdir=""
 cleanup_metrics() {
 	if [ -n "$exporter_pid" ] && alive "$exporter_pid"; then kill "$exporter_pid" 2>/dev/null || true; fi
-	rm -rf "$mdir"
+	if [ -n "$prometheus_pid" ] && alive "$prometheus_pid"; then kill "$prometheus_pid" 2>/dev/null || true; fi
+	rm -rf "$mdir" ${pdir:+"$pdir"}
 }
 trap 'rc=$?; cleanup_metrics; (exit $rc); _cleanup' EXIT
 
@@ -87,7 +91,10 @@ assert_eq "one line per start for fairway_decay=exact" "$starts" \
 # ---- the files ----
 assert_eq "fairway.prom is mode 0644" 644 "$(stat -c %a "$mdir/fairway.prom")"
 assert_eq "fairway.json is mode 0600" 600 "$(stat -c %a "$mdir/fairway.json")"
-assert_eq "nothing else in the directory" "fairway.json fairway.prom fairway_history" "$(cd "$mdir" && echo *)"
+# With fairway_history_days the forecast's model too (partitions and figures only: 0644).
+assert_eq "fairway_forecast.json is mode 0644" 644 "$(stat -c %a "$mdir/fairway_forecast.json")"
+assert_eq "nothing else in the directory" "fairway.json fairway.prom fairway_forecast.json fairway_history" \
+	"$(cd "$mdir" && echo *)"
 assert_eq "the history directory is mode 0700" 700 "$(stat -c %a "$mdir/fairway_history")"
 assert_eq "the history files are mode 0600" "600 600" \
 	"$(stat -c %a "$mdir/fairway_history/names" "$mdir"/fairway_history/history-*.fwh | head -2 | tr '\n' ' ' | sed 's/ $//')"
@@ -241,6 +248,53 @@ assert_eq "the users told starved (once each) = those waiting with a top-quarter
 marked=$(awk '/^fairway_association_starved\{/ && $2 == 1' "$mdir/fairway.prom" |
 	sed -E 's/.*account="([^"]*)",user="([^"]*)".*/\1|\2/' | sort | tr '\n' ' ' | sed 's/ $//')
 assert_eq "the same users marked 1 in fairway_association_starved" "$want" "$marked"
+
+# ---- a real Prometheus scrapes node_exporter and evaluates the shipped rules ----
+# Every 2 seconds, in a scratch directory, on a loopback port: every rule evaluates without
+# error, the recording rules give samples, and FairwayUserStarved is pending (its expression
+# holds; it fires after its 30 minutes) for exactly the starved users.
+pdir=$(mktemp -d "${TMPDIR:-/tmp}/fw-it-prometheus.XXXXXX")
+pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat >"$pdir/prometheus.yml" <<EOF
+global:
+  scrape_interval: 2s
+  evaluation_interval: 2s
+rule_files:
+  - $(cd "$(dirname "$0")/../.." && pwd)/packaging/prometheus/fairway.rules.yml
+scrape_configs:
+  - job_name: slurmctld
+    static_configs:
+      - targets: ['127.0.0.1:$port']
+EOF
+prometheus --config.file="$pdir/prometheus.yml" --storage.tsdb.path="$pdir/data" \
+	--web.listen-address="127.0.0.1:$pport" >"$TB_DIR/log/prometheus.log" 2>&1 &
+prometheus_pid=$!
+# api PATH: the JSON of http://127.0.0.1:$pport/api/v1/PATH
+api() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:'"$pport"'/api/v1/" + sys.argv[1], timeout=5).read().decode())' "$1"; }
+pending_starved() {
+	api alerts | python3 -c '
+import json, sys
+a = json.load(sys.stdin)["data"]["alerts"]
+got = sorted("%s|%s" % (x["labels"]["account"], x["labels"]["user"]) for x in a
+             if x["labels"]["alertname"] == "FairwayUserStarved" and x["state"] == "pending")
+print(" ".join(got))' >"$pdir/pending" 2>/dev/null && [ -s "$pdir/pending" ] && [ "$(cat "$pdir/pending")" = "$want" ]
+}
+if wait_for 60 pending_starved; then
+	pass "Prometheus: FairwayUserStarved is pending for the starved users, from node_exporter's scrape"
+else
+	fail "Prometheus: FairwayUserStarved pending for $want" "got '$(cat "$pdir/pending" 2>/dev/null)'; $(tail -n 3 "$TB_DIR/log/prometheus.log" | tr '\n' ' ')"
+fi
+rules_ok=$(api rules 2>&1 | python3 -c '
+import json, sys
+g = json.load(sys.stdin)["data"]["groups"]
+r = [x for grp in g for x in grp["rules"]]
+bad = [x["name"] for x in r if x.get("health") != "ok"]
+print("%d rules, not ok: %s" % (len(r), " ".join(bad) or "none"))' 2>&1)
+assert_eq "Prometheus loaded the 5 shipped rules and evaluated each without error" "5 rules, not ok: none" "$rules_ok"
+recorded=$(api 'query?query=count(fairway:association_delivered_entitled_ratio:avg6h)' 2>&1 |
+	python3 -c 'import json, sys; r = json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>&1)
+assert_ne "Prometheus recorded the associations' 6-hour delivered/entitled ratio" 0 "$recorded"
+kill "$prometheus_pid" 2>/dev/null || true
 
 # ---- why a job started: hold comes up, every weighed job there starts ----
 squeue -h -t PD -p hold --sort=-p,V,i -o '%i %Q' | awk '$2 > 0' >"$TB_DIR/order"
