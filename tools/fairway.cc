@@ -12,9 +12,9 @@
 //   fairway forecast [--snapshot FILE] [--forecast FILE]
 //       When each pending job may start, from the model the plugin publishes
 //       (forecast_command.h).
-//   fairway lint [SLURM_CONF] [--snapshot FILE]
+//   fairway lint [SLURM_CONF] [--snapshot FILE | --live]
 //       slurm.conf's priority settings checked before they go live, with --snapshot FILE
-//       the pending queue's fair-share gaps and ages too (lint_command.h).
+//       or --live the pending queue's fair-share gaps and ages too (lint_command.h).
 //   fairway help [COMMAND]
 //       The help of fairway or of one command (as --help).
 //
@@ -408,9 +408,13 @@ int run(int argc, char** argv) {
   lint->add_option("SLURM_CONF", lint_file,
                    "the slurm.conf to check (default: $SLURM_CONF, else /etc/slurm/slurm.conf)")
       ->type_name("FILE");
-  lint->add_option("--snapshot", lint_snapshot,
-                   "check the pending queue of this snapshot (version 2) too")
-      ->type_name("FILE");
+  auto* lint_snapshot_opt = lint->add_option("--snapshot", lint_snapshot,
+                                             "check the pending queue of this snapshot (version "
+                                             "2) too")
+                                ->type_name("FILE");
+  bool lint_live = false;
+  lint->add_flag("--live", lint_live, "check the live cluster's pending queue too")
+      ->excludes(lint_snapshot_opt);
 
   ForecastArgs fc;
   auto* forecast = app.add_subcommand("forecast", "when each pending job may start");
@@ -501,7 +505,7 @@ int run(int argc, char** argv) {
     }
     return cmd_whatif(wi);
   }
-  if (*lint) return cmd_lint(lint_file, lint_snapshot);
+  if (*lint) return cmd_lint(lint_file, lint_snapshot, lint_live);
   if (*forecast) {
     if (fc.json && fc.parsable) {
       say("forecast: --json and --parsable exclude each other");

@@ -12,13 +12,18 @@
 #include "cli_io.h"
 #include "error.h"
 #include "lint_format.h"
+#include "live.h"
 #include "queue_lint.h"
 #include "settings_lint.h"
 #include "slurm_conf_text.h"
 
+extern "C" {
+#include "slurm_api.h"
+}
+
 namespace fairway_cli {
 
-int cmd_lint(const std::string& file, const std::string& snapshot) {
+int cmd_lint(const std::string& file, const std::string& snapshot, bool live) {
   std::string path = file;
   if (path.empty()) {
     const char* env = std::getenv("SLURM_CONF");
@@ -44,7 +49,22 @@ int cmd_lint(const std::string& file, const std::string& snapshot) {
     say(quote(path) + ": " + e.what());
     return kExitInput;
   }
-  if (!snapshot.empty()) {
+  if (live) {
+    // The queue slurmctld shows the caller now (PrivateData applies, as to squeue).
+    if (const std::string why = slurm_conf_problem(); !why.empty()) {
+      say(why);
+      return kExitRuntime;
+    }
+    slurm_init(nullptr);
+    std::string why;
+    LiveVisibility seen;
+    const auto snap = live_snapshot(LiveRequest{}, why, &seen);
+    if (!snap) {
+      say(why);
+      return kExitRuntime;
+    }
+    for (auto& f : fairway::lint_queue(*snap->queue)) findings.push_back(std::move(f));
+  } else if (!snapshot.empty()) {
     int rc = kExitInput;
     const auto snap = read_input(snapshot, rc);
     if (!snap) return rc;

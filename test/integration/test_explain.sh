@@ -46,6 +46,11 @@ dir=$TB_DIR/explain
 mkdir -p "$dir"
 check "fairway lint finds nothing in the testbed's slurm.conf" "$cli" lint "$SLURM_CONF"
 check "fairway snapshot (version 2)" "$cli" snapshot -o "$dir/snap.json"
+# lint of the live queue finds what lint of the snapshot just taken finds.
+lint_live=$("$cli" lint --live "$SLURM_CONF" 2>&1; echo "exit $?")
+assert_eq "fairway lint --live = fairway lint --snapshot of the same queue" \
+	"$("$cli" lint --snapshot "$dir/snap.json" "$SLURM_CONF" 2>&1; echo "exit $?")" "$lint_live"
+assert_match "fairway lint --live read the queue" '^exit [01]$' "$(echo "$lint_live" | tail -n 1)"
 assert_eq "the snapshot is version 2" 2 \
 	"$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["fairway_snapshot"])' "$dir/snap.json")"
 sprio -h -o '%i|%r|%Y|%A|%F|%J|%P|%Q|%N' | tr -d ' ' | sort -n >"$dir/sprio"

@@ -4,6 +4,7 @@
 # (fw_u1, through runuser), on one live testbed under priority/fairway with
 # fairway_metrics_dir (a directory of mode 0755, as node_exporter's textfile collector needs),
 # fairway_history_days and fairway_shadow, after jobs of two users (fw_u1, fw_u3):
+#   * fairway_forecast.json (0644) is readable by a user and names no user or account;
 #   * PrivateData unset: fairway.prom (0644) has the samples of both users;
 #   * PrivateData=usage, =users and =usage,users: fairway.prom has no sample with a user label
 #     that is not empty (so no user's usage either), the accounts' samples stay, and each
@@ -100,6 +101,14 @@ check_files() { # label users-expected(0/1)
 		fi
 	done
 	assert_eq "$label: the history directory is 0700" 700 "$(stat -c %a "$mdir/fairway_history")"
+	# The forecast's model is for every user: partitions and figures, no user or account.
+	if as_user cat "$mdir/fairway_forecast.json" >"$TB_DIR/forecast.txt" 2>/dev/null; then
+		pass "$label: fw_u1 reads fairway_forecast.json"
+	else
+		fail "$label: fw_u1 reads fairway_forecast.json" "$(ls -l "$mdir/fairway_forecast.json" 2>&1)"
+	fi
+	assert_eq "$label: fairway_forecast.json names no user or account" 0 \
+		"$(grep -cE 'fw_u[0-9]|bloggs|chem' "$TB_DIR/forecast.txt" || true)"
 }
 
 for value in "" usage users usage,users; do
