@@ -448,43 +448,51 @@ std::optional<fairway::Snapshot> live_snapshot(const LiveRequest& req, std::stri
   return snap;
 }
 
-std::optional<std::string> live_history_dir(std::string& why) {
+namespace {
+
+// Fairway's PriorityParameters as slurmctld runs them, and its StateSaveLocation.
+struct LiveOptions {
+  fairway::PluginOptions options;
+  std::string state_save;
+};
+std::optional<LiveOptions> live_options(std::string& why) {
   slurm_conf_t* conf = nullptr;
   if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
     why = slurm_error("cannot read slurmctld's configuration");
     return std::nullopt;
   }
   std::vector<std::string> problems;
-  const fairway::PluginOptions o = fairway::parse_priority_parameters(
-      conf->priority_params ? conf->priority_params : "", problems);
-  std::string base = o.metrics_dir;
-  if (base.empty() && conf->state_save_location) base = conf->state_save_location;
-  const uint32_t days = o.history_days;
+  LiveOptions o;
+  o.options = fairway::parse_priority_parameters(conf->priority_params ? conf->priority_params : "",
+                                                 problems);
+  if (conf->state_save_location) o.state_save = conf->state_save_location;
   fairway_free_ctl_conf(conf);
-  if (!days) {
+  return o;
+}
+
+}  // namespace
+
+std::optional<std::string> live_history_dir(std::string& why) {
+  const std::optional<LiveOptions> o = live_options(why);
+  if (!o) return std::nullopt;
+  if (!o->options.history_days) {
     why =
         "slurmctld keeps no history: PriorityParameters has no fairway_history_days (or "
         "name a history with --dir)";
     return std::nullopt;
   }
+  const std::string& base = o->options.metrics_dir.empty() ? o->state_save : o->options.metrics_dir;
   return base + "/fairway_history";
 }
 
 std::optional<std::string> live_metrics_dir(std::string& why) {
-  slurm_conf_t* conf = nullptr;
-  if (slurm_load_ctl_conf(0, &conf) != SLURM_SUCCESS || !conf) {
-    why = slurm_error("cannot read slurmctld's configuration");
-    return std::nullopt;
-  }
-  std::vector<std::string> problems;
-  const fairway::PluginOptions o = fairway::parse_priority_parameters(
-      conf->priority_params ? conf->priority_params : "", problems);
-  fairway_free_ctl_conf(conf);
-  if (o.metrics_dir.empty()) {
+  const std::optional<LiveOptions> o = live_options(why);
+  if (!o) return std::nullopt;
+  if (o->options.metrics_dir.empty()) {
     why = "slurmctld publishes nothing: PriorityParameters has no fairway_metrics_dir";
     return std::nullopt;
   }
-  return o.metrics_dir;
+  return o->options.metrics_dir;
 }
 
 }  // namespace fairway_cli
