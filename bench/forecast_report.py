@@ -11,8 +11,10 @@ seconds before the load ended whose job then started,
     backfill's StartTime and of the central estimate on those same rows;
 the same for the jobs not among the first three in line; and the forecasts without an
 estimate, by reason.  With --check, exits 1 unless the whole path worked: forecasts were
-recorded, starts matched, estimates made, and the coverage is within --band (a band wide
-enough for a short run's small sample).
+recorded, jobs started, forecasts with an estimate were matched to starts, and every one of
+them holds its central estimate inside its interval.  A short run's coverage is no
+calibration figure (its first model holds only the starts that came quickly, so it ranged
+from 10 to 100 % in runs of 330-360 s): --check does not judge it.
 """
 import argparse
 import csv
@@ -55,7 +57,6 @@ def main():
     ap.add_argument("outdir")
     ap.add_argument("--horizon", type=float, default=300)
     ap.add_argument("--check", action="store_true")
-    ap.add_argument("--band", default="0.3,1.0", help="coverage accepted by --check")
     a = ap.parse_args()
     with open(os.path.join(a.outdir, "starts.csv")) as f:
         starts = {int(r["job"]): int(r["start"]) for r in csv.DictReader(f)}
@@ -108,15 +109,15 @@ def main():
         f.write(text)
     print(text, end="")
     if a.check:
-        lo, hi = (float(x) for x in a.band.split(","))
-        f = figures(everything)
         problems = []
         if not starts:
             problems.append("no job started")
-        if not f:
+        if not everything:
             problems.append("no forecast with an estimate was matched to a start")
-        elif not lo <= f["coverage"] <= hi:
-            problems.append(f"coverage {f['coverage']:.2f} outside [{lo}, {hi}]")
+        wrong = [x for x in everything if not 0 <= x[2] <= x[1] <= x[3]]
+        if wrong:
+            problems.append(f"{len(wrong)} forecasts whose central estimate is outside their "
+                            f"interval")
         for p in problems:
             print(f"forecast_report: {p}", file=sys.stderr)
         return 1 if problems else 0

@@ -6,9 +6,10 @@
 # seen, builds the model from the starts and publishes fairway_forecast.json and the forecast
 # metrics; `fairway forecast -P` records every pending job's forecast each period with
 # backfill's planned start; `fairway explain` gives a user the paragraph; the report matches
-# the forecasts with the starts.  The coverage of the 80 % interval must lie in a band wide
-# enough for the run's small sample (bench/forecast_report.py --check); the calibration
-# itself is `make forecast-experiment`'s, in doc/forecast.md.
+# the forecasts with the starts (bench/forecast_report.py --check: the whole path, each
+# estimate inside its interval).  The calibration is `make forecast-experiment`'s, in
+# doc/forecast.md: a run this short measures none (its first model holds only the quick
+# starts).
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -27,7 +28,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 log "the short forecast experiment (about 7 minutes)"
 if FAIRWAY_CLI="$cli" FORECAST_SECONDS=360 FORECAST_HORIZON=60 FORECAST_CHECK=1 \
 	"$top/bench/forecast-experiment" "$out" >"$out/run.log" 2>&1; then
-	pass "the experiment's whole path: forecasts recorded, starts matched, coverage in the band"
+	pass "the experiment's whole path: forecasts recorded, starts matched, the table produced"
 else
 	fail "the experiment's whole path" "$(tail -n 12 "$out/run.log" | tr '\n' ' ')"
 fi
