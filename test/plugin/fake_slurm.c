@@ -218,15 +218,22 @@ void assoc_mgr_unlock(assoc_mgr_lock_t *l)
 		g_hooks.assoc_unlock(g_hooks.ctx, l->assoc, l->qos, l->tres);
 }
 
+/* Under g_mutex: a calculation thread may be taking or dropping a lock meanwhile. */
 int fake_locks_held(void)
 {
-	return g_job_readers + g_job_writers + g_assoc_readers +
+	pthread_mutex_lock(&g_mutex);
+	int n = g_job_readers + g_job_writers + g_assoc_readers +
 		g_assoc_writers + g_qos_held;
+	pthread_mutex_unlock(&g_mutex);
+	return n;
 }
 
 int fake_lock_calls(void)
 {
-	return g_lock_calls;
+	pthread_mutex_lock(&g_mutex);
+	int n = g_lock_calls;
+	pthread_mutex_unlock(&g_mutex);
+	return n;
 }
 
 /* ------------------------------------------------------------------------- */

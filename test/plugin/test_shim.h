@@ -118,8 +118,9 @@ class ShimTest : public ::testing::Test {
   }
   void TearDown() override {
     ::unsetenv("FAIRWAY_PARALLEL_MIN_JOBS");  // set by a test that wants small passes parallel
-    EXPECT_EQ(fake_locks_held(), 0);
+    // fini first: it stops a calculation thread that may be in the middle of a period.
     fake_call_fini();
+    EXPECT_EQ(fake_locks_held(), 0);
     fake_teardown();
     g_mock = nullptr;
   }
