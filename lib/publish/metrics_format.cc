@@ -236,6 +236,18 @@ std::string format_metrics(const MetricsInput& in) {
     sample(out, "fairway_association_delivered_entitled_ratio", labels[k],
            delivered_over_entitled(in.compared ? *in.compared : t, rows[k].index));
 
+  // Associations with an eligible job pending: how long the oldest has been eligible.
+  {
+    std::vector<const std::string*> by_index(t.size(), nullptr);
+    for (size_t k = 0; k < rows.size(); k++) by_index[rows[k].index] = &labels[k];
+    family(out, "fairway_association_oldest_pending_seconds", "gauge",
+           "Seconds since the association's oldest eligible pending job became eligible (its "
+           "descendants' jobs included); associations with eligible jobs pending.");
+    for (const auto& [i, seconds] : in.oldest_pending)
+      if (i < t.size() && by_index[i])
+        sample(out, "fairway_association_oldest_pending_seconds", *by_index[i], seconds);
+  }
+
   // fairway_fairshare_tres: each listed TRES's usage and factor, in the same rows.
   if (!in.fairshare_tres.empty()) {
     for (const auto& x : in.fairshare_tres)

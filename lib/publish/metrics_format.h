@@ -65,6 +65,9 @@ struct MetricsInput {
   // associations' families, starvation and the shadow policy's factor changes keep the
   // accounts' samples only (their label user="" stays), and no sample names a user.
   bool user_samples = true;
+  // Per association (tree index) with an eligible job pending, the seconds since its oldest
+  // such job (its descendants' included) became eligible.
+  std::vector<std::pair<uint32_t, double>> oldest_pending;
   // The forecast (fairway_history_days with fairway_metrics_dir; lib/queue/forecast.h), or
   // nullptr: per partition (indexed like partitions), and per association (tree index) the
   // forecast of its oldest eligible pending job, its users' included.

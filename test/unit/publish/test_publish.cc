@@ -578,6 +578,57 @@ TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
   EXPECT_EQ(pub, nullptr);
 }
 
+// Each association with an eligible job pending says how long its oldest has been eligible,
+// its descendants' jobs included (FairwayAssociationFarBelowShare's "with jobs waiting"); a job
+// not yet eligible counts nowhere, and neither does an association without one.
+TEST_F(Publish, AssociationsWithAnEligibleJobSayHowLongTheOldestWaited) {
+  const std::vector<AssocRecord> recs = starvation_tree();
+  std::vector<fairway_assoc_t> a;
+  for (const AssocRecord& r : recs)
+    a.push_back({r.id, r.parent_id, r.account.c_str(), r.user.empty() ? nullptr : r.user.c_str(),
+                 r.shares_raw, 0, r.usage_raw});
+  const char* parts[] = {"debug", "long"};
+  // u3's job 12 eligible at 1000 in both partitions (one job, two rows), u2's 13 at 2500, u1's
+  // 14 not yet eligible.
+  std::vector<fairway_pending_row_t> rows = {{0, UINT32_MAX, 5, 1, 900, 6, 12, 1000},
+                                             {1, UINT32_MAX, 5, 0, 900, 6, 12, 1000},
+                                             {0, UINT32_MAX, 7, 1, 2400, 4, 13, 2500},
+                                             {0, UINT32_MAX, 9, 1, 2400, 3, 14, 0}};
+  fairway_publication_t p{};
+  p.directory = dir_.c_str();
+  p.algo = FAIRWAY_ALGO_FAIR_TREE;
+  p.dampening = 1;
+  p.assocs = a.data();
+  p.assoc_count = a.size();
+  p.partitions = parts;
+  p.partition_count = 2;
+  p.rows = rows.data();
+  p.row_count = rows.size();
+  p.period_end = 4000;
+  fairway_publisher_t* pub = nullptr;
+  ASSERT_EQ(fairway_publisher_new(&pub), FAIRWAY_OK);
+  ASSERT_EQ(fairway_publish(pub, &p, nullptr, nullptr), FAIRWAY_OK) << fairway_last_error();
+  fairway_publisher_destroy(&pub);
+  std::ifstream prom(dir_ + "/fairway.prom");
+  std::stringstream text;
+  text << prom.rdbuf();
+  std::map<std::string, double> got;
+  for (const auto& [k, v] : samples(text.str()))
+    if (k.rfind("fairway_association_oldest_pending_seconds{", 0) == 0) got[k] = v;
+  const std::map<std::string, double> want = {
+      {R"(fairway_association_oldest_pending_seconds{id="1",account="root",user="",parent=""})",
+       3000},
+      {R"(fairway_association_oldest_pending_seconds{id="2",account="a",user="",parent="root"})",
+       1500},
+      {R"(fairway_association_oldest_pending_seconds{id="4",account="a",user="u2",parent="a"})",
+       1500},
+      {R"(fairway_association_oldest_pending_seconds{id="5",account="b",user="",parent="root"})",
+       3000},
+      {R"(fairway_association_oldest_pending_seconds{id="6",account="b",user="u3",parent="b"})",
+       3000}};
+  EXPECT_EQ(got, want) << text.str();
+}
+
 // fairway_publish tells no starvation of a user whose job is first in line in its partition
 // and waits only for resources; behind an eligible job of higher priority it does.
 TEST_F(Publish, NoStarvationIsToldOfAJobFirstInLineWaitingForResources) {
