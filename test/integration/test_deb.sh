@@ -104,6 +104,7 @@ has_file "plugin in slurmctld's plugin directory $PLUGINDIR" "${PLUGINDIR//./\\.
 has_file "fairway command in /usr/bin" '/usr/bin/fairway'
 has_file "man page fairway(1)" '/usr/share/man/man1/fairway\.1\.gz'
 has_file "man page priority_fairway(8)" '/usr/share/man/man8/priority_fairway\.8\.gz'
+has_file "Prometheus rules" '/usr/share/fairway/prometheus/fairway\.rules\.yml'
 has_file "doc README.md" '/usr/share/doc/fairway/README\.md(\.gz)?'
 has_file "doc NEWS" '/usr/share/doc/fairway/NEWS(\.gz)?'
 has_file "doc slurm.conf.fairway.example" '/usr/share/doc/fairway/slurm\.conf\.fairway\.example'
@@ -178,6 +179,11 @@ if [ "$(uname -m)" = x86_64 ] && command -v objdump >/dev/null; then
 	n_prefetch=$(objdump -d --no-show-raw-insn "$SO" | grep -c 'prefetch' || true)
 	check "the packaged plugin's weighing pass prefetches ($n_prefetch prefetch instructions, 12 at least)" \
 		test "$n_prefetch" -ge 12
+fi
+# The installed rules are what a site names in its rule_files: Prometheus must accept them.
+RULES=/usr/share/fairway/prometheus/fairway.rules.yml
+if command -v promtool >/dev/null; then
+	assert_match "promtool check rules $RULES" 'SUCCESS: 5 rules found' "$(promtool check rules "$RULES" 2>&1)"
 fi
 
 # --- the installed CLI -----------------------------------------------------------------

@@ -98,6 +98,7 @@ assert_eq "no file under a home directory or the build's Slurm prefix" "" \
 	"$(grep -E "^(/root/|/home/${SLURM_PREFIX:+|$SLURM_PREFIX})" <<<"$files" || true)"
 has_file "man page fairway(1)" '/usr/share/man/man1/fairway\.1(\.gz)?'
 has_file "man page priority_fairway(8)" '/usr/share/man/man8/priority_fairway\.8(\.gz)?'
+has_file "Prometheus rules" '/usr/share/fairway/prometheus/fairway\.rules\.yml'
 has_file "doc README.md" '/usr/share/doc/fairway[^/]*/README\.md'
 has_file "doc NEWS" '/usr/share/doc/fairway[^/]*/NEWS'
 has_file "doc slurm.conf.fairway.example" '/usr/share/doc/fairway[^/]*/slurm\.conf\.fairway\.example'
