@@ -7,9 +7,10 @@
 # metrics; `fairway forecast -P` records every pending job's forecast each period with
 # backfill's planned start; `fairway explain` gives a user the paragraph; the report matches
 # the forecasts with the starts (bench/forecast_report.py --check: the whole path, each
-# estimate inside its interval).  The calibration is `make forecast-experiment`'s, in
-# doc/forecast.md: a run this short measures none (its first model holds only the quick
-# starts).
+# estimate inside its interval); then, on the same cluster, the line of debug stops and a real
+# Prometheus fires FairwayForecastOverdue for it (forecast_line_stopped.sh).  The calibration
+# is `make forecast-experiment`'s, in doc/forecast.md: a run this short measures none (its
+# first model holds only the quick starts).
 # Environment: FAIRWAY_PLUGIN_DIR (required), FAIRWAY_BUILD_DIR (its tools/fairway).
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
@@ -26,7 +27,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 # The experiment's testbed runs the release under test (FAIRWAY_SLURM_PREFIX), as tb_start's.
 [ -z "${FAIRWAY_SLURM_PREFIX:-}" ] || export TESTBED_SLURM_PREFIX=$FAIRWAY_SLURM_PREFIX
 log "the short forecast experiment (about 7 minutes)"
-if FAIRWAY_CLI="$cli" FORECAST_SECONDS=360 FORECAST_HORIZON=60 FORECAST_CHECK=1 \
+# After the load, on the same cluster: a stopped line and FairwayForecastOverdue
+# (forecast_line_stopped.sh; its results are counted below, its failure does not stop the run).
+then_cmd="'$top/test/integration/forecast_line_stopped.sh' >\"\$FORECAST_OUT/line_stopped.out\" 2>&1 || true"
+if FAIRWAY_CLI="$cli" FORECAST_SECONDS=360 FORECAST_HORIZON=60 FORECAST_CHECK=1 FORECAST_THEN=$then_cmd \
 	"$top/bench/forecast-experiment" "$out" >"$out/run.log" 2>&1; then
 	pass "the experiment's whole path: forecasts recorded, starts matched, the table produced"
 else
@@ -60,6 +64,17 @@ assert_match "fairway.prom has the jobs without a forecast per partition" \
 	'^fairway_partition_jobs_without_forecast\{partition="urgent"\} [0-9]+$' "$prom"
 check "promtool check metrics passes fairway.prom with the forecast" \
 	sh -c "promtool check metrics <'$out/fairway.prom'"
+# The stopped line's results, counted here.
+if [ -s "$out/line_stopped.out" ]; then
+	while IFS= read -r line; do
+		case $line in
+		"PASS: "*) pass "${line#PASS: }" ;;
+		"FAIL: "*) fail "${line#FAIL: }" "(forecast_line_stopped.sh)" ;;
+		esac
+	done <"$out/line_stopped.out"
+else
+	fail "the stopped line's checks ran" "no $out/line_stopped.out"
+fi
 explain=$(tr -s '\n ' '  ' <"$out/explain.txt" 2>/dev/null || true)
 assert_match "fairway explain tells a pending job when it may start" \
 	'When it may start: most likely within .* 8 in 10 jobs at such a place start between .* Evidence: it is [0-9]+(st|nd|rd|th) of [0-9]+ in (debug|urgent)' \

@@ -17,7 +17,8 @@
 #   * the directory removed: one log line for the whole episode, priorities unchanged, and the
 #     files come back (with a line saying so) once it is there again;
 #   * a real Prometheus (Debian's prometheus) scrapes node_exporter and evaluates the rules of
-#     packaging/prometheus: each without error, FairwayUserStarved pending for the starved;
+#     packaging/prometheus: each without error, FairwayUserStarved firing for the starved,
+#     FairwayAssociationFarBelowShare for the associations far below their share;
 #   * fairway_starvation_minutes=1 on the DOWN partition, where no job can start: the users
 #     whose jobs have waited a minute with a fair-share factor in the top quarter (from sshare)
 #     are the ones starved, each told once in the log and marked 1 in the metrics;
@@ -30,6 +31,8 @@
 set -euo pipefail
 # shellcheck source=test/integration/lib.sh source-path=SCRIPTDIR
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=test/integration/prometheus.sh
+. "$(dirname "$0")/prometheus.sh"
 
 require_fairway_plugin
 cli=${FAIRWAY_BUILD_DIR:-}/tools/fairway
@@ -39,11 +42,9 @@ for tool in promtool prometheus-node-exporter; do
 done
 
 mdir=$(mktemp -d "${TMPDIR:-/tmp}/fw-it-metrics.XXXXXX")
-exporter_pid=""
-prometheus_pid="" pdir=""
+pdir=""
 cleanup_metrics() {
-	if [ -n "$exporter_pid" ] && alive "$exporter_pid"; then kill "$exporter_pid" 2>/dev/null || true; fi
-	if [ -n "$prometheus_pid" ] && alive "$prometheus_pid"; then kill "$prometheus_pid" 2>/dev/null || true; fi
+	prometheus_stop
 	rm -rf "$mdir" ${pdir:+"$pdir"}
 }
 trap 'rc=$?; cleanup_metrics; (exit $rc); _cleanup' EXIT
@@ -101,10 +102,8 @@ assert_eq "the history files are mode 0600" "600 600" \
 check "promtool check metrics passes fairway.prom" sh -c "promtool check metrics <'$mdir/fairway.prom'"
 
 # ---- node_exporter serves them ----
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
-	--collector.textfile --collector.textfile.directory="$mdir" >"$TB_DIR/log/node_exporter.log" 2>&1 &
-exporter_pid=$!
+node_exporter_start "$mdir" "$TB_DIR/log/node_exporter.log"
+port=$EXPORTER_PORT
 scrape() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:'"$port"'/metrics", timeout=5).read().decode())' >"$TB_DIR/scrape.txt" 2>/dev/null; }
 wait_for 20 scrape || fail "node_exporter answers on 127.0.0.1:$port" "$(tail -3 "$TB_DIR/log/node_exporter.log")"
 assert_eq "node_exporter read the file without error" 0 \
@@ -250,51 +249,55 @@ marked=$(awk '/^fairway_association_starved\{/ && $2 == 1' "$mdir/fairway.prom" 
 assert_eq "the same users marked 1 in fairway_association_starved" "$want" "$marked"
 
 # ---- a real Prometheus scrapes node_exporter and evaluates the shipped rules ----
-# Every 2 seconds, in a scratch directory, on a loopback port: every rule evaluates without
-# error, the recording rules give samples, and FairwayUserStarved is pending (its expression
-# holds; it fires after its 30 minutes) for exactly the starved users.
+# Every 2 seconds, in a scratch directory, on a loopback port, the shipped rules with their
+# `for:` and the 6-hour window shortened to seconds (quick_rules; promtool tests the file as
+# shipped): every rule evaluates without error, the recording rules give samples, and the
+# alerts fire where they should: FairwayUserStarved for exactly the starved users, and
+# FairwayAssociationFarBelowShare for exactly the associations with a job pending that got
+# under a quarter of their share (fw_u1 and fw_u3 used the cluster; the others did not).
 pdir=$(mktemp -d "${TMPDIR:-/tmp}/fw-it-prometheus.XXXXXX")
-pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$pdir/prometheus.yml" <<EOF
-global:
-  scrape_interval: 2s
-  evaluation_interval: 2s
-rule_files:
-  - $(cd "$(dirname "$0")/../.." && pwd)/packaging/prometheus/fairway.rules.yml
-scrape_configs:
-  - job_name: slurmctld
-    static_configs:
-      - targets: ['127.0.0.1:$port']
-EOF
-prometheus --config.file="$pdir/prometheus.yml" --storage.tsdb.path="$pdir/data" \
-	--web.listen-address="127.0.0.1:$pport" >"$TB_DIR/log/prometheus.log" 2>&1 &
-prometheus_pid=$!
-# api PATH: the JSON of http://127.0.0.1:$pport/api/v1/PATH
-api() { python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:'"$pport"'/api/v1/" + sys.argv[1], timeout=5).read().decode())' "$1"; }
-pending_starved() {
-	api alerts | python3 -c '
-import json, sys
-a = json.load(sys.stdin)["data"]["alerts"]
-got = sorted("%s|%s" % (x["labels"]["account"], x["labels"]["user"]) for x in a
-             if x["labels"]["alertname"] == "FairwayUserStarved" and x["state"] == "pending")
-print(" ".join(got))' >"$pdir/pending" 2>/dev/null && [ -s "$pdir/pending" ] && [ "$(cat "$pdir/pending")" = "$want" ]
-}
-if wait_for 60 pending_starved; then
-	pass "Prometheus: FairwayUserStarved is pending for the starved users, from node_exporter's scrape"
+quick_rules "$pdir/fairway.rules.yml"
+prometheus_start "$pdir" "$pdir/fairway.rules.yml" "$TB_DIR/log/prometheus.log"
+scrape
+far_below=$(python3 -c '
+import re, sys
+ratio, pending = {}, set()
+for line in open(sys.argv[1]):
+    m = re.match(r"fairway_association_(delivered_entitled_ratio|oldest_pending_seconds)\{(.*)\} (\S+)$", line)
+    if not m:
+        continue
+    labels = dict(re.findall(r"(\w+)=\"([^\"]*)\"", m.group(2)))
+    key = labels["account"] + "|" + labels["user"]
+    if m.group(1) == "oldest_pending_seconds":
+        pending.add(key)
+    else:
+        ratio[key] = float(m.group(3))
+print(" ".join(sorted(k for k in pending if ratio.get(k, float("nan")) < 0.25)))' "$TB_DIR/scrape.txt")
+assert_match "some associations with jobs pending got under a quarter of their share" '[a-z]' "$far_below"
+firing() { [ "$(alerts_in_state "$1" firing 2>/dev/null)" = "$2" ]; }
+if wait_for 60 firing FairwayUserStarved "$want"; then
+	pass "Prometheus: FairwayUserStarved fires for the starved users, from node_exporter's scrape"
 else
-	fail "Prometheus: FairwayUserStarved pending for $want" "got '$(cat "$pdir/pending" 2>/dev/null)'; $(tail -n 3 "$TB_DIR/log/prometheus.log" | tr '\n' ' ')"
+	fail "Prometheus: FairwayUserStarved fires for $want" "firing: '$(alerts_in_state FairwayUserStarved firing 2>&1)'; $(tail -n 3 "$TB_DIR/log/prometheus.log" | tr '\n' ' ')"
 fi
-rules_ok=$(api rules 2>&1 | python3 -c '
+if wait_for 60 firing FairwayAssociationFarBelowShare "$far_below"; then
+	pass "Prometheus: FairwayAssociationFarBelowShare fires for the associations far below their share"
+else
+	fail "Prometheus: FairwayAssociationFarBelowShare fires for $far_below" "firing: '$(alerts_in_state FairwayAssociationFarBelowShare firing 2>&1)'"
+fi
+assert_eq "Prometheus: FairwayForecastOverdue does not fire without a forecast model" "" \
+	"$(alerts_in_state FairwayForecastOverdue firing 2>&1)"
+rules_ok=$(prometheus_api rules 2>&1 | python3 -c '
 import json, sys
 g = json.load(sys.stdin)["data"]["groups"]
 r = [x for grp in g for x in grp["rules"]]
 bad = [x["name"] for x in r if x.get("health") != "ok"]
 print("%d rules, not ok: %s" % (len(r), " ".join(bad) or "none"))' 2>&1)
 assert_eq "Prometheus loaded the 5 shipped rules and evaluated each without error" "5 rules, not ok: none" "$rules_ok"
-recorded=$(api 'query?query=count(fairway:association_delivered_entitled_ratio:avg6h)' 2>&1 |
+recorded=$(prometheus_api 'query?query=count(fairway:association_delivered_entitled_ratio:avg6h)' 2>&1 |
 	python3 -c 'import json, sys; r = json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)' 2>&1)
 assert_ne "Prometheus recorded the associations' 6-hour delivered/entitled ratio" 0 "$recorded"
-kill "$prometheus_pid" 2>/dev/null || true
+kill "$PROMETHEUS_PID" 2>/dev/null || true
 
 # ---- why a job started: hold comes up, every weighed job there starts ----
 squeue -h -t PD -p hold --sort=-p,V,i -o '%i %Q' | awk '$2 > 0' >"$TB_DIR/order"
