@@ -29,6 +29,7 @@ std::string forecast_model_json(const ForecastModel& m) {
     else
       e["seconds_per_place"] = nullptr;
     e["passed_share"] = p.passed_share;
+    e["overtaken_share"] = p.overtaken_share;
     parts.push_back(std::move(e));
   }
   return j.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
@@ -47,6 +48,7 @@ ForecastModel parse_forecast_model(std::string_view text) {
       p.starts = e.at("starts").get<uint32_t>();
       p.since = e.at("since").get<int64_t>();
       p.passed_share = e.at("passed_share").get<double>();
+      p.overtaken_share = e.value("overtaken_share", 0.0);  // (absent from older files)
       const json& s = e.at("seconds_per_place");
       if (!s.is_null()) {
         p.per_place_p10 = s.at("p10").get<double>();

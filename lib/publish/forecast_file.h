@@ -3,7 +3,7 @@
 // `fairway explain` and `fairway forecast` run by any user:
 //   {"version": 1, "time": T, "partitions": [{"name": "debug", "starts": 120, "since": T,
 //     "seconds_per_place": {"p10": 3.5, "p50": 20, "p90": 75} or null,
-//     "passed_share": 0.12}, ...]}
+//     "passed_share": 0.12, "overtaken_share": 0.3}, ...]}
 // seconds_per_place is null for a partition with too few starts (forecast.h).
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once

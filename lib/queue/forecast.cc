@@ -3,6 +3,7 @@
 #include "forecast.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <unordered_map>
 
@@ -18,6 +19,23 @@ double quantile(const std::vector<double>& sorted, double q) {
   const size_t lo = static_cast<size_t>(at);
   const size_t hi = std::min(lo + 1, sorted.size() - 1);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (at - static_cast<double>(lo));
+}
+
+// Of the samples of one partition, those overtaken: a job first seen later started earlier.
+// One sweep from the latest first-seen time back, keeping the earliest start seen so far.
+uint32_t overtaken(const std::vector<const WaitSample*>& list) {
+  std::vector<std::pair<int64_t, int64_t>> seen_start;  // (first seen, start)
+  for (const WaitSample* s : list) seen_start.emplace_back(s->start - s->waited, s->start);
+  std::sort(seen_start.begin(), seen_start.end(), std::greater<>());
+  uint32_t n = 0;
+  int64_t earliest_later = INT64_MAX;  // earliest start of the jobs first seen strictly later
+  for (size_t i = 0; i < seen_start.size();) {
+    size_t k = i;  // the jobs first seen at the same time pass none of each other
+    for (; k < seen_start.size() && seen_start[k].first == seen_start[i].first; k++)
+      n += seen_start[k].second > earliest_later;
+    for (; i < k; i++) earliest_later = std::min(earliest_later, seen_start[i].second);
+  }
+  return n;
 }
 
 }  // namespace
@@ -78,6 +96,7 @@ ForecastModel forecast_model(std::span<const WaitSample> samples, int64_t now) {
       passed += s->passed;
     }
     p.passed_share = static_cast<double>(passed) / p.starts;
+    p.overtaken_share = static_cast<double>(overtaken(list)) / p.starts;
     if (p.usable()) {
       std::sort(per_place.begin(), per_place.end());
       p.per_place_p10 = quantile(per_place, 0.1);

@@ -45,12 +45,13 @@ void trim_samples(std::vector<WaitSample>& samples, int64_t now);
 
 struct PartitionForecast {
   std::string partition;
-  uint32_t starts = 0;       // samples in the window
-  int64_t since = 0;         // the oldest sample's start; 0 with none
-  double per_place_p10 = 0;  // seconds per place: 10th, 50th, 90th percentile (linear
-  double per_place_p50 = 0;  // interpolation between order statistics); 0 when starts is
-  double per_place_p90 = 0;  // under kForecastMinStarts
-  double passed_share = 0;   // of the starts, those that passed jobs ahead of them
+  uint32_t starts = 0;         // samples in the window
+  int64_t since = 0;           // the oldest sample's start; 0 with none
+  double per_place_p10 = 0;    // seconds per place: 10th, 50th, 90th percentile (linear
+  double per_place_p50 = 0;    // interpolation between order statistics); 0 when starts is
+  double per_place_p90 = 0;    // under kForecastMinStarts
+  double passed_share = 0;     // of the starts, those that passed jobs ahead of them
+  double overtaken_share = 0;  // of the starts, those that jobs first seen after them passed
   bool usable() const { return starts >= kForecastMinStarts; }
 };
 

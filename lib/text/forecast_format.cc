@@ -55,6 +55,7 @@ json forecast_object(const JobForecast& f, int64_t planned_start, int64_t now) {
     else
       e["seconds_per_place"] = nullptr;
     e["passed_share"] = f.model->passed_share;
+    e["overtaken_share"] = f.model->overtaken_share;
   } else {
     o["evidence"] = nullptr;
   }
@@ -76,11 +77,13 @@ std::string format_forecast(const JobForecast& f, int64_t planned_start, int64_t
     const PartitionForecast& m = *f.model;
     out += fmt::format(
         "\nEvidence: it is {} of {} in {}; the last {} jobs to start in {} (since {}) waited a "
-        "median {} per place ahead of them in line (8 in 10: {} to {}); {:.0f}% of them "
-        "passed jobs that were ahead of them.",
+        "median {} per place ahead of them in line (8 in 10: {} to {}); {:.0f}% of them were "
+        "overtaken by jobs that joined the line after them, and {:.0f}% passed jobs that were "
+        "ahead of them.",
         ordinal(f.place), f.of, f.partition, m.starts, f.partition,
         local_time_text(m.since, "%Y-%m-%d %H:%M"), duration_words(m.per_place_p50),
-        duration_words(m.per_place_p10), duration_words(m.per_place_p90), 100.0 * m.passed_share);
+        duration_words(m.per_place_p10), duration_words(m.per_place_p90), 100.0 * m.overtaken_share,
+        100.0 * m.passed_share);
   }
   if (planned_start)
     out += " Backfill plans its start for " + when(planned_start, now) +

@@ -19,7 +19,8 @@ std::string format_forecast(const JobForecast& f, int64_t planned_start, int64_t
 std::string format_forecast_parsable(const JobForecast& f, int64_t planned_start, int64_t now);
 // One JSON object: {"estimated": .., "partition": .., "place": .., "of": .., "seconds": ..,
 // "low": .., "high": .., "start": T, "no_estimate": "..", "backfill_start": T or null,
-// "evidence": {"starts": .., "since": T, "seconds_per_place": {..}, "passed_share": ..}}.
+// "evidence": {"starts": .., "since": T, "seconds_per_place": {..}, "passed_share": ..,
+// "overtaken_share": ..}}.
 std::string format_forecast_json(const JobForecast& f, int64_t planned_start, int64_t now);
 
 // `fairway forecast`: one line per pending job (forecasts parallel to q.jobs).

@@ -79,8 +79,13 @@ TEST(ForecastModel, PercentilesOfTheSecondsPerPlaceInEachPartition) {
   EXPECT_DOUBLE_EQ(d->per_place_p50, 110);  // at 10
   EXPECT_DOUBLE_EQ(d->per_place_p90, 190);  // at 18
   EXPECT_NEAR(d->passed_share, 6.0 / 21, 1e-12);
+  // Job i of debug was first seen 10 + 9 i s before kT and started at kT + i: every job but
+  // the first was overtaken by the jobs first seen after it.  In big, the first seen start
+  // first: none.
+  EXPECT_NEAR(d->overtaken_share, 20.0 / 21, 1e-12);
   const PartitionForecast* b = m.find("big");
   ASSERT_TRUE(b);
+  EXPECT_EQ(b->overtaken_share, 0);
   EXPECT_DOUBLE_EQ(b->per_place_p10, 10);
   EXPECT_DOUBLE_EQ(b->per_place_p90, 10);
 
@@ -90,6 +95,21 @@ TEST(ForecastModel, PercentilesOfTheSecondsPerPlaceInEachPartition) {
   EXPECT_DOUBLE_EQ(f.central, 440);
   EXPECT_DOUBLE_EQ(f.low, 120);
   EXPECT_DOUBLE_EQ(f.high, 760);
+}
+
+// Overtaken: a job first seen strictly later started strictly earlier.  Jobs first seen in
+// the same period overtake none of each other, whatever their order of start.
+TEST(ForecastModel, OvertakenByJobsFirstSeenLater) {
+  std::vector<WaitSample> all;
+  // Seen at kT: starts at kT + 50 and kT + 10.  Seen at kT + 5: starts at kT + 20 (before the
+  // first of kT's: overtook it) and kT + 60.  Seen at kT + 30: starts at kT + 40 (overtook
+  // kT + 5's second and kT's first).
+  for (auto [seen, start] :
+       std::vector<std::pair<int64_t, int64_t>>{{0, 50}, {0, 10}, {5, 20}, {5, 60}, {30, 40}})
+    all.push_back({"debug", kT + start, 1, start - seen, false});
+  const ForecastModel m = forecast_model(all, kT + 100);
+  ASSERT_TRUE(m.find("debug"));
+  EXPECT_NEAR(m.find("debug")->overtaken_share, 2.0 / 5, 1e-12);  // kT+50 and kT+60
 }
 
 TEST(ForecastModel, TheWindowKeepsTheNewestStartsOfTheLastDays) {
