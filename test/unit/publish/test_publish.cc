@@ -322,7 +322,7 @@ TEST(MetricsFormat, FairTreeValuesLikeSshareAndOneHelpPerFamily) {
   while (std::getline(lines, line))
     if (line.rfind("# HELP ", 0) == 0) help[line.substr(7, line.find(' ', 7) - 7)]++;
   for (const auto& [name, n] : help) EXPECT_EQ(n, 1) << name;
-  EXPECT_EQ(help.size(), 20u);
+  EXPECT_EQ(help.size(), 21u);
 }
 
 // ---- starvation ----
