@@ -26,6 +26,7 @@
 #include "job_starts.h"
 #include "job_starts_file.h"
 #include "metrics_format.h"
+#include "oldest_pending.h"
 #include "pending_stats.h"
 #include "plugin_options.h"
 #include "private_data.h"
@@ -194,49 +195,6 @@ fairway::ForecastModel forecast_after(fairway_publisher& pub, const char* histor
   return fairway::forecast_model(pub.samples, now);
 }
 
-// Per association (tree index), its oldest eligible pending job, its descendants' jobs
-// included: (eligible time, job id), or (INT64_MAX, 0) where it has none.
-std::vector<std::pair<int64_t, uint32_t>> oldest_pending(
-    const fairway::AssocTree& t, const std::vector<fairway::PendingJobNote>& jobs) {
-  std::vector<std::pair<int64_t, uint32_t>> oldest(t.size(), {INT64_MAX, 0});
-  for (const fairway::PendingJobNote& j : jobs) {
-    if (!j.eligible) continue;
-    for (uint32_t i = t.find(j.assoc_id); i != fairway::kNoIndex; i = t.parent(i)) {
-      if (j.eligible >= oldest[i].first) break;  // its ancestors hold one as old
-      oldest[i] = {j.eligible, j.job_id};
-    }
-  }
-  return oldest;
-}
-
-// The seconds each association's oldest eligible pending job has been eligible at `now`.
-std::vector<std::pair<uint32_t, double>> oldest_waits(
-    const std::vector<std::pair<int64_t, uint32_t>>& oldest, int64_t now) {
-  std::vector<std::pair<uint32_t, double>> out;
-  for (uint32_t i = 0; i < oldest.size(); i++)
-    if (oldest[i].first != INT64_MAX)
-      out.emplace_back(i, static_cast<double>(std::max<int64_t>(0, now - oldest[i].first)));
-  return out;
-}
-
-// Per association (tree index), the forecast of its oldest eligible pending job.
-std::vector<std::pair<uint32_t, double>> oldest_forecasts(
-    const fairway::ForecastModel& m, const fairway::PeriodOrder& o,
-    const std::vector<std::pair<int64_t, uint32_t>>& oldest) {
-  std::vector<uint32_t> ids;
-  std::vector<uint32_t> at;
-  for (uint32_t i = 0; i < oldest.size(); i++)
-    if (oldest[i].first != INT64_MAX) {
-      ids.push_back(oldest[i].second);
-      at.push_back(i);
-    }
-  const std::vector<std::optional<double>> f = fairway::job_forecasts(m, o, ids);
-  std::vector<std::pair<uint32_t, double>> out;
-  for (size_t k = 0; k < ids.size(); k++)
-    if (f[k]) out.emplace_back(at[k], *f[k]);
-  return out;
-}
-
 }  // namespace
 
 extern "C" fairway_error_t fairway_publisher_new(fairway_publisher_t** out) {
@@ -335,8 +293,8 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
         if (f != fairway::Factor::kTres) j.factors[f] = s.factors[static_cast<size_t>(f)];
       starts.push_back(fairway::explain_start(j, pub->last, pending_now, &pub->first));
     }
-    const std::vector<std::pair<int64_t, uint32_t>> oldest = oldest_pending(tree, jobs);
-    in.oldest_pending = oldest_waits(oldest, p->period_end);
+    const std::vector<std::pair<int64_t, uint32_t>> oldest = fairway::oldest_pending(tree, jobs);
+    in.oldest_pending = fairway::oldest_waits(oldest, p->period_end);
     std::optional<fairway::ForecastModel> forecast;
     std::optional<fairway::PeriodOrder> order;
     std::vector<fairway::LineForecast> line_forecast;
@@ -346,7 +304,7 @@ extern "C" fairway_error_t fairway_publish(fairway_publisher_t* pub, const fairw
       line_forecast = fairway::line_forecasts(*forecast, *order);
       in.forecast = &*forecast;
       in.line_forecast = &line_forecast;
-      in.oldest_forecast = oldest_forecasts(*forecast, *order, oldest);
+      in.oldest_forecast = fairway::oldest_forecasts(*forecast, *order, oldest);
     }
     fairway::StarvationSettings ss;
     ss.minutes = p->starvation_minutes;
