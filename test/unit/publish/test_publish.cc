@@ -454,6 +454,30 @@ struct AliceAndBob {
   AliceAndBob(const AliceAndBob&) = delete;
 };
 
+// starvation_tree()'s associations published into the test's directory under Fair Tree,
+// with these partitions and pending rows (the caller keeps both alive).
+struct StarvationPublication {
+  const std::vector<AssocRecord> recs = starvation_tree();
+  std::vector<fairway_assoc_t> a;
+  fairway_publication_t p{};
+  StarvationPublication(const std::string& dir, std::vector<const char*>& parts,
+                        std::vector<fairway_pending_row_t>& rows) {
+    for (const AssocRecord& r : recs)
+      a.push_back({r.id, r.parent_id, r.account.c_str(), r.user.empty() ? nullptr : r.user.c_str(),
+                   r.shares_raw, 0, r.usage_raw});
+    p.directory = dir.c_str();
+    p.algo = FAIRWAY_ALGO_FAIR_TREE;
+    p.dampening = 1;
+    p.assocs = a.data();
+    p.assoc_count = a.size();
+    p.partitions = parts.data();
+    p.partition_count = parts.size();
+    p.rows = rows.data();
+    p.row_count = rows.size();
+  }
+  StarvationPublication(const StarvationPublication&) = delete;
+};
+
 TEST_F(Publish, WritesBothFilesWithTheirModesAndASnapshotThatReplays) {
   AliceAndBob ab(dir_);
   fairway_publication_t& p = ab.p;
@@ -524,23 +548,10 @@ TEST_F(Publish, AllocatedUsageIsWhatFairShareComparesAndTheSnapshotKeepsBoth) {
 }
 
 TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
-  const std::vector<AssocRecord> recs = starvation_tree();
-  std::vector<fairway_assoc_t> a;
-  for (const AssocRecord& r : recs)
-    a.push_back({r.id, r.parent_id, r.account.c_str(), r.user.empty() ? nullptr : r.user.c_str(),
-                 r.shares_raw, 0, r.usage_raw});
-  const char* parts[] = {"debug"};
+  std::vector<const char*> parts = {"debug"};
   std::vector<fairway_pending_row_t> rows = {{0, UINT32_MAX, 5, 1, 0, 6, 12, 1000}};
-  fairway_publication_t p{};
-  p.directory = dir_.c_str();
-  p.algo = FAIRWAY_ALGO_FAIR_TREE;
-  p.dampening = 1;
-  p.assocs = a.data();
-  p.assoc_count = a.size();
-  p.partitions = parts;
-  p.partition_count = 1;
-  p.rows = rows.data();
-  p.row_count = rows.size();
+  StarvationPublication sp(dir_, parts, rows);
+  fairway_publication_t& p = sp.p;
   p.starvation_minutes = 60;
   p.starvation_quantile = 0.75;
   fairway_publisher_t* pub = nullptr;
@@ -582,28 +593,15 @@ TEST_F(Publish, StarvationEpisodesAreToldOnceWhenTheyStartAndEnd) {
 // its descendants' jobs included (FairwayAssociationFarBelowShare's "with jobs waiting"); a job
 // not yet eligible counts nowhere, and neither does an association without one.
 TEST_F(Publish, AssociationsWithAnEligibleJobSayHowLongTheOldestWaited) {
-  const std::vector<AssocRecord> recs = starvation_tree();
-  std::vector<fairway_assoc_t> a;
-  for (const AssocRecord& r : recs)
-    a.push_back({r.id, r.parent_id, r.account.c_str(), r.user.empty() ? nullptr : r.user.c_str(),
-                 r.shares_raw, 0, r.usage_raw});
-  const char* parts[] = {"debug", "long"};
+  std::vector<const char*> parts = {"debug", "long"};
   // u3's job 12 eligible at 1000 in both partitions (one job, two rows), u2's 13 at 2500, u1's
   // 14 not yet eligible.
   std::vector<fairway_pending_row_t> rows = {{0, UINT32_MAX, 5, 1, 900, 6, 12, 1000},
                                              {1, UINT32_MAX, 5, 0, 900, 6, 12, 1000},
                                              {0, UINT32_MAX, 7, 1, 2400, 4, 13, 2500},
                                              {0, UINT32_MAX, 9, 1, 2400, 3, 14, 0}};
-  fairway_publication_t p{};
-  p.directory = dir_.c_str();
-  p.algo = FAIRWAY_ALGO_FAIR_TREE;
-  p.dampening = 1;
-  p.assocs = a.data();
-  p.assoc_count = a.size();
-  p.partitions = parts;
-  p.partition_count = 2;
-  p.rows = rows.data();
-  p.row_count = rows.size();
+  StarvationPublication sp(dir_, parts, rows);
+  fairway_publication_t& p = sp.p;
   p.period_end = 4000;
   fairway_publisher_t* pub = nullptr;
   ASSERT_EQ(fairway_publisher_new(&pub), FAIRWAY_OK);
@@ -632,25 +630,12 @@ TEST_F(Publish, AssociationsWithAnEligibleJobSayHowLongTheOldestWaited) {
 // fairway_publish tells no starvation of a user whose job is first in line in its partition
 // and waits only for resources; behind an eligible job of higher priority it does.
 TEST_F(Publish, NoStarvationIsToldOfAJobFirstInLineWaitingForResources) {
-  const std::vector<AssocRecord> recs = starvation_tree();
-  std::vector<fairway_assoc_t> a;
-  for (const AssocRecord& r : recs)
-    a.push_back({r.id, r.parent_id, r.account.c_str(), r.user.empty() ? nullptr : r.user.c_str(),
-                 r.shares_raw, 0, r.usage_raw});
-  const char* parts[] = {"debug"};
+  std::vector<const char*> parts = {"debug"};
   // u3's job 12 waits for resources; u1's job 16 (higher priority) is held until later.
   std::vector<fairway_pending_row_t> rows = {{0, UINT32_MAX, 5, 1, 0, 6, 12, 1000, UINT32_MAX, 1},
                                              {0, UINT32_MAX, 9, 1, 0, 3, 16, 0, UINT32_MAX, 0}};
-  fairway_publication_t p{};
-  p.directory = dir_.c_str();
-  p.algo = FAIRWAY_ALGO_FAIR_TREE;
-  p.dampening = 1;
-  p.assocs = a.data();
-  p.assoc_count = a.size();
-  p.partitions = parts;
-  p.partition_count = 1;
-  p.rows = rows.data();
-  p.row_count = rows.size();
+  StarvationPublication sp(dir_, parts, rows);
+  fairway_publication_t& p = sp.p;
   p.starvation_minutes = 60;
   p.starvation_quantile = 0.75;
   fairway_publisher_t* pub = nullptr;
