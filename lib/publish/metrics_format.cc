@@ -102,10 +102,20 @@ void pending_families(std::string& out, std::string_view what, std::string_view 
     sample(out, oldest, labels[i], static_cast<double>(figures[i].oldest_wait));
 }
 
+// One sample per association of `values` (tree index, value) that has a row: by_index holds
+// each row's labels by tree index, nullptr for an association without a row (a user's,
+// without user samples).
+void association_samples(std::string& out, std::string_view name,
+                         const std::vector<const std::string*>& by_index,
+                         const std::vector<std::pair<uint32_t, double>>& values) {
+  for (const auto& [i, v] : values)
+    if (i < by_index.size() && by_index[i]) sample(out, name, *by_index[i], v);
+}
+
 // The forecast (doc/forecast.md): per partition at the head of the line and at its median
 // place, the jobs without an estimate; per association its oldest pending job's.
-void forecast_families(std::string& out, const MetricsInput& in, const AssocTree& t,
-                       const std::vector<SshareRow>& rows, const std::vector<std::string>& labels) {
+void forecast_families(std::string& out, const MetricsInput& in,
+                       const std::vector<const std::string*>& by_index) {
   const std::vector<LineForecast>& lf = *in.line_forecast;
   family(out, "fairway_partition_forecast_seconds_per_place", "gauge",
          "Seconds per place ahead in line that the recent starts per partition waited from the "
@@ -145,14 +155,11 @@ void forecast_families(std::string& out, const MetricsInput& in, const AssocTree
   for (size_t i = 0; i < in.partitions.size() && i < lf.size(); i++)
     sample(out, "fairway_partition_jobs_without_forecast", label("partition", in.partitions[i]),
            static_cast<double>(lf[i].without_estimate));
-  std::vector<const std::string*> by_index(t.size(), nullptr);
-  for (size_t k = 0; k < rows.size(); k++) by_index[rows[k].index] = &labels[k];
   family(out, "fairway_association_oldest_pending_forecast_seconds", "gauge",
          "Forecast wait of the association's oldest eligible pending job (its users' jobs "
          "included), where its partition has enough recent starts.");
-  for (const auto& [i, seconds] : in.oldest_forecast)
-    if (i < t.size() && by_index[i])
-      sample(out, "fairway_association_oldest_pending_forecast_seconds", *by_index[i], seconds);
+  association_samples(out, "fairway_association_oldest_pending_forecast_seconds", by_index,
+                      in.oldest_forecast);
 }
 
 }  // namespace
@@ -196,6 +203,9 @@ std::string format_metrics(const MetricsInput& in) {
     labels.push_back(label("id", std::to_string(t.id(i))) + "," + label("account", r.account) +
                      "," + label("user", r.user) + "," + label("parent", parent));
   }
+  // Each row's labels by tree index; nullptr for an association without a row.
+  std::vector<const std::string*> by_index(t.size(), nullptr);
+  for (size_t k = 0; k < rows.size(); k++) by_index[rows[k].index] = &labels[k];
   struct Column {
     const char* name;
     const char* help;
@@ -237,16 +247,11 @@ std::string format_metrics(const MetricsInput& in) {
            delivered_over_entitled(in.compared ? *in.compared : t, rows[k].index));
 
   // Associations with an eligible job pending: how long the oldest has been eligible.
-  {
-    std::vector<const std::string*> by_index(t.size(), nullptr);
-    for (size_t k = 0; k < rows.size(); k++) by_index[rows[k].index] = &labels[k];
-    family(out, "fairway_association_oldest_pending_seconds", "gauge",
-           "Seconds since the association's oldest eligible pending job became eligible (its "
-           "descendants' jobs included); associations with eligible jobs pending.");
-    for (const auto& [i, seconds] : in.oldest_pending)
-      if (i < t.size() && by_index[i])
-        sample(out, "fairway_association_oldest_pending_seconds", *by_index[i], seconds);
-  }
+  family(out, "fairway_association_oldest_pending_seconds", "gauge",
+         "Seconds since the association's oldest eligible pending job became eligible (its "
+         "descendants' jobs included); associations with eligible jobs pending.");
+  association_samples(out, "fairway_association_oldest_pending_seconds", by_index,
+                      in.oldest_pending);
 
   // fairway_fairshare_tres: each listed TRES's usage and factor, in the same rows.
   if (!in.fairshare_tres.empty()) {
@@ -273,8 +278,6 @@ std::string format_metrics(const MetricsInput& in) {
   }
 
   if (in.starvation) {
-    std::vector<std::string> by_index(t.size());
-    for (size_t k = 0; k < rows.size(); k++) by_index[rows[k].index] = labels[k];
     std::vector<uint8_t> starved(t.size(), 0);
     for (const Starved& s : in.starvation->starved) starved[s.index] = 1;
     family(out, "fairway_association_starved", "gauge",
@@ -284,7 +287,8 @@ std::string format_metrics(const MetricsInput& in) {
                        in.starvation_minutes));
     for (uint32_t i : in.starvation->with_pending)
       if (in.user_samples || !t.is_user(i))
-        sample(out, "fairway_association_starved", by_index[i], starved[i]);
+        sample(out, "fairway_association_starved", by_index[i] ? *by_index[i] : std::string(),
+               starved[i]);
     family(out, "fairway_starvation_factor_threshold", "gauge",
            "The fair-share factor from which a waiting association counts as starved.");
     sample(out, "fairway_starvation_factor_threshold", "", in.starvation->threshold);
@@ -318,7 +322,7 @@ std::string format_metrics(const MetricsInput& in) {
 
   pending_families(out, "partition", "partition", in.partitions, in.pending.partitions);
   pending_families(out, "qos", "qos", in.qos, in.pending.qos);
-  if (in.forecast && in.line_forecast) forecast_families(out, in, t, rows, labels);
+  if (in.forecast && in.line_forecast) forecast_families(out, in, by_index);
 
   family(out, "fairway_associations", "gauge", "Associations in the tree.");
   sample(out, "fairway_associations", "", static_cast<double>(t.size()));
