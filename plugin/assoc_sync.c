@@ -213,7 +213,7 @@ static void _depth_oblivious_children(list_t *children)
 			assoc->usage->usage_efctv = (long double) NO_VAL;
 			continue;
 		}
-		fw_set_assoc_usage(assoc);
+		fw_set_assoc_usage(assoc, NULL);
 		_depth_oblivious_children(assoc->usage->children_list);
 	}
 	list_iterator_destroy(it);

@@ -59,24 +59,73 @@ static int _add_usage_norm(void *x, void *arg)
 	return 0;
 }
 
-/* The sum of usage_norm over the children of the fair-share parent `arg`
- * (Fairshare=parent ones skipped), as stored now, in the list's order (one
- * list lock for the walk, not one per child).  Caller holds the assoc lock. */
+/* The children of a fair-share parent whose usage_norm depth-oblivious adds;
+ * pass: the fair-share table of a pass that keeps copies of them, or NULL. */
+struct siblings {
+	slurmdb_assoc_rec_t *parent;
+	fairway_fair_share_table_t *pass;
+	uint32_t *ids;
+	long double *values;
+	size_t n;
+};
+
+static int _copy_child(void *x, void *arg)
+{
+	slurmdb_assoc_rec_t *sib = x;
+	struct siblings *s = arg;
+
+	if (sib->shares_raw != SLURMDB_FS_USE_PARENT) {
+		s->ids[s->n] = sib->id;
+		s->values[s->n++] = sib->usage->usage_norm;
+	}
+	return 0;
+}
+
+/* The sum of usage_norm over the children of the fair-share parent (Fairshare=
+ * parent ones skipped), as stored now, in the list's order: in a pass, from
+ * the copy of the children made at the parent's first sum and kept current
+ * (fairway_fair_share_table_sibling_sum), else one walk of the list under one
+ * list lock.  Caller holds the assoc lock. */
 static long double _siblings_usage_norm(void *arg)
 {
-	slurmdb_assoc_rec_t *fs_assoc = arg;
-	long double siblings = 0;
+	struct siblings *s = arg;
+	list_t *children = s->parent->usage->children_list;
+	long double sum = 0;
+	int n;
 
-	if (fs_assoc->usage->children_list)
-		list_for_each(fs_assoc->usage->children_list, _add_usage_norm,
-			      &siblings);
-	return siblings;
+	if (s->pass &&
+	    fairway_fair_share_table_sibling_sum(s->pass, s->parent->id, &sum))
+		return sum;
+	if (!children)
+		return 0;
+	if (s->pass && ((n = list_count(children)) > 0)) {
+		s->ids = xcalloc(n, sizeof(*s->ids));
+		s->values = xcalloc(n, sizeof(*s->values));
+		list_for_each(children, _copy_child, s);
+		if (fairway_fair_share_table_copy_children(
+			    s->pass, s->parent->id, s->ids, s->values, s->n) !=
+		    FAIRWAY_OK)
+			s->pass = NULL;
+		xfree(s->ids);
+		xfree(s->values);
+		if (s->pass &&
+		    fairway_fair_share_table_sibling_sum(s->pass, s->parent->id,
+							 &sum))
+			return sum;
+		sum = 0;
+	}
+	list_for_each(children, _add_usage_norm, &sum);
+	return sum;
 }
 
 /* Normalized and effective usage of one association; from 25.11 its
- * fair-share factor too, unless Fair Tree computes it.  Assoc lock held. */
-extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
+ * fair-share factor too, unless Fair Tree computes it.  pass: the fair-share
+ * table of the pass computing it (its copies of children's usage_norm kept
+ * current), or NULL.  Assoc lock held. */
+extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
+			       fairway_fair_share_table_t *pass)
 {
+	struct siblings sibs = { .pass = pass };
 	slurmdb_assoc_rec_t *fs_assoc;
 	fairway_assoc_result_t self = { 0 }, parent = { 0 };
 	const fw_cfg_t *cfg;
@@ -90,12 +139,16 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	assoc->usage->usage_norm =
 		fairway_usage_norm(assoc->usage->usage_raw,
 				   assoc_mgr_root_assoc->usage->usage_raw);
+	if (pass)
+		fairway_fair_share_table_set_usage_norm(
+			pass, assoc->id, assoc->usage->usage_norm);
 	self.shares_norm = assoc->usage->shares_norm;
 	self.usage_norm = assoc->usage->usage_norm;
 	/* The root and its children: the effective usage is their own. */
 	if (fs_assoc == assoc_mgr_root_assoc)
 		fs_assoc = NULL;
 	if (fs_assoc) {
+		sibs.parent = fs_assoc;
 		parent.shares_norm = fs_assoc->usage->shares_norm;
 		parent.usage_norm = fs_assoc->usage->usage_norm;
 		parent.usage_efctv = fs_assoc->usage->usage_efctv;
@@ -105,7 +158,7 @@ extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 	cfg = fw_cfg_get();
 	assoc->usage->usage_efctv = fairway_assoc_usage_efctv(
 		cfg->algo, &self, assoc->shares_raw, assoc->usage->level_shares,
-		fs_assoc ? &parent : NULL, _siblings_usage_norm, fs_assoc);
+		fs_assoc ? &parent : NULL, _siblings_usage_norm, &sibs);
 	if (FW_CLASSIC_STORES_FS_FACTOR &&
 	    (cfg->algo != FAIRWAY_ALGO_FAIR_TREE))
 		fw_store_fs_factor(assoc, cfg->damp);

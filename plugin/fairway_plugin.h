@@ -118,7 +118,7 @@ typedef struct {
 	size_t cap;
 	const fw_cfg_t *cfg;
 	const fw_fs_table_t *fs; /* the fair-share table weighed from */
-	bool fs_slots;		 /* the factors of Fair Tree's table */
+	bool fs_slots;		 /* the factors of the table */
 	fw_publish_t *pub;	 /* the calculation thread's publishing */
 	time_t now;
 } fw_pool_t;
@@ -198,9 +198,10 @@ typedef struct {
 extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 				job_record_t *job_ptr, time_t now,
 				bool assoc_locked, bool fs_slots);
-/* A job's on-demand fair-share computed ahead of its weighing (job_weigh.c). */
-extern void fw_job_fs_prepare(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
-			      job_record_t *job_ptr, bool fs_slots);
+/* A job's on-demand fair-share computed ahead of its weighing, its factor
+ * noted in fs for the pass (job_weigh.c). */
+extern void fw_job_fs_prepare(const fw_cfg_t *cfg, fw_fs_table_t *fs,
+			      job_record_t *job_ptr);
 /* Whether a period weighs this job (pending, not held, ...). */
 extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
 /* Weigh a weighable job; true if its priority changed. */
@@ -233,7 +234,8 @@ extern void fw_assoc_sync_free(fw_fs_table_t *fs);
 extern void fw_algorithm_switched(fw_fs_table_t *fs, fairway_algorithm_t algo);
 
 /* ---- assoc_usage.c: one association's usage on demand ---- */
-extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc);
+extern void fw_set_assoc_usage(slurmdb_assoc_rec_t *assoc,
+			       fairway_fair_share_table_t *pass);
 extern void fw_store_fs_factor(slurmdb_assoc_rec_t *assoc, double damp);
 extern void fw_store_jobs_fs_factors(const fw_cfg_t *cfg);
 
@@ -300,19 +302,20 @@ typedef struct {
 	/* As multifactor's one pass that charges and weighs job after job
 	 * (classic's period, init without slurmdbd, a recalculation): only
 	 * the jobs that pass weighs, each one's on-demand fair-share computed
-	 * as it is collected (fw_job_fs_prepare), then weighed without the
-	 * table (FW_WEIGH_IN_ORDER). */
+	 * as it is collected (fw_job_fs_prepare), then weighed
+	 * (FW_WEIGH_IN_ORDER). */
 	bool in_order;
 } fw_collect_t;
 extern int fw_collect_job(void *x, void *arg);
-/* How the collected jobs are weighed: from the fair-share table of the pass
- * (Fair Tree; classic's on-demand fair-share computed first, in job order),
- * or as collected with in_order. */
+/* How the collected jobs were collected: for the tree computed after the walk
+ * (Fair Tree; classic's on-demand fair-share then computed first, in job
+ * order), or with in_order (computed as collected). */
 typedef enum { FW_WEIGH_FROM_TABLE, FW_WEIGH_IN_ORDER } fw_weigh_how_t;
-/* Weigh the n collected jobs, in the pool's threads.  Job write lock, assoc
- * and QOS read (or write) locks. */
+/* Weigh the n collected jobs, in the pool's threads, each one's fair-share
+ * factor from the table (Fair Tree's, or the one noted for the pass).  Job
+ * write lock, assoc and QOS read (or write) locks. */
 extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
-			       const fw_fs_table_t *fs, time_t now, size_t n,
+			       fw_fs_table_t *fs, time_t now, size_t n,
 			       fw_weigh_how_t how);
 /* Set up the pool (no thread yet) from the CPUs and the environment (init). */
 extern void fw_weigh_pass_configure(fw_pool_t *pool);

@@ -19,10 +19,13 @@
  * _get_fairshare_priority(): the core picks the rule for the algorithm and the
  * release (fairway_job_fs_factor) from the job's association and the one it
  * shares with (its parent for Fairshare=parent), and names the effective usage
- * to compute on demand first when it is not yet.  Caller holds the assoc read
- * lock.
+ * to compute on demand first when it is not yet.  *settled: nothing is left to
+ * compute, so every job of the association gets this factor for the rest of the
+ * pass.  pass: the fair-share table of the pass computing (fw_set_assoc_usage),
+ * or NULL.  Caller holds the assoc read lock.
  */
-static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
+static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr,
+			     fairway_fair_share_table_t *pass, bool *settled)
 {
 	slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
 	slurmdb_assoc_rec_t *fs_assoc;
@@ -30,6 +33,8 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 	int compute_first = 0;
 	double factor = 0.0;
 
+	if (settled)
+		*settled = false;
 	if (!cfg->fair_share)
 		return 0.0;
 	if (!assoc || !assoc->usage) {
@@ -44,7 +49,7 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 
 	/* Only what the rule reads: another cache line of each usage record
 	 * per job otherwise. */
-	for (int pass = 0; pass < 2; pass++) {
+	for (int round = 0; round < 2; round++) {
 		memset(&own, 0, sizeof(own));
 		memset(&shared, 0, sizeof(shared));
 		if (cfg->fs_reads & FAIRWAY_FS_READS_OWN_FS_FACTOR)
@@ -57,12 +62,14 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr)
 		}
 		factor = fairway_job_fs_factor(cfg->algo, SLURM_VERSION_NUMBER,
 					       &own, &shared, cfg->damp,
-					       pass ? NULL : &compute_first);
-		if (!compute_first)
+					       &compute_first);
+		if (!compute_first || round)
 			break;
 		/* 1: the job's own association, 2: the one it shares with */
-		fw_set_assoc_usage(compute_first == 1 ? assoc : fs_assoc);
+		fw_set_assoc_usage(compute_first == 1 ? assoc : fs_assoc, pass);
 	}
+	if (settled)
+		*settled = !compute_first;
 	return factor;
 }
 
@@ -110,8 +117,9 @@ static int _job_tres_factor(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 }
 
 /* Whether the job's fair-share factor comes from the table of the pass (Fair
- * Tree's weighing pass: the association's fs_factor, assoc_sync.c) rather than
- * from its association's record. */
+ * Tree's: the association's fs_factor, assoc_sync.c; classic's and
+ * depth-oblivious's: the one fw_job_fs_prepare noted) rather than from its
+ * association's record. */
 static const double *_fs_slot(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 			      const job_record_t *job_ptr, bool fs_slots)
 {
@@ -146,15 +154,16 @@ static void _job_input(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	/* Only what a nonzero weight uses: the records of associations, QOS
 	 * and partitions are scattered too, and the core ignores the rest. */
 	if ((slot = _fs_slot(cfg, fs, job_ptr, fs_slots))) {
-		/* Fair Tree weighing pass: the association's fs_factor from
-		 * the table built with it (assoc_sync.c). */
+		/* The weighing pass: the association's factor from the
+		 * table of the pass. */
 		in->has_assoc = 1;
 		if (FW_WEIGHT(cfg, FAIRSHARE) && cfg->fair_share)
 			in->fs_factor = *slot;
 	} else if (job_ptr->assoc_ptr && job_ptr->assoc_ptr->usage) {
 		in->has_assoc = 1;
 		if (FW_WEIGHT(cfg, FAIRSHARE))
-			in->fs_factor = _job_fs_factor(cfg, job_ptr);
+			in->fs_factor = _job_fs_factor(cfg, job_ptr, NULL,
+						       NULL);
 		if (FW_WEIGHT(cfg, ASSOC)) {
 			in->assoc_priority = job_ptr->assoc_ptr->priority;
 			in->assoc_priority_norm =
@@ -443,20 +452,33 @@ observed:
 /*
  * What weighing the job would compute on demand (classic and depth-oblivious:
  * its association's effective usage, multifactor's priority_p_set_assoc_usage)
- * computed now, at this point of the pass, so that the weighing itself only
- * reads shared records and can run in the pool's threads with the same result
- * as one job after the other.  The same tests as fw_job_priority and
+ * computed now, at this point of the pass, and the factor it gives noted for
+ * every job of the association (it no longer changes in the pass), so that the
+ * weighing only reads and can run in the pool's threads with the same result
+ * as one job after the other.  The first job of each association computes; the
+ * others find the noted factor.  Then the same tests as fw_job_priority and
  * _job_input, in their order.  Caller holds the job lock and an assoc lock.
  */
-extern void fw_job_fs_prepare(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
-			      job_record_t *job_ptr, bool fs_slots)
+extern void fw_job_fs_prepare(const fw_cfg_t *cfg, fw_fs_table_t *fs,
+			      job_record_t *job_ptr)
 {
-	if ((job_ptr->direct_set_prio && (job_ptr->priority > 0)) ||
-	    !job_ptr->details || _fs_slot(cfg, fs, job_ptr, fs_slots) ||
-	    !job_ptr->assoc_ptr || !job_ptr->assoc_ptr->usage ||
-	    !FW_WEIGHT(cfg, FAIRSHARE))
+	bool settled;
+	double f;
+
+	/* Noted: nothing is left to compute (and only the job record is read,
+	 * not its details and association: cache misses in the walk). */
+	if (fw_fs_table_factor(fs, job_ptr->assoc_id) ||
+	    (job_ptr->direct_set_prio && (job_ptr->priority > 0)) ||
+	    !job_ptr->details || !job_ptr->assoc_ptr ||
+	    !job_ptr->assoc_ptr->usage || !FW_WEIGHT(cfg, FAIRSHARE))
 		return;
-	(void) _job_fs_factor(cfg, job_ptr);
+	if (!fs->table &&
+	    (fairway_fair_share_table_new(&fs->table) != FAIRWAY_OK))
+		fs->table = NULL; /* computed job after job, as multifactor */
+	f = _job_fs_factor(cfg, job_ptr, fs->table, &settled);
+	if (settled && fs->table)
+		(void) fairway_fair_share_table_note_factor(
+			fs->table, job_ptr->assoc_id, f);
 }
 
 /* Whether the periodic pass weighs this job: held jobs (priority 0) keep 0;

@@ -259,7 +259,7 @@ extern void priority_p_reconfig(bool assoc_clear)
  * job's fair-share factor).  Caller holds the assoc lock. */
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
-	fw_set_assoc_usage(assoc);
+	fw_set_assoc_usage(assoc, NULL);
 }
 
 #if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(25, 11, 0)

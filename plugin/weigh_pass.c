@@ -25,8 +25,9 @@
  * job_list, before those after it.  That write is done in the calculation
  * thread, job after job, before the pool weighs (fw_job_fs_prepare: while the
  * walk collects for a pass that charges and weighs job after job, or in one
- * pass over the collected jobs after the tree is computed); the pool's threads
- * then only read it.
+ * pass over the collected jobs after the tree is computed), and the factor it
+ * gives noted in the fair-share table for the association's other jobs; the
+ * pool's threads then only look factors up, as under Fair Tree.
  *
  * The calculation thread collects the weighable jobs into pool->jobs (which
  * only grows); the core's weighing pool (fairway_weigh_pool.h) cuts them into
@@ -44,7 +45,7 @@
  * an array of job pointers lets the loop ask for them ahead of use, in two
  * stages: the job record's lines PF_RECORD jobs ahead; the records it points
  * to (details, prio_factors) PF_POINTED ahead, once the pointers are in cache.
- * The association's fair-share factor comes from fs->slots.  With
+ * The association's fair-share factor comes from the fair-share table.  With
  * publishing on, the lines only fw_publish_note reads are asked for too.
  *
  * always_inline: GCC 12 at -O2 otherwise finds a helper that only prefetches
@@ -148,22 +149,26 @@ extern int fw_collect_job(void *x, void *arg)
 	}
 	pool->jobs[c->n++] = x;
 	if (c->in_order)
-		fw_job_fs_prepare(c->cfg, &c->st->fs, x, false);
+		fw_job_fs_prepare(c->cfg, &c->st->fs, x);
 	return 0;
 }
 
-/* Weigh the n jobs collected in pool->jobs in the pool's threads.  Caller
- * holds the job write lock and the assoc and QOS read (or write) locks. */
+/* Weigh the n jobs collected in pool->jobs in the pool's threads; the factors
+ * noted for the pass are forgotten after.  Caller holds the job write lock and
+ * the assoc and QOS read (or write) locks. */
 extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
-			       const fw_fs_table_t *fs, time_t now, size_t n,
+			       fw_fs_table_t *fs, time_t now, size_t n,
 			       fw_weigh_how_t how)
 {
+	bool classic = (cfg->algo != FAIRWAY_ALGO_FAIR_TREE);
 	int changed = 0, parts = 1;
 
-	pool->fs_slots = (how == FW_WEIGH_FROM_TABLE);
-	if (pool->fs_slots && (cfg->algo != FAIRWAY_ALGO_FAIR_TREE))
+	/* Fair Tree collected in order (a period without slurmdbd) reads each
+	 * association, as multifactor's pass does. */
+	pool->fs_slots = (how == FW_WEIGH_FROM_TABLE) || classic;
+	if ((how == FW_WEIGH_FROM_TABLE) && classic)
 		for (size_t i = 0; i < n; i++)
-			fw_job_fs_prepare(cfg, fs, pool->jobs[i], true);
+			fw_job_fs_prepare(cfg, fs, pool->jobs[i]);
 	pool->cfg = cfg;
 	pool->fs = fs;
 	pool->pub = fw_publish_current();
@@ -176,6 +181,7 @@ extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
 					      cfg->opt.weigh_threads, 1,
 					      _weigh_lane, pool, &changed,
 					      &parts);
+	fairway_fair_share_table_forget_noted(fs->table);
 	if (changed)
 		last_job_update = time(NULL);
 	if (parts > 1)

@@ -241,6 +241,43 @@ void fairway_fair_share_table_forget(fairway_fair_share_table_t* t) {
   if (t) t->table.forget();
 }
 
+fairway_error_t fairway_fair_share_table_note_factor(fairway_fair_share_table_t* t, uint32_t id,
+                                                     double factor) {
+  return fairway::guard([&] {
+    if (!t) fairway::invalid("fairway_fair_share_table_note_factor: NULL table");
+    t->table.note_factor(id, factor);
+  });
+}
+
+int fairway_fair_share_table_sibling_sum(const fairway_fair_share_table_t* t, uint32_t parent,
+                                         long double* sum) {
+  if (!t || !sum) return 0;
+  const std::optional<long double> s = t->table.siblings().sum(parent);
+  if (!s) return 0;
+  *sum = *s;
+  return 1;
+}
+
+fairway_error_t fairway_fair_share_table_copy_children(fairway_fair_share_table_t* t,
+                                                       uint32_t parent, const uint32_t* ids,
+                                                       const long double* values, size_t count) {
+  return fairway::guard([&] {
+    if (!t) fairway::invalid("fairway_fair_share_table_copy_children: NULL table");
+    if (count && (!ids || !values))
+      fairway::invalid("fairway_fair_share_table_copy_children: NULL ids or values");
+    t->table.siblings().copy(parent, {ids, count}, {values, count});
+  });
+}
+
+void fairway_fair_share_table_set_usage_norm(fairway_fair_share_table_t* t, uint32_t id,
+                                             long double value) {
+  if (t) t->table.siblings().set(id, value);
+}
+
+void fairway_fair_share_table_forget_noted(fairway_fair_share_table_t* t) {
+  if (t) t->table.forget_noted();
+}
+
 const double* fairway_fair_share_table_factor(const fairway_fair_share_table_t* t, uint32_t id) {
   return t ? t->table.factor(id) : nullptr;
 }

@@ -95,9 +95,46 @@ fairway_error_t fairway_fair_share_table_tres(fairway_fair_share_table_t* t, siz
 void fairway_fair_share_table_forget(fairway_fair_share_table_t* t);
 
 /*
+ * Classic and depth-oblivious: the fair-share factor every job of association `id` gets for
+ * the rest of this pass, noted by the walk of job_list when it has computed the first one's
+ * on demand (the effective usage it reads is then not computed again in the pass), so that
+ * the weighing threads look it up with fairway_fair_share_table_factor as they look up Fair
+ * Tree's.  fairway_fair_share_table_forget_noted forgets them at the end of the pass;
+ * fairway_fair_share_table_forget and _compute forget them too.
+ * Errors: FAIRWAY_EINVAL (NULL t), FAIRWAY_ENOMEM (nothing noted: the job is weighed from its
+ *         association).
+ */
+fairway_error_t fairway_fair_share_table_note_factor(fairway_fair_share_table_t* t, uint32_t id,
+                                                     double factor);
+/*
+ * Depth-oblivious, in the same pass: the sum of usage_norm over the children of association
+ * `parent` that are not Fairshare=parent, the same additions in the same order as
+ * multifactor's walk of the children list, from a copy of their values made once per parent
+ * and pass (fairway_fair_share_table_copy_children: ids and values in the list's order) and
+ * kept current by fairway_fair_share_table_set_usage_norm for every usage_norm the pass
+ * writes.  fairway_fair_share_table_sibling_sum: 1 and *sum when the parent's children were
+ * copied this pass, else 0 (errors: none; a NULL argument: 0).
+ * copy_children's errors: FAIRWAY_EINVAL (NULL t, NULL ids or values with count > 0, the
+ * parent copied already, a child copied twice), FAIRWAY_ENOMEM (nothing copied: the caller
+ * sums the list).  set_usage_norm's: none (NULL t: a no-op).
+ */
+int fairway_fair_share_table_sibling_sum(const fairway_fair_share_table_t* t, uint32_t parent,
+                                         long double* sum);
+fairway_error_t fairway_fair_share_table_copy_children(fairway_fair_share_table_t* t,
+                                                       uint32_t parent, const uint32_t* ids,
+                                                       const long double* values, size_t count);
+void fairway_fair_share_table_set_usage_norm(fairway_fair_share_table_t* t, uint32_t id,
+                                             long double value);
+
+/* The end of a pass: the factors noted and the children's copies forgotten.  Errors: none
+ * (NULL t: a no-op). */
+void fairway_fair_share_table_forget_noted(fairway_fair_share_table_t* t);
+
+/*
  * The fair-share factor of association `id` after the last computation with
- * Fair Tree, or NULL (none, or an association the algorithm gave none: read it
- * from the association).  Valid until the next writer.  Errors: none (NULL t: NULL).
+ * Fair Tree, or else the one noted this pass, or NULL (none, or an association
+ * the algorithm gave none: read it from the association).  Valid until the next
+ * writer.  Errors: none (NULL t: NULL).
  */
 const double* fairway_fair_share_table_factor(const fairway_fair_share_table_t* t, uint32_t id);
 

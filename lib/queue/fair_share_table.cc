@@ -127,6 +127,7 @@ void FairShareTable::compute_tres(size_t k, int pos, std::span<const long double
 
 void FairShareTable::forget() noexcept {
   index_.clear();
+  forget_noted();
   factors_by_id_ = false;
   tres_n_ = tres_pending_ = tres_done_ = 0;
 }

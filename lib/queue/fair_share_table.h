@@ -19,6 +19,8 @@
 #include "fair_share.h"
 #include "fairshare_tres.h"
 #include "held_usage.h"
+#include "noted_factors.h"
+#include "sibling_sums.h"
 
 namespace fairway {
 
@@ -94,7 +96,18 @@ class FairShareTable {
   // `algorithm`; every association's factor kept.  On an error no TRES has factors.
   void compute_tres(size_t k, int pos, std::span<const long double> usage, UsageBasis basis,
                     std::span<const RunningJob> jobs, Algorithm algorithm, double dampening);
-  // Forget the lookups (the associations changed); the tree stays.
+  // Classic and depth-oblivious: association `id`'s factor for the rest of this pass, noted
+  // by the walk that computed it on demand (NotedFactors; std::bad_alloc).
+  void note_factor(uint32_t id, double factor) { noted_.note(id, factor); }
+  // Depth-oblivious: the children's usage_norm copied for this pass (SiblingSums).
+  SiblingSums& siblings() noexcept { return siblings_; }
+  const SiblingSums& siblings() const noexcept { return siblings_; }
+  // The end of a pass: the noted factors and the children's copies forgotten.
+  void forget_noted() noexcept {
+    noted_.forget();
+    siblings_.forget();
+  }
+  // Forget the lookups and what the pass noted (the associations changed); the tree stays.
   void forget() noexcept;
   // Forget everything.
   void drop() noexcept;
@@ -104,10 +117,10 @@ class FairShareTable {
   const FairShareResult& result() const noexcept { return result_; }
   bool computed() const noexcept { return computed_; }
 
-  // The factor of association `id` after the last compute with by_id, or nullptr (none, or
-  // an association the algorithm gave none).
+  // The factor of association `id` after the last compute with by_id (else the one noted),
+  // or nullptr (none, or an association the algorithm gave none).
   const double* factor(uint32_t id) const noexcept {
-    if (!factors_by_id_) return nullptr;
+    if (!factors_by_id_) return noted_.find(id);
     const FactorIndex::Slot* s = index_.find(id);
     return s && (s->index & FactorIndex::kHasFactor) ? &s->factor : nullptr;
   }
@@ -123,6 +136,8 @@ class FairShareTable {
   uint64_t generation_ = 0;  // of tree_, one more per rebuild
   FactorIndex index_;
   bool factors_by_id_ = false;
+  NotedFactors noted_;
+  SiblingSums siblings_;
   // fairway_fairshare_tres
   struct TresTree {
     std::optional<AssocTree> tree;

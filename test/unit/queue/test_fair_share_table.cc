@@ -1,12 +1,14 @@
 // The fair-share table the plugin keeps between periods (fair_share_table.h): the id lookups
 // the weighing of every pending job reads, when the tree is built again, and the per-TRES
-// trees of fairway_fairshare_tres; and the same through the C API.
+// trees of fairway_fairshare_tres, the factors classic and depth-oblivious note in a pass,
+// depth-oblivious's copies of the children's usage; and the same through the C API.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "error.h"
 #include "fair_share.h"
 #include "fair_share_table.h"
 #include "fairway.h"
@@ -81,6 +83,90 @@ TEST(FairShareTable, ManyIdsFarApartAreAllFound) {
     EXPECT_EQ(*f, t.result().fs_factor[i]);
   }
   EXPECT_EQ(t.factor(3), nullptr);
+}
+
+TEST(NotedFactors, EveryNotedIdIsFoundUntilForgottenAndNoOtherIs) {
+  NotedFactors n;
+  EXPECT_EQ(n.find(7), nullptr);
+  // More ids than the first 1024 slots hold, colliding in the low bits.
+  for (uint32_t u = 0; u < 5000; u++) n.note(2 + u * 1024, u / 8.0);
+  EXPECT_EQ(n.size(), 5000u);
+  for (uint32_t u = 0; u < 5000; u++) {
+    const double* f = n.find(2 + u * 1024);
+    ASSERT_NE(f, nullptr) << u;
+    EXPECT_EQ(*f, u / 8.0);
+  }
+  EXPECT_EQ(n.find(3), nullptr);
+  n.note(2, 0.25);  // noted again: replaced, not added
+  EXPECT_EQ(*n.find(2), 0.25);
+  EXPECT_EQ(n.size(), 5000u);
+  n.forget();
+  EXPECT_EQ(n.size(), 0u);
+  EXPECT_EQ(n.find(2), nullptr);
+  EXPECT_EQ(n.find(2 + 4999 * 1024), nullptr);
+  n.note(1026, 0.5);  // the next pass starts empty
+  EXPECT_EQ(*n.find(1026), 0.5);
+  EXPECT_EQ(n.find(2), nullptr);
+}
+
+TEST(SiblingSums, TheSumIsTheListsAdditionsInItsOrderOfTheValuesAsSet) {
+  SiblingSums s;
+  EXPECT_FALSE(s.sum(10).has_value());
+  // In this order the 1 is lost to rounding (1e20 + 1 == 1e20 in long double); summed in
+  // another order it would survive.
+  const uint32_t ids[] = {11, 12, 13};
+  const long double values[] = {1e20L, 1.0L, -1e20L};
+  s.copy(10, ids, values);
+  long double want = 0;
+  for (long double v : values) want += v;
+  ASSERT_TRUE(s.sum(10).has_value());
+  EXPECT_EQ(*s.sum(10), want);
+  EXPECT_EQ(*s.sum(10), 0.0L);
+  s.set(11, 0.25L);  // a child computed in the pass
+  s.set(99, 5.0L);   // an association no copy holds: nothing
+  EXPECT_EQ(*s.sum(10), 0.25L + 1.0L - 1e20L);
+  const uint32_t other[] = {21};
+  const long double half[] = {0.5L};
+  s.copy(20, other, half);
+  EXPECT_EQ(*s.sum(20), 0.5L);
+  EXPECT_EQ(*s.sum(10), 0.25L + 1.0L - 1e20L);
+  s.forget();
+  EXPECT_FALSE(s.sum(10).has_value());
+  EXPECT_FALSE(s.sum(20).has_value());
+}
+
+TEST(SiblingSums, ARefusedCopyKeepsNothingOfItsParent) {
+  SiblingSums s;
+  const uint32_t ids[] = {11, 12};
+  const long double values[] = {1.0L, 2.0L};
+  s.copy(10, ids, values);
+  EXPECT_THROW(s.copy(10, ids, values), Error);  // the parent again
+  const uint32_t clash[] = {30, 12};             // 12 is 10's child
+  EXPECT_THROW(s.copy(20, clash, values), Error);
+  EXPECT_FALSE(s.sum(20).has_value());
+  s.set(30, 7.0L);  // not kept: 20's copy was refused
+  EXPECT_EQ(*s.sum(10), 3.0L);
+  const uint32_t fresh[] = {30};
+  const long double one[] = {1.0L};
+  s.copy(20, fresh, one);  // 30 free again
+  EXPECT_EQ(*s.sum(20), 1.0L);
+}
+
+TEST(FairShareTable, ClassicLooksUpTheNotedFactorFairTreeItsOwn) {
+  FairShareTable t;
+  t.rebuild(small_records());
+  t.compute(Algorithm::kClassic, 1, false, false);
+  t.note_factor(3, 0.125);
+  ASSERT_NE(t.factor(3), nullptr);
+  EXPECT_EQ(*t.factor(3), 0.125);
+  EXPECT_EQ(t.factor(5), nullptr);  // not noted: the job reads its association
+  t.forget_noted();
+  EXPECT_EQ(t.factor(3), nullptr);
+  t.note_factor(3, 0.125);
+  t.compute(Algorithm::kFairTree, 1, true, false);  // forgets what was noted
+  ASSERT_NE(t.factor(3), nullptr);
+  EXPECT_EQ(*t.factor(3), computed_directly(Algorithm::kFairTree).fs_factor[2]);
+  EXPECT_NE(*t.factor(3), 0.125);
 }
 
 TEST(FairShareTable, SameShapeOnlyWhenIdsParentsSharesAndUsersMatch) {
@@ -232,6 +318,42 @@ TEST(FairShareTableCApi, LoadComputeLookUpAndRebuildOnANewShape) {
   EXPECT_EQ(t, nullptr);
 }
 
+TEST(FairShareTableCApi, DepthObliviousNotesFactorsWithoutATree) {
+  fairway_fair_share_table_t* t = nullptr;
+  ASSERT_EQ(fairway_fair_share_table_new(&t), FAIRWAY_OK);
+  ASSERT_EQ(fairway_fair_share_table_note_factor(t, 42, 0.75), FAIRWAY_OK);
+  const double* f = fairway_fair_share_table_factor(t, 42);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(*f, 0.75);
+  fairway_fair_share_table_forget_noted(t);
+  EXPECT_EQ(fairway_fair_share_table_factor(t, 42), nullptr);
+  fairway_fair_share_table_destroy(&t);
+}
+
+TEST(FairShareTableCApi, SiblingSumsLastThePassAndFollowEveryUsageSet) {
+  fairway_fair_share_table_t* t = nullptr;
+  ASSERT_EQ(fairway_fair_share_table_new(&t), FAIRWAY_OK);
+  long double sum = -1;
+  EXPECT_EQ(fairway_fair_share_table_sibling_sum(t, 5, &sum), 0);
+  const uint32_t ids[] = {6, 7};
+  const long double values[] = {0.125L, 0.5L};
+  ASSERT_EQ(fairway_fair_share_table_copy_children(t, 5, ids, values, 2), FAIRWAY_OK);
+  ASSERT_EQ(fairway_fair_share_table_sibling_sum(t, 5, &sum), 1);
+  EXPECT_EQ(sum, 0.625L);
+  fairway_fair_share_table_set_usage_norm(t, 7, 0.25L);
+  ASSERT_EQ(fairway_fair_share_table_sibling_sum(t, 5, &sum), 1);
+  EXPECT_EQ(sum, 0.375L);
+  EXPECT_EQ(fairway_fair_share_table_copy_children(t, 5, ids, values, 2), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_fair_share_table_copy_children(t, 8, nullptr, nullptr, 1), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_fair_share_table_copy_children(nullptr, 8, ids, values, 2), FAIRWAY_EINVAL);
+  EXPECT_EQ(fairway_fair_share_table_sibling_sum(nullptr, 5, &sum), 0);
+  EXPECT_EQ(fairway_fair_share_table_sibling_sum(t, 5, nullptr), 0);
+  fairway_fair_share_table_set_usage_norm(nullptr, 7, 1.0L);
+  fairway_fair_share_table_forget_noted(t);  // the end of the pass
+  EXPECT_EQ(fairway_fair_share_table_sibling_sum(t, 5, &sum), 0);
+  fairway_fair_share_table_destroy(&t);
+}
+
 TEST(FairShareTableCApi, ARejectedTreeIsForgottenAndNullArgumentsAreErrors) {
   fairway_fair_share_table_t* t = nullptr;
   ASSERT_EQ(fairway_fair_share_table_new(&t), FAIRWAY_OK);
@@ -246,6 +368,8 @@ TEST(FairShareTableCApi, ARejectedTreeIsForgottenAndNullArgumentsAreErrors) {
             FAIRWAY_EINVAL);
   EXPECT_EQ(fairway_fair_share_table_new(nullptr), FAIRWAY_EINVAL);
   EXPECT_EQ(fairway_fair_share_table_factor(nullptr, 1), nullptr);
+  EXPECT_EQ(fairway_fair_share_table_note_factor(nullptr, 1, 0.5), FAIRWAY_EINVAL);
+  fairway_fair_share_table_forget_noted(nullptr);
   double out;
   EXPECT_EQ(fairway_fair_share_table_tres_factor(nullptr, 1, 0, &out), 0);
   fairway_fair_share_table_destroy(&t);
