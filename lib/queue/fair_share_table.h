@@ -19,7 +19,7 @@
 #include "fair_share.h"
 #include "fairshare_tres.h"
 #include "held_usage.h"
-#include "noted_factors.h"
+#include "id_map.h"
 #include "sibling_sums.h"
 
 namespace fairway {
@@ -97,8 +97,9 @@ class FairShareTable {
   void compute_tres(size_t k, int pos, std::span<const long double> usage, UsageBasis basis,
                     std::span<const RunningJob> jobs, Algorithm algorithm, double dampening);
   // Classic and depth-oblivious: association `id`'s factor for the rest of this pass, noted
-  // by the walk that computed it on demand (NotedFactors; std::bad_alloc).
-  void note_factor(uint32_t id, double factor) { noted_.note(id, factor); }
+  // by the walk that computed it on demand, once per association (the effective usage it
+  // reads is not computed again in the pass); std::bad_alloc.
+  void note_factor(uint32_t id, double factor) { noted_.put(id, factor); }
   // Depth-oblivious: the children's usage_norm copied for this pass (SiblingSums).
   SiblingSums& siblings() noexcept { return siblings_; }
   const SiblingSums& siblings() const noexcept { return siblings_; }
@@ -136,7 +137,7 @@ class FairShareTable {
   uint64_t generation_ = 0;  // of tree_, one more per rebuild
   FactorIndex index_;
   bool factors_by_id_ = false;
-  NotedFactors noted_;
+  IdMap<double> noted_;
   SiblingSums siblings_;
   // fairway_fairshare_tres
   struct TresTree {

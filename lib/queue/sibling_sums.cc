@@ -7,42 +7,41 @@
 namespace fairway {
 
 std::optional<long double> SiblingSums::sum(uint32_t parent) const noexcept {
-  const auto it = parents_.find(parent);
-  if (it == parents_.end()) return std::nullopt;
+  const Range* r = parents_.find(parent);
+  if (!r) return std::nullopt;
   long double s = 0;
-  for (size_t i = it->second.begin; i < it->second.end; i++) s += values_[i];
+  for (uint32_t i = r->begin; i < r->end; i++) s += values_[i];
   return s;
 }
 
 void SiblingSums::copy(uint32_t parent, std::span<const uint32_t> ids,
                        std::span<const long double> values) {
-  if (ids.size() != values.size()) invalid("sibling copy: as many ids as values needed");
-  if (parents_.count(parent))
-    invalid("sibling copy: the children of this parent are copied already");
-  const size_t begin = values_.size();
-  size_t added = 0;
   try {
-    for (; added < ids.size(); added++) {
-      values_.push_back(values[added]);
-      if (!children_.emplace(ids[added], begin + added).second)
-        invalid("sibling copy: association " + std::to_string(ids[added]) + " copied twice");
+    if (ids.size() != values.size()) invalid("sibling copy: as many ids as values needed");
+    if (parents_.find(parent))
+      invalid("sibling copy: the children of this parent are copied already");
+    if (values_.size() + ids.size() > UINT32_MAX) invalid("sibling copy: too many children");
+    const auto begin = static_cast<uint32_t>(values_.size());
+    for (size_t i = 0; i < ids.size(); i++) {
+      if (children_.find(ids[i]))
+        invalid("sibling copy: association " + std::to_string(ids[i]) + " copied twice");
+      children_.put(ids[i], static_cast<uint32_t>(values_.size()));
+      values_.push_back(values[i]);
     }
-    parents_.emplace(parent, Range{begin, values_.size()});
-  } catch (...) {  // nothing of this parent kept
-    for (size_t i = 0; i < added; i++) children_.erase(ids[i]);
-    values_.resize(begin);
+    parents_.put(parent, Range{begin, static_cast<uint32_t>(values_.size())});
+  } catch (...) {
+    forget();
     throw;
   }
 }
 
 void SiblingSums::set(uint32_t id, long double value) noexcept {
-  const auto it = children_.find(id);
-  if (it != children_.end()) values_[it->second] = value;
+  if (const uint32_t* at = children_.find(id)) values_[*at] = value;
 }
 
 void SiblingSums::forget() noexcept {
-  parents_.clear();
-  children_.clear();
+  parents_.forget();
+  children_.forget();
   values_.clear();
 }
 

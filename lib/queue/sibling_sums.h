@@ -13,8 +13,9 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <unordered_map>
 #include <vector>
+
+#include "id_map.h"
 
 namespace fairway {
 
@@ -23,8 +24,10 @@ class SiblingSums {
   // The sum over the children of `parent`, or nullopt when they were not copied this pass.
   std::optional<long double> sum(uint32_t parent) const noexcept;
   // The children of `parent` that the sum adds (not Fairshare=parent), in the list's order:
-  // their ids and usage_norm as stored now.  std::bad_alloc; invalid_argument for spans of
-  // different sizes, a parent copied already this pass, or a child copied under another.
+  // their ids and usage_norm as stored now.  Errors (std::bad_alloc; Error kInvalid for spans
+  // of different sizes, a parent copied already this pass, a child copied twice) forget every
+  // copy: the next sums copy the lists again, with the values they hold by then, which are
+  // the ones the copies were kept at.
   void copy(uint32_t parent, std::span<const uint32_t> ids, std::span<const long double> values);
   // Association `id`'s usage_norm is now `value`: so is its copy's, where one was made.
   void set(uint32_t id, long double value) noexcept;
@@ -33,10 +36,10 @@ class SiblingSums {
 
  private:
   struct Range {
-    size_t begin = 0, end = 0;
+    uint32_t begin = 0, end = 0;
   };
-  std::unordered_map<uint32_t, Range> parents_;
-  std::unordered_map<uint32_t, size_t> children_;  // id -> position in values_
+  IdMap<Range> parents_;
+  IdMap<uint32_t> children_;  // id -> position in values_
   std::vector<long double> values_;
 };
 

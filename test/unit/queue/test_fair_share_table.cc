@@ -85,11 +85,11 @@ TEST(FairShareTable, ManyIdsFarApartAreAllFound) {
   EXPECT_EQ(t.factor(3), nullptr);
 }
 
-TEST(NotedFactors, EveryNotedIdIsFoundUntilForgottenAndNoOtherIs) {
-  NotedFactors n;
+TEST(IdMap, EveryIdPutIsFoundUntilForgottenAndNoOtherIs) {
+  IdMap<double> n;
   EXPECT_EQ(n.find(7), nullptr);
   // More ids than the first 1024 slots hold, colliding in the low bits.
-  for (uint32_t u = 0; u < 5000; u++) n.note(2 + u * 1024, u / 8.0);
+  for (uint32_t u = 0; u < 5000; u++) n.put(2 + u * 1024, u / 8.0);
   EXPECT_EQ(n.size(), 5000u);
   for (uint32_t u = 0; u < 5000; u++) {
     const double* f = n.find(2 + u * 1024);
@@ -97,14 +97,14 @@ TEST(NotedFactors, EveryNotedIdIsFoundUntilForgottenAndNoOtherIs) {
     EXPECT_EQ(*f, u / 8.0);
   }
   EXPECT_EQ(n.find(3), nullptr);
-  n.note(2, 0.25);  // noted again: replaced, not added
+  n.put(2, 0.25);  // put again: replaced, not added
   EXPECT_EQ(*n.find(2), 0.25);
   EXPECT_EQ(n.size(), 5000u);
   n.forget();
   EXPECT_EQ(n.size(), 0u);
   EXPECT_EQ(n.find(2), nullptr);
   EXPECT_EQ(n.find(2 + 4999 * 1024), nullptr);
-  n.note(1026, 0.5);  // the next pass starts empty
+  n.put(1026, 0.5);  // the next pass starts empty
   EXPECT_EQ(*n.find(1026), 0.5);
   EXPECT_EQ(n.find(2), nullptr);
 }
@@ -135,21 +135,26 @@ TEST(SiblingSums, TheSumIsTheListsAdditionsInItsOrderOfTheValuesAsSet) {
   EXPECT_FALSE(s.sum(20).has_value());
 }
 
-TEST(SiblingSums, ARefusedCopyKeepsNothingOfItsParent) {
+TEST(SiblingSums, ARefusedCopyForgetsEveryCopyAndTheListsAreCopiedAgain) {
   SiblingSums s;
   const uint32_t ids[] = {11, 12};
   const long double values[] = {1.0L, 2.0L};
   s.copy(10, ids, values);
   EXPECT_THROW(s.copy(10, ids, values), Error);  // the parent again
-  const uint32_t clash[] = {30, 12};             // 12 is 10's child
+  EXPECT_FALSE(s.sum(10).has_value());
+  s.copy(10, ids, values);
+  const uint32_t clash[] = {30, 12};  // 12 is 10's child
   EXPECT_THROW(s.copy(20, clash, values), Error);
   EXPECT_FALSE(s.sum(20).has_value());
-  s.set(30, 7.0L);  // not kept: 20's copy was refused
-  EXPECT_EQ(*s.sum(10), 3.0L);
+  EXPECT_FALSE(s.sum(10).has_value());
+  s.set(30, 7.0L);  // no copy holds it
   const uint32_t fresh[] = {30};
   const long double one[] = {1.0L};
   s.copy(20, fresh, one);  // 30 free again
   EXPECT_EQ(*s.sum(20), 1.0L);
+  const uint32_t twice[] = {40, 40};
+  EXPECT_THROW(s.copy(50, twice, values), Error);
+  EXPECT_FALSE(s.sum(50).has_value());
 }
 
 TEST(FairShareTable, ClassicLooksUpTheNotedFactorFairTreeItsOwn) {
