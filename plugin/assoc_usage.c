@@ -59,11 +59,15 @@ static int _add_usage_norm(void *x, void *arg)
 	return 0;
 }
 
-/* The children of a fair-share parent whose usage_norm depth-oblivious adds;
+/* The fair-share parent whose children's usage_norm depth-oblivious adds;
  * pass: the fair-share table of a pass that keeps copies of them, or NULL. */
 struct siblings {
 	slurmdb_assoc_rec_t *parent;
 	fairway_fair_share_table_t *pass;
+};
+
+/* The children the sum adds, in the list's order, as copied for the pass. */
+struct children_copy {
 	uint32_t *ids;
 	long double *values;
 	size_t n;
@@ -72,13 +76,33 @@ struct siblings {
 static int _copy_child(void *x, void *arg)
 {
 	slurmdb_assoc_rec_t *sib = x;
-	struct siblings *s = arg;
+	struct children_copy *c = arg;
 
 	if (sib->shares_raw != SLURMDB_FS_USE_PARENT) {
-		s->ids[s->n] = sib->id;
-		s->values[s->n++] = sib->usage->usage_norm;
+		c->ids[c->n] = sib->id;
+		c->values[c->n++] = sib->usage->usage_norm;
 	}
 	return 0;
+}
+
+/* The parent's children copied into the pass's table; false when they cannot
+ * be (then the list is summed). */
+static bool _copy_children(const struct siblings *s, list_t *children)
+{
+	int n = list_count(children);
+	struct children_copy c = { 0 };
+	fairway_error_t err;
+
+	if (n <= 0)
+		return false;
+	c.ids = xcalloc(n, sizeof(*c.ids));
+	c.values = xcalloc(n, sizeof(*c.values));
+	list_for_each(children, _copy_child, &c);
+	err = fairway_fair_share_table_copy_children(s->pass, s->parent->id,
+						     c.ids, c.values, c.n);
+	xfree(c.ids);
+	xfree(c.values);
+	return err == FAIRWAY_OK;
 }
 
 /* The sum of usage_norm over the children of the fair-share parent (Fairshare=
@@ -88,32 +112,20 @@ static int _copy_child(void *x, void *arg)
  * list lock.  Caller holds the assoc lock. */
 static long double _siblings_usage_norm(void *arg)
 {
-	struct siblings *s = arg;
+	const struct siblings *s = arg;
 	list_t *children = s->parent->usage->children_list;
 	long double sum = 0;
-	int n;
 
-	if (s->pass &&
-	    fairway_fair_share_table_sibling_sum(s->pass, s->parent->id, &sum))
-		return sum;
 	if (!children)
 		return 0;
-	if (s->pass && ((n = list_count(children)) > 0)) {
-		s->ids = xcalloc(n, sizeof(*s->ids));
-		s->values = xcalloc(n, sizeof(*s->values));
-		list_for_each(children, _copy_child, s);
-		if (fairway_fair_share_table_copy_children(
-			    s->pass, s->parent->id, s->ids, s->values, s->n) !=
-		    FAIRWAY_OK)
-			s->pass = NULL;
-		xfree(s->ids);
-		xfree(s->values);
-		if (s->pass &&
-		    fairway_fair_share_table_sibling_sum(s->pass, s->parent->id,
-							 &sum))
-			return sum;
-		sum = 0;
-	}
+	if (s->pass &&
+	    (fairway_fair_share_table_sibling_sum(s->pass, s->parent->id,
+						  &sum) ||
+	     (_copy_children(s, children) &&
+	      fairway_fair_share_table_sibling_sum(s->pass, s->parent->id,
+						   &sum))))
+		return sum;
+	sum = 0;
 	list_for_each(children, _add_usage_norm, &sum);
 	return sum;
 }

@@ -472,9 +472,9 @@ extern void fw_job_fs_prepare(const fw_cfg_t *cfg, fw_fs_table_t *fs,
 	    !job_ptr->details || !job_ptr->assoc_ptr ||
 	    !job_ptr->assoc_ptr->usage || !FW_WEIGHT(cfg, FAIRSHARE))
 		return;
-	if (!fs->table &&
-	    (fairway_fair_share_table_new(&fs->table) != FAIRWAY_OK))
-		fs->table = NULL; /* computed job after job, as multifactor */
+	/* Without a table (out of memory): computed job after job. */
+	if (!fs->table)
+		(void) fairway_fair_share_table_new(&fs->table);
 	f = _job_fs_factor(cfg, job_ptr, fs->table, &settled);
 	if (settled && fs->table)
 		(void) fairway_fair_share_table_note_factor(
