@@ -248,17 +248,9 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 extern bool fw_charge_running_job(fw_state_t *st, const fw_cfg_t *cfg,
 				  job_record_t *job_ptr, time_t now,
 				  bool assoc_locked);
-/* Classic and depth-oblivious: does a pass that charges nothing weigh this
- * job (not finished, completing or charged for its end)? */
 extern bool fw_classic_weighs(const fw_state_t *st, const fw_cfg_t *cfg,
 			      const job_record_t *job_ptr);
 extern void fw_init_grp_used_tres_run_secs(fw_state_t *st);
-/* Add to a QOS's or association's TRES usage and release reserved run
- * seconds (only when limits are enforced). */
-extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
-			   const long double *tres_usage,
-			   const uint64_t *tres_run_delta, uint32_t job_id,
-			   const char *what, const char *name, uint32_t id);
 
 /* ---- usage_decay.c: stored usage decayed or reset ---- */
 extern void fw_usage_decay(const fw_state_t *st, double real_decay);

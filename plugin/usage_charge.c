@@ -19,12 +19,14 @@ assoc_mgr_lock_t fw_charge_locks = { .assoc = WRITE_LOCK,
 				     .qos = WRITE_LOCK,
 				     .tres = READ_LOCK };
 
-/* Add decayed TRES usage to a QOS or association and release TRES run seconds
- * reserved at job start (only when limits are enforced, as Slurm does). */
-extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
-			   const long double *tres_usage,
-			   const uint64_t *tres_run_delta, uint32_t job_id,
-			   const char *what, const char *name, uint32_t id)
+/* Add decayed TRES usage (NULL: none) to a QOS or association and release
+ * the TRES run seconds reserved at job start in run_secs (whose: the
+ * record's name in an underflow's message).  Only when limits are enforced,
+ * as Slurm does. */
+static void _charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
+			 const long double *tres_usage,
+			 const uint64_t *tres_run_delta, uint32_t job_id,
+			 const char *whose, const char *name, uint32_t id)
 {
 	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
 		return;
@@ -34,32 +36,11 @@ extern void fw_charge_tres(long double *usage_tres_raw, uint64_t *run_secs,
 		if (tres_usage)
 			usage_tres_raw[i] += tres_usage[i];
 		if (tres_run_delta[i] > run_secs[i]) {
-			error("%s: job %u: %s %s(%u) TRES %s grp_used_tres_run_secs underflow, tried to remove %" PRIu64
+			error("%s: job %u: %s %s(%u) TRES %s run seconds underflow, tried to remove %" PRIu64
 			      " seconds when only %" PRIu64 " remained.",
-			      plugin_type, job_id, what, name ? name : "", id,
+			      plugin_type, job_id, whose, name ? name : "", id,
 			      assoc_mgr_tres_name_array[i], tres_run_delta[i],
 			      run_secs[i]);
-			run_secs[i] = 0;
-		} else
-			run_secs[i] -= tres_run_delta[i];
-	}
-}
-
-/* Release run seconds of one account's or user's use of a QOS. */
-static void _release_run_secs(uint64_t *run_secs,
-			      const uint64_t *tres_run_delta,
-			      const job_record_t *job_ptr,
-			      const slurmdb_qos_rec_t *qos, const char *whose)
-{
-	for (int i = 0; i < slurmctld_tres_cnt; i++) {
-		if (i == TRES_ARRAY_ENERGY)
-			continue;
-		if (tres_run_delta[i] > run_secs[i]) {
-			error("%s: job %u: QOS %s TRES %s %s used limit tres_run_secs underflow, tried to remove %" PRIu64
-			      " seconds when only %" PRIu64 " remained.",
-			      plugin_type, job_ptr->job_id, qos->name,
-			      assoc_mgr_tres_name_array[i], whose,
-			      tres_run_delta[i], run_secs[i]);
 			run_secs[i] = 0;
 		} else
 			run_secs[i] -= tres_run_delta[i];
@@ -74,6 +55,7 @@ static void _charge_qos_tres(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
 			     const uint64_t *tres_run_delta)
 {
 	uint64_t *acct_secs = NULL, *user_secs = NULL;
+	uint32_t job_id = job_ptr->job_id;
 
 	if (!(accounting_enforce & ACCOUNTING_ENFORCE_LIMITS))
 		return;
@@ -82,34 +64,65 @@ static void _charge_qos_tres(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
 			return;
 		fw_qos_used_run_secs(qos, job_ptr, &acct_secs, &user_secs);
 	}
-	fw_charge_tres(qos->usage->usage_tres_raw,
-		       qos->usage->grp_used_tres_run_secs, tres_usage,
-		       tres_run_delta, job_ptr->job_id, "QOS", qos->name,
-		       qos->id);
+	_charge_tres(qos->usage->usage_tres_raw,
+		     qos->usage->grp_used_tres_run_secs, tres_usage,
+		     tres_run_delta, job_id, "QOS", qos->name, qos->id);
 	if (acct_secs)
-		_release_run_secs(acct_secs, tres_run_delta, job_ptr, qos,
-				  "account");
+		_charge_tres(NULL, acct_secs, NULL, tres_run_delta, job_id,
+			     "QOS account limits of", qos->name, qos->id);
 	if (user_secs)
-		_release_run_secs(user_secs, tres_run_delta, job_ptr, qos,
-				  "user");
+		_charge_tres(NULL, user_secs, NULL, tres_run_delta, job_id,
+			     "QOS user limits of", qos->name, qos->id);
 }
 
+/* A job's charge c (NULL: only the run seconds released) added to a QOS. */
 static void _charge_qos(slurmdb_qos_rec_t *qos, job_record_t *job_ptr,
 			const fairway_job_charge_t *c,
 			const long double *tres_decay,
 			const long double *tres_nodecay,
 			const uint64_t *tres_run_delta)
 {
+	bool nodecay = qos && (qos->flags & QOS_FLAG_NO_DECAY);
+
 	if (!qos || !qos->usage)
 		return;
-	if (qos->flags & QOS_FLAG_NO_DECAY) {
-		qos->usage->grp_used_wall += c->run_nodecay;
-		qos->usage->usage_raw += (long double) c->real_nodecay;
-		_charge_qos_tres(qos, job_ptr, tres_nodecay, tres_run_delta);
-	} else {
-		qos->usage->grp_used_wall += c->run_decay;
-		qos->usage->usage_raw += (long double) c->real_decay;
-		_charge_qos_tres(qos, job_ptr, tres_decay, tres_run_delta);
+	if (c) {
+		qos->usage->grp_used_wall += nodecay ? c->run_nodecay :
+						       c->run_decay;
+		qos->usage->usage_raw +=
+			(long double) (nodecay ? c->real_nodecay :
+						 c->real_decay);
+	}
+	_charge_qos_tres(qos, job_ptr, nodecay ? tres_nodecay : tres_decay,
+			 tres_run_delta);
+}
+
+/* A job's charge c (NULL: only the run seconds released) added to its QOS,
+ * its partition's QOS unless it is the job's (the usage factor is the job's
+ * QOS's only), and its association and every ancestor up to and including
+ * root (root's usage normalizes everyone's).  Assoc and QOS write locks. */
+static void _charge_records(job_record_t *job_ptr,
+			    const fairway_job_charge_t *c,
+			    const long double *tres_decay,
+			    const long double *tres_nodecay,
+			    const uint64_t *tres_run_delta)
+{
+	slurmdb_qos_rec_t *qos = job_ptr->qos_ptr;
+
+	_charge_qos(qos, job_ptr, c, tres_decay, tres_nodecay, tres_run_delta);
+	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != qos))
+		_charge_qos(job_ptr->part_ptr->qos_ptr, job_ptr, c, tres_decay,
+			    tres_nodecay, tres_run_delta);
+	for (slurmdb_assoc_rec_t *assoc = job_ptr->assoc_ptr;
+	     assoc && assoc->usage; assoc = assoc->usage->parent_assoc_ptr) {
+		if (c) {
+			assoc->usage->grp_used_wall += c->run_decay;
+			assoc->usage->usage_raw += (long double) c->real_decay;
+		}
+		_charge_tres(assoc->usage->usage_tres_raw,
+			     assoc->usage->grp_used_tres_run_secs, tres_decay,
+			     tres_run_delta, job_ptr->job_id, "assoc",
+			     assoc->acct, assoc->id);
 	}
 }
 
@@ -131,7 +144,6 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 	long double tres_decay[cnt], tres_nodecay[cnt];
 	fairway_job_times_t times;
 	fairway_job_charge_t c;
-	slurmdb_assoc_rec_t *assoc;
 	slurmdb_qos_rec_t *qos;
 	double usage_factor = -1.0, billable, decay_factor;
 
@@ -186,23 +198,7 @@ extern bool fw_apply_new_usage(fw_state_t *st, job_record_t *job_ptr,
 		}
 	}
 
-	_charge_qos(qos, job_ptr, &c, tres_decay, tres_nodecay, tres_run_delta);
-	/* The partition's QOS too, unless it is the job's (usage factor of the
-	 * job's QOS only). */
-	if (job_ptr->part_ptr && (job_ptr->part_ptr->qos_ptr != qos))
-		_charge_qos(job_ptr->part_ptr->qos_ptr, job_ptr, &c, tres_decay,
-			    tres_nodecay, tres_run_delta);
-
-	/* Up to and including root: root's usage normalizes everyone's. */
-	for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
-	     assoc = assoc->usage->parent_assoc_ptr) {
-		assoc->usage->grp_used_wall += c.run_decay;
-		assoc->usage->usage_raw += (long double) c.real_decay;
-		fw_charge_tres(assoc->usage->usage_tres_raw,
-			       assoc->usage->grp_used_tres_run_secs, tres_decay,
-			       tres_run_delta, job_ptr->job_id, "assoc",
-			       assoc->acct, assoc->id);
-	}
+	_charge_records(job_ptr, &c, tres_decay, tres_nodecay, tres_run_delta);
 	if (at_end) {
 		fairway_charge_basis_t basis = {
 			.times = times,
@@ -302,7 +298,6 @@ extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		double usage_factor = 1.0;
-		slurmdb_assoc_rec_t *assoc;
 
 		if ((job_ptr->end_time_exp == (time_t) NO_VAL) ||
 		    !IS_JOB_RUNNING(job_ptr) ||
@@ -318,20 +313,7 @@ extern void fw_init_grp_used_tres_run_secs(fw_state_t *st)
 				continue;
 			delta[i] = job_ptr->tres_alloc_cnt[i] * usage_factor;
 		}
-		if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage)
-			_charge_qos_tres(job_ptr->qos_ptr, job_ptr, NULL,
-					 delta);
-		if (job_ptr->part_ptr && job_ptr->part_ptr->qos_ptr &&
-		    (job_ptr->part_ptr->qos_ptr != job_ptr->qos_ptr) &&
-		    job_ptr->part_ptr->qos_ptr->usage)
-			_charge_qos_tres(job_ptr->part_ptr->qos_ptr, job_ptr,
-					 NULL, delta);
-		for (assoc = job_ptr->assoc_ptr; assoc && assoc->usage;
-		     assoc = assoc->usage->parent_assoc_ptr)
-			fw_charge_tres(NULL,
-				       assoc->usage->grp_used_tres_run_secs,
-				       NULL, delta, job_ptr->job_id, "assoc",
-				       assoc->acct, assoc->id);
+		_charge_records(job_ptr, NULL, NULL, NULL, delta);
 	}
 	list_iterator_destroy(it);
 	assoc_mgr_unlock(&locks);
