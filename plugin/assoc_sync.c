@@ -2,8 +2,9 @@
  *  assoc_sync.c - the associations copied into the core's fair-share table
  *  under assoc_mgr's lock, the results written back into assoc->usage (where
  *  sshare reads them); depth-oblivious walks assoc_mgr's tree itself, in
- *  multifactor's order; and every association's normalized shares when a
- *  reconfigure changes the algorithm.
+ *  multifactor's order; every association's normalized shares when a
+ *  reconfigure changes the algorithm; and (fairway_fairshare_tres) the listed
+ *  TRES that judges a job, with its factor from that TRES's tree.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -11,12 +12,47 @@
 
 #include "fairway_plugin.h"
 
-/* The fs_factor of association `id` after the last Fair Tree calculation, or
- * NULL (then the job reads its association). */
-extern bool fw_fs_table_tres_factor(const fw_fs_table_t *fs, uint32_t id,
-				    int pos, double *out)
+/*
+ * fairway_fairshare_tres: which listed TRES the job mostly asks for in its
+ * partition (lib/queue/fairshare_tres.h), or -1 (billing).  A pending job by
+ * what it asks for, a running one (CALCULATE_RUNNING) by what it was given.
+ */
+static int _job_fs_tres(const fw_cfg_t *cfg, const job_record_t *job_ptr)
 {
-	return fairway_fair_share_table_tres_factor(fs->table, id, pos, out);
+	const uint64_t *asked = job_ptr->tres_req_cnt;
+	const uint64_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->tres_cnt :
+						   NULL;
+	uint64_t a[FAIRWAY_MAX_FAIRSHARE_TRES], p[FAIRWAY_MAX_FAIRSHARE_TRES];
+
+	if (!IS_JOB_PENDING(job_ptr) && job_ptr->tres_alloc_cnt)
+		asked = job_ptr->tres_alloc_cnt;
+	if (!asked || !part)
+		return -1;
+	for (int k = 0; k < cfg->fs_tres_n; k++) {
+		a[k] = asked[cfg->fs_tres_pos[k]];
+		p[k] = part[cfg->fs_tres_pos[k]];
+	}
+	return fairway_job_fairshare_tres(a, p, cfg->fs_tres_n,
+					  asked[TRES_ARRAY_CPU],
+					  part[TRES_ARRAY_CPU]);
+}
+
+/* The listed TRES that judges the job (its fair-share factor of that TRES from
+ * the last calculation in *f), or -1: billing's.  Assoc read lock. */
+extern int fw_job_tres_factor(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			      const job_record_t *job_ptr, double *f)
+{
+	int k;
+
+	if (!cfg->fs_tres_n || !job_ptr->assoc_ptr ||
+	    !FW_WEIGHT(cfg, FAIRSHARE) || !cfg->fair_share)
+		return -1;
+	k = _job_fs_tres(cfg, job_ptr);
+	if ((k < 0) ||
+	    !fairway_fair_share_table_tres_factor(fs->table, job_ptr->assoc_id,
+						  cfg->fs_tres_pos[k], f))
+		return -1;
+	return k;
 }
 
 extern void fw_assoc_sync_free(fw_fs_table_t *fs)
@@ -43,21 +79,10 @@ static void _fs_copy(fw_fs_table_t *fs)
 	}
 	it = list_iterator_create(assoc_mgr_assoc_list);
 	while ((assoc = list_next(it)) && (n < fs->cap)) {
-		fairway_assoc_t *in = &fs->in[n];
-		bool sp = (assoc->shares_raw == SLURMDB_FS_USE_PARENT);
-
 		if (!assoc->usage)
 			continue;
+		fw_assoc_in(assoc, &fs->in[n]);
 		fs->ptrs[n++] = assoc;
-		in->id = assoc->id;
-		in->parent_id = (assoc == assoc_mgr_root_assoc) ?
-			0 :
-			assoc->parent_id;
-		in->account = assoc->acct;
-		in->user = assoc->user;
-		in->shares_parent = sp;
-		in->shares_raw = sp ? 0 : assoc->shares_raw;
-		in->usage_raw = assoc->usage->usage_raw;
 	}
 	list_iterator_destroy(it);
 	fs->n = n;
@@ -88,14 +113,9 @@ static void _recalc_tres(fw_fs_table_t *fs, fw_held_t *held,
 
 		if (fw_cfg_held(cfg))
 			jobs = fw_held_tres_jobs(held, k, &n);
-		for (size_t i = 0; !fw_cfg_held(cfg) && (i < fs->n); i++) {
-			const slurmdb_assoc_usage_t *u = fs->ptrs[i]->usage;
-
-			fs->tres_usage[i] = (u->usage_tres_raw &&
-					     (pos < (int) u->tres_cnt)) ?
-				u->usage_tres_raw[pos] :
-				0.0L;
-		}
+		for (size_t i = 0; !fw_cfg_held(cfg) && (i < fs->n); i++)
+			fs->tres_usage[i] =
+				fw_assoc_tres_usage(fs->ptrs[i]->usage, pos);
 		err = fairway_fair_share_table_tres(
 			fs->table, k, pos,
 			fw_cfg_held(cfg) ? NULL : fs->tres_usage,

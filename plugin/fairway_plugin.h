@@ -198,20 +198,37 @@ typedef struct {
 extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 				job_record_t *job_ptr, time_t now,
 				bool assoc_locked, bool fs_slots);
-/* A job's on-demand fair-share computed ahead of its weighing, its factor
- * noted in fs for the pass (job_weigh.c). */
 extern void fw_job_fs_prepare(const fw_cfg_t *cfg, fw_fs_table_t *fs,
 			      job_record_t *job_ptr);
-/* Whether a period weighs this job (pending, not held, ...). */
 extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
-/* Weigh a weighable job; true if its priority changed. */
 extern bool fw_weigh_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 			 job_record_t *job_ptr, time_t now, bool assoc_locked,
 			 bool fs_slots);
 
 /* ---- assoc_sync.c: the association tree in, fair-share values out ---- */
-/* Fair-share of every association under the assoc write lock (taken here),
- * kept in fs; held: what running jobs hold (fairway_usage). */
+/* An association's shape and raw usage as the core takes them (the fair-share
+ * table, publishing's copy); assoc->usage is not NULL.  Assoc lock. */
+static inline void fw_assoc_in(const slurmdb_assoc_rec_t *assoc,
+			       fairway_assoc_t *in)
+{
+	bool sp = (assoc->shares_raw == SLURMDB_FS_USE_PARENT);
+
+	in->id = assoc->id;
+	in->parent_id = (assoc == assoc_mgr_root_assoc) ? 0 : assoc->parent_id;
+	in->account = assoc->acct;
+	in->user = assoc->user;
+	in->shares_parent = sp;
+	in->shares_raw = sp ? 0 : assoc->shares_raw;
+	in->usage_raw = assoc->usage->usage_raw;
+}
+/* An association's decayed usage of the TRES at position pos, 0 without. */
+static inline long double fw_assoc_tres_usage(const slurmdb_assoc_usage_t *u,
+					      int pos)
+{
+	return (u->usage_tres_raw && (pos >= 0) && (pos < (int) u->tres_cnt)) ?
+		u->usage_tres_raw[pos] :
+		0.0L;
+}
 extern int fw_fair_share_locked(fw_fs_table_t *fs, fw_held_t *held,
 				const fw_cfg_t *cfg, bool users_lazy);
 /* An association's fs_factor after the last Fair Tree calculation, or NULL
@@ -221,16 +238,10 @@ static inline const double *fw_fs_table_factor(const fw_fs_table_t *fs,
 {
 	return fairway_fair_share_table_factor(fs->table, id);
 }
-/* fairway_fairshare_tres: the fair-share factor association `id` has when
- * fair-share compares its usage of the TRES at position `pos` of the TRES
- * arrays, from the last calculation, in *out; false when there is none (the
- * job keeps billing's).  Assoc read lock. */
-extern bool fw_fs_table_tres_factor(const fw_fs_table_t *fs, uint32_t id,
-				    int pos, double *out);
+/* fairway_fairshare_tres: the listed TRES that judges a job, its factor. */
+extern int fw_job_tres_factor(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			      const job_record_t *job_ptr, double *f);
 extern void fw_assoc_sync_free(fw_fs_table_t *fs);
-/* The fair-share algorithm changed by reconfigure: every association's
- * normalized shares for it, the table forgotten.  Takes the assoc write
- * lock. */
 extern void fw_algorithm_switched(fw_fs_table_t *fs, fairway_algorithm_t algo);
 
 /* ---- assoc_usage.c: one association's usage on demand ---- */

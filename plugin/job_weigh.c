@@ -73,49 +73,6 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr,
 	return factor;
 }
 
-/*
- * fairway_fairshare_tres: which listed TRES the job mostly asks for in its
- * partition (lib/queue/fairshare_tres.h), or -1 (billing).  A pending job by
- * what it asks for, a running one (CALCULATE_RUNNING) by what it was given.
- */
-static int _job_fs_tres(const fw_cfg_t *cfg, const job_record_t *job_ptr)
-{
-	const uint64_t *asked = job_ptr->tres_req_cnt;
-	const uint64_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->tres_cnt :
-						   NULL;
-	uint64_t a[FAIRWAY_MAX_FAIRSHARE_TRES], p[FAIRWAY_MAX_FAIRSHARE_TRES];
-
-	if (!IS_JOB_PENDING(job_ptr) && job_ptr->tres_alloc_cnt)
-		asked = job_ptr->tres_alloc_cnt;
-	if (!asked || !part)
-		return -1;
-	for (int k = 0; k < cfg->fs_tres_n; k++) {
-		a[k] = asked[cfg->fs_tres_pos[k]];
-		p[k] = part[cfg->fs_tres_pos[k]];
-	}
-	return fairway_job_fairshare_tres(a, p, cfg->fs_tres_n,
-					  asked[TRES_ARRAY_CPU],
-					  part[TRES_ARRAY_CPU]);
-}
-
-/* The listed TRES that judges the job (its fair-share factor of that TRES in
- * *f), or -1: billing's. */
-static int _job_tres_factor(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
-			    const job_record_t *job_ptr, double *f)
-{
-	int k;
-
-	if (!cfg->fs_tres_n || !job_ptr->assoc_ptr ||
-	    !FW_WEIGHT(cfg, FAIRSHARE) || !cfg->fair_share)
-		return -1;
-	k = _job_fs_tres(cfg, job_ptr);
-	if ((k < 0) ||
-	    !fw_fs_table_tres_factor(fs, job_ptr->assoc_id, cfg->fs_tres_pos[k],
-				     f))
-		return -1;
-	return k;
-}
-
 /* Whether the job's fair-share factor comes from the table of the pass (Fair
  * Tree's: the association's fs_factor, assoc_sync.c; classic's and
  * depth-oblivious's: the one fw_job_fs_prepare noted) rather than from its
@@ -173,7 +130,7 @@ static void _job_input(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	if (cfg->fs_tres_n && in->has_assoc) {
 		double f;
 
-		if (_job_tres_factor(cfg, fs, job_ptr, &f) >= 0)
+		if (fw_job_tres_factor(cfg, fs, job_ptr, &f) >= 0)
 			in->fs_factor = f;
 	}
 	if (job_ptr->part_ptr) {
@@ -437,7 +394,7 @@ observed:
 		r.priority;
 	w.tres_factor = 0;
 	w.tres = (cfg->fs_tres_n && IS_JOB_PENDING(job_ptr)) ?
-		_job_tres_factor(cfg, fs, job_ptr, &w.tres_factor) :
+		fw_job_tres_factor(cfg, fs, job_ptr, &w.tres_factor) :
 		-1;
 	fw_publish_note(&w);
 	if (parts != parts_buf)

@@ -9,14 +9,11 @@
  *  one log line when a user starts and stops being starved of service.
  *
  *  Publishing observes the period: under slurmctld's locks only copies are
- *  made, one library call per record (publish_note.c: the rows noted while
- *  jobs are weighed; here: the partitions under the job lock, the
- *  associations, QOS and TRES names under assoc_mgr's read locks), into the
- *  library's fairway_publisher_t (fw_publish_t), which keeps them.  After
- *  every lock fairway_publisher_finish decides what goes out and writes the
- *  files, so that the job write lock is held no longer than the weighing
- *  itself (bench/side-by-side measures it with and without).  The lines it
- *  tells are logged here.
+ *  made into the library's publisher (fw_publish_t), one call per record
+ *  (publish_note.c: the rows noted while jobs are weighed; here: the
+ *  partitions under the job lock, the associations, QOS and TRES names under
+ *  assoc_mgr's read locks); after every lock fairway_publisher_finish decides
+ *  what goes out and writes the files.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -107,30 +104,15 @@ static void _copy_locked(fw_publish_t *p, const fw_cfg_t *cfg,
 	if (assoc_mgr_assoc_list && assoc_mgr_root_assoc) {
 		it = list_iterator_create(assoc_mgr_assoc_list);
 		while ((assoc = list_next(it))) {
-			const slurmdb_assoc_usage_t *u = assoc->usage;
 			long double tres[FAIRWAY_MAX_FAIRSHARE_TRES] = { 0 };
-			fairway_assoc_t a = {
-				.id = assoc->id,
-				.parent_id = (assoc == assoc_mgr_root_assoc) ?
-					0 :
-					assoc->parent_id,
-				.account = assoc->acct,
-				.user = assoc->user,
-				.shares_parent = (assoc->shares_raw ==
-						  SLURMDB_FS_USE_PARENT),
-			};
+			fairway_assoc_t a;
 
-			if (!u)
+			if (!assoc->usage)
 				continue;
-			a.shares_raw = a.shares_parent ? 0 : assoc->shares_raw;
-			a.usage_raw = u->usage_raw;
-			for (int k = 0; usage && (k < cfg->fs_tres_n); k++) {
-				int pos = cfg->fs_tres_pos[k];
-
-				if (u->usage_tres_raw &&
-				    (pos < (int) u->tres_cnt))
-					tres[k] = u->usage_tres_raw[pos];
-			}
+			fw_assoc_in(assoc, &a);
+			for (int k = 0; usage && (k < cfg->fs_tres_n); k++)
+				tres[k] = fw_assoc_tres_usage(
+					assoc->usage, cfg->fs_tres_pos[k]);
 			fairway_publisher_add_assoc(p, &a, tres);
 		}
 		list_iterator_destroy(it);
@@ -198,13 +180,10 @@ static int _tres_unused(size_t k, void *arg)
 		return false;
 	}
 	it = list_iterator_create(assoc_mgr_assoc_list);
-	while (unused && (assoc = list_next(it))) {
-		const slurmdb_assoc_usage_t *u = assoc->usage;
-
-		if (u && u->usage_tres_raw && (pos >= 0) &&
-		    (pos < (int) u->tres_cnt) && (u->usage_tres_raw[pos] > 0))
+	while (unused && (assoc = list_next(it)))
+		if (assoc->usage &&
+		    (fw_assoc_tres_usage(assoc->usage, pos) > 0))
 			unused = false;
-	}
 	list_iterator_destroy(it);
 	assoc_mgr_unlock(&locks);
 	return unused;
