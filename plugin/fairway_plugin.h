@@ -70,8 +70,6 @@ static inline bool fw_cfg_held(const fw_cfg_t *cfg)
  * reconfigure logs only a change. */
 typedef fairway_options_said_t fw_settings_log_t;
 
-/* (Re)read slurm.conf's Priority* settings and publish them; log says what
- * was logged last (a change is logged). */
 extern void fw_settings_read(fw_settings_log_t *log, bool fair_share);
 /* The current settings (never NULL), held until fw_cfg_put. */
 extern const fw_cfg_t *fw_cfg_get(void);
@@ -272,7 +270,6 @@ extern void fw_usage_reset(const fw_state_t *st);
  * period.  Caller holds calc_lock (or is init, before the calculation thread
  * starts), and slurmctld's job write lock if job_locked. */
 extern void fw_period_state_load(fw_state_t *st, time_t now, bool job_locked);
-/* Decay half-life and reset period from slurm.conf.  Caller holds calc_lock. */
 extern void fw_decay_settings_read(fw_state_t *st);
 extern void fw_decay_state_write(const fw_state_t *st);
 
@@ -314,15 +311,10 @@ extern int fw_collect_job(void *x, void *arg);
  * (Fair Tree; classic's on-demand fair-share then computed first, in job
  * order), or with in_order (computed as collected). */
 typedef enum { FW_WEIGH_FROM_TABLE, FW_WEIGH_IN_ORDER } fw_weigh_how_t;
-/* Weigh the n collected jobs, in the pool's threads, each one's fair-share
- * factor from the table (Fair Tree's, or the one noted for the pass).  Job
- * write lock, assoc and QOS read (or write) locks. */
 extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
 			       fw_fs_table_t *fs, time_t now, size_t n,
 			       fw_weigh_how_t how);
-/* Set up the pool (no thread yet) from the CPUs and the environment (init). */
 extern void fw_weigh_pass_configure(fw_pool_t *pool);
-/* Stop the pool's threads, free the job array (fini). */
 extern void fw_weigh_pass_free(fw_pool_t *pool);
 
 /* ---- held_usage.c: running jobs' holdings (fairway_usage) ---- */
@@ -356,8 +348,6 @@ static inline void fw_held_free(fw_held_t *held)
 /* ---- period.c: one calculation period and the thread running them ---- */
 extern int fw_period(fw_state_t *st, time_t now);
 extern int fw_recalc(fw_state_t *st, time_t now);
-/* Charge and weigh every job in one pass (classic, and init without
- * slurmdbd).  Caller holds the job write lock. */
 extern void fw_charge_and_weigh_all(fw_state_t *st, const fw_cfg_t *cfg,
 				    time_t now);
 extern void fw_calc_thread_start(fw_state_t *st);
@@ -393,9 +383,6 @@ extern void fw_publish_begin(fw_publish_t **pub, const fw_cfg_t *cfg);
 /* Note a job weighed, when the calling thread notes (else nothing).  Job
  * write lock. */
 extern void fw_publish_note(const fw_weighed_t *w);
-/* Note a job of the period's walk that started since the last published
- * period (with fairway_history_days).  Calculation thread, job lock and an
- * assoc_mgr lock on associations held. */
 extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now);
 /* The calculation thread's publishing in this period, NULL: none; the pool's
  * thread k (1 .. FW_WEIGH_MAX_THREADS - 1) notes into its lane of it, -1: off.
@@ -430,7 +417,6 @@ typedef struct {
  * and the assoc_mgr QOS read lock. */
 extern list_t *fw_factors_list(fw_sprio_kept_t *kept,
 			       const fw_sprio_filter_t *filter, uid_t uid);
-/* No row blocks kept yet (init); free those kept for the next lists (fini). */
 extern void fw_sprio_kept_init(fw_sprio_kept_t *kept);
 extern void fw_sprio_rows_free(fw_sprio_kept_t *kept);
 

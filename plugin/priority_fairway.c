@@ -19,19 +19,9 @@
  *  priority_p_calc_fs_factor.  Every other difference between releases is in
  *  slurm_compat.h.
  *
- *  Documented test hooks (exported; see priority_fairway(8)):
- *    int priority_fairway_recalc(time_t now)
- *	With the current association usage (no decay, no new usage), recompute
- *	the fair-share values of every association and the priority of every
- *	pending job in job_list, synchronously, taking the same locks as the
- *	calculation thread; under fairway_usage=allocated|committed from what
- *	running jobs hold now (what fairway_rerank_interval runs between
- *	periods).  Returns SLURM_SUCCESS or SLURM_ERROR.
- *    int priority_fairway_cycle(time_t now)
- *	One full calculation period ending at `now`, synchronously: usage
- *	reset if due, decay of stored usage, running jobs' new usage charged,
- *	fair-share and every pending job's priority recomputed, the state file
- *	written -- what the calculation thread does every PriorityCalcPeriod.
+ *  Two test hooks are exported, documented in priority_fairway(8):
+ *  priority_fairway_recalc(now) and priority_fairway_cycle(now) run a
+ *  recalculation or a whole period synchronously, under the thread's locks.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -282,9 +272,10 @@ extern list_t *priority_p_get_priority_factors_list(uid_t uid)
 {
 	return fw_factors_list(&g_state.sprio_kept, NULL, uid);
 }
-#elif SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
-/* 23.02 to 23.11: sprio's request comes only from a client older than 23.02
- * (NULL otherwise: the command filters the rows itself). */
+#else
+/* Before 24.05 sprio's request (jobs, users, partitions) comes in req_msg;
+ * from 23.02 only from a client older than 23.02 (NULL otherwise: the
+ * command filters the rows itself); 22.05 returns nothing without one. */
 extern list_t *
 priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 				     uid_t uid)
@@ -292,7 +283,9 @@ priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 	fw_sprio_filter_t filter;
 
 	if (!req_msg)
-		return fw_factors_list(&g_state.sprio_kept, NULL, uid);
+		return FW_SLURM_AT_LEAST(23, 2) ?
+			fw_factors_list(&g_state.sprio_kept, NULL, uid) :
+			NULL;
 	filter.job_ids = req_msg->job_id_list;
 	filter.user_ids = req_msg->uid_list;
 	filter.partitions = req_msg->partitions;
@@ -314,20 +307,6 @@ extern uint32_t priority_p_recover(uint32_t prio_boost)
 	if (!slurm_with_slurmdbd() && (cluster_cpus != NO_VAL))
 		_weigh_all_jobs(&g_state);
 	return 0;
-}
-#else
-extern list_t *
-priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
-				     uid_t uid)
-{
-	fw_sprio_filter_t filter;
-
-	if (!req_msg)
-		return NULL;
-	filter.job_ids = req_msg->job_id_list;
-	filter.user_ids = req_msg->uid_list;
-	filter.partitions = req_msg->partitions;
-	return fw_factors_list(&g_state.sprio_kept, &filter, uid);
 }
 #endif
 

@@ -134,7 +134,8 @@ extern void fw_publish_note(const fw_weighed_t *w)
  * than that period's walk, and either weighed by it (then it has a place in
  * its order) or started after it (submitted and started in between).  One
  * that started in the very second of that walk without being weighed by it
- * was running then, and was noted before.
+ * was running then, and was noted before.  With fairway_history_days; the
+ * calculation thread, with the job lock and an assoc_mgr lock held.
  */
 extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now)
 {

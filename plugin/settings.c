@@ -133,8 +133,9 @@ static const struct {
 	{ FAIRWAY_FACTOR_QOS, &slurm_conf.priority_weight_qos },
 };
 
-/* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does;
- * without fair-share (no slurmdbd) the age and fair-share weights are 0. */
+/* (Re)read the Priority* settings of slurm.conf, as multifactor's setup does,
+ * and publish them; without fair-share (no slurmdbd) the age and fair-share
+ * weights are 0.  log: what was logged last (only a change is logged). */
 extern void fw_settings_read(fw_settings_log_t *log, bool fair_share)
 {
 	fw_cfg_t *c = xmalloc(sizeof(*c));

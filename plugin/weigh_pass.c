@@ -13,44 +13,23 @@
 #include "fairway_plugin.h"
 
 /*
- * Parallel weighing.  Weighing a job reads its record, its association, QOS
- * and partitions and writes only the job's own priority, prio_factors and
- * priority_array, so jobs can be weighed by several threads at once while the
- * calculation thread holds the job write lock and the assoc read lock on their
- * behalf (nobody else can change what they read).  In classic and
- * depth-oblivious modes a job's fair-share factor may first compute and store
- * its association's effective usage (multifactor's on-demand
- * priority_p_set_assoc_usage), a write shared between jobs whose result
- * depends on when it happens: after the charges of the jobs before it in
- * job_list, before those after it.  That write is done in the calculation
- * thread, job after job, before the pool weighs (fw_job_fs_prepare: while the
- * walk collects for a pass that charges and weighs job after job, or in one
- * pass over the collected jobs after the tree is computed), and the factor it
- * gives noted in the fair-share table for the association's other jobs; the
- * pool's threads then only look factors up, as under Fair Tree.
+ * Weighing a job reads its record, association, QOS and partitions and writes
+ * only the job's own priority, prio_factors and priority array, so the pool's
+ * threads weigh consecutive ranges of the collected jobs at once while the
+ * calculation thread holds the job write lock and the assoc read lock for
+ * them; lane k's range is noted in publishing's lane k, so the lanes in order
+ * hold the jobs in job_list's order.  What classic and depth-oblivious compute
+ * on demand (a write shared between jobs, whose value depends on when it
+ * happens) is computed before, in the calculation thread, job after job
+ * (fw_job_fs_prepare); the threads only look factors up (doc/architecture.md,
+ * step 6).
  *
- * The calculation thread collects the weighable jobs into pool->jobs (which
- * only grows); the core's weighing pool (fairway_weigh_pool.h) cuts them into
- * consecutive ranges, one per thread taking part, and how many take part
- * (fairway_weigh_threads, FAIRWAY_WEIGH_THREADS, the CPUs; at least half of
- * FAIRWAY_PARALLEL_MIN_JOBS jobs each).  Lane k's range is weighed here and its
- * rows noted in publishing's lane k, so the lanes in order hold the jobs in
- * job_list's order.
- */
-
-/*
- * Software prefetch for the weighing pass.  The pass is bound by memory: per
- * job about a dozen cache lines of records scattered over the heap (the job
- * record, its details, its association and usage, its prio_factors).  Walking
- * an array of job pointers lets the loop ask for them ahead of use, in two
- * stages: the job record's lines PF_RECORD jobs ahead; the records it points
- * to (details, prio_factors) PF_POINTED ahead, once the pointers are in cache.
- * The association's fair-share factor comes from the fair-share table.  With
- * publishing on, the lines only fw_publish_note reads are asked for too.
- *
- * always_inline: GCC 12 at -O2 otherwise finds a helper that only prefetches
- * free of side effects and drops its calls before inlining them, prefetches
- * and all (the plugin built before 2026-11-25 had none of _prefetch_pointed's).
+ * Software prefetch: the pass is bound by memory, about a dozen cache lines
+ * per job scattered over the heap.  The job record's lines are asked for
+ * PF_RECORD jobs ahead, the records it points to (details, prio_factors)
+ * PF_POINTED ahead, once the pointers are in cache; with publishing on, the
+ * lines only fw_publish_note reads too.  always_inline: GCC 12 at -O2 drops
+ * the calls of a helper that only prefetches before inlining it.
  */
 #define PF_RECORD 12
 #define PF_POINTED 6
