@@ -286,8 +286,6 @@ extern void fw_usage_save(fw_state_t *st, time_t now);
 extern void fw_usage_restore(fw_state_t *st);
 
 /* ---- weigh_pass.c: Fair Tree's weighing pass, in a pool of threads ---- */
-/* The most threads that weigh one pass (the calculation thread included). */
-#define FW_WEIGH_MAX_THREADS FAIRWAY_MAX_WEIGH_THREADS
 /* Collects the weighable jobs of job_list (charging running ones first when
  * charge): pass fw_collect_job to list_for_each with a fw_collect_t. */
 typedef struct {
@@ -385,7 +383,7 @@ extern void fw_publish_begin(fw_publish_t **pub, const fw_cfg_t *cfg);
 extern void fw_publish_note(const fw_weighed_t *w);
 extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now);
 /* The calculation thread's publishing in this period, NULL: none; the pool's
- * thread k (1 .. FW_WEIGH_MAX_THREADS - 1) notes into its lane of it, -1: off.
+ * thread k (1 .. FAIRWAY_MAX_WEIGH_THREADS - 1) notes into its lane of it, -1: off.
  * The lanes are read in order. */
 extern fw_publish_t *fw_publish_current(void);
 extern void fw_publish_lane(fw_publish_t *pub, int lane);

@@ -11,42 +11,24 @@
  *  adds the names only they need).
  *
  *  What changed, by the first supported release that has it (23.02 and 24.05
- *  are not supported; where a change came in one of them, the next supported
- *  release is named; point releases are named where a change came in one):
- *    23.11  headers of plugin interfaces in src/interfaces/ (priority.h,
- *           site_factor.h, mcs.h); List/ListIterator became list_t and
- *           list_itr_t (lib/slurm/slurm_api.h); list_append returns nothing;
- *           struct job_details became job_details_t; a job's factors are a
- *           priority_factors_t, apart from sprio's row
- *           (priority_factors_object_t), which points at them (NULL for a job
- *           with an administrator-set priority, in every row of it) and names
- *           the account and QOS; job size counts active_node_record_count;
- *           site_factor_plugin_init/fini became site_factor_g_init/fini;
- *           init and sprio's list are called with slurmctld's locks held (the
- *           plugin must not take them again); priority_p_recover weighs every
- *           job once without slurmdbd; get_priority_factors_list takes sprio's
- *           request only from a client older than 23.02 (NULL otherwise: the
- *           sprio command filters the rows itself).
- *    23.11.6  priority_p_thread_start (23.11.0-23.11.5 start the calculation
- *           thread in init), called with slurmctld's locks held; the
- *           calculation thread runs without fair-share too (no slurmdbd, or
- *           no root association), weighing every job each period;
- *           assoc_mgr_is_user_acct_coord takes is_locked (the releases' tags
- *           in SchedMD's repository, src/interfaces/priority.c and
- *           src/common/assoc_mgr.h).
- *    24.11  state files locked through src/common/state_save.h; jobs may
- *           have several QOS (qos_list), and the per-partition priorities
- *           became job->part_prio, one per (partition, QOS) pair, reallocated
- *           when partitions changed (last_part_update); the plugin no longer
- *           sorts a job's partitions (slurmctld keeps them in PriorityTier
- *           order); site_factor_g_reconfig is gone; get_priority_factors_list
- *           takes only the uid (24.05); QOS run seconds are also kept per
- *           account and per user.
- *    24.11.7, 25.05.1  job->part_prio is named job->prio_mult (a point
- *           release of each: 24.11.0-24.11.6 and 25.05.0 have part_prio; the
- *           releases' tags in SchedMD's repository, src/common/job_record.h).
- *    26.05  sprio's row holds a slurm_step_id_t; slurm_thread_create takes a
- *           thread name.
+ *  are not supported: a change that came in one of them is named at the next;
+ *  point releases are named where a change came in one), each explained where
+ *  it is defined below (the releases' tags in SchedMD's repository,
+ *  src/interfaces/priority.c, src/common/assoc_mgr.h, src/common/job_record.h):
+ *    23.11  interface headers in src/interfaces/; list_t and list_itr_t
+ *           (lib/slurm/slurm_api.h); job_details_t; fw_prio_factors_t and
+ *           sprio's row (fw_row_init, FW_ROW_DIRECT_EVERY_ROW,
+ *           fw_row_factors); FW_CLUSTER_NODES; fw_site_factor_*;
+ *           FW_SPRIO_CALLER_LOCKS; FW_INIT_CALLER_LOCKS; and in
+ *           priority_fairway.c priority_p_recover and sprio's request.
+ *    23.11.6  FW_LOADER_THREAD_START; FW_THREAD_WITHOUT_FAIR_SHARE;
+ *           fw_user_is_coord.
+ *    24.11  FW_JOB_QOS_LIST; fw_job_prio_array; FW_PLUGIN_SORTS_JOB_PARTITIONS;
+ *           FW_QOS_RUN_SECS_PER_USER; no site_factor_g_reconfig; sprio's
+ *           request gone (24.05).
+ *    24.11.7, 25.05.1  FW_JOB_PRIO_MULT.
+ *    25.11  FW_CLASSIC_STORES_FS_FACTOR; priority_p_calc_fs_factor gone.
+ *    26.05  fw_row_init's step id.
  *
  *  Copyright (C) 2026 The Fairway authors.
  *  SPDX-License-Identifier: GPL-2.0-or-later
@@ -88,9 +70,6 @@
 #include "src/common/state_save.h"
 #include "src/slurmctld/acct_policy.h"
 #endif
-#if FW_SLURM_AT_LEAST(26, 5)
-#include "src/common/threadpool.h"
-#endif
 
 /* ---- records ---- */
 /* A job's weighted factors (job->prio_factors). */
@@ -120,7 +99,8 @@ typedef priority_factors_t fw_prio_factors_t;
 #define FW_PLUGIN_SORTS_JOB_PARTITIONS (!FW_SLURM_AT_LEAST(24, 11))
 
 /* 24.11 on: a job's priority_mult_t *, its priorities per (partition, QOS)
- * pair with their partitions' names. */
+ * pair with their partitions' names: job->part_prio in 24.11.0-24.11.6 and
+ * 25.05.0, job->prio_mult from 24.11.7 and 25.05.1. */
 #if FW_SLURM_AT_LEAST_MICRO(25, 5, 1) || \
 	(FW_SLURM_AT_LEAST_MICRO(24, 11, 7) && !FW_SLURM_AT_LEAST(25, 5))
 #define FW_JOB_PRIO_MULT(job) ((job)->prio_mult)
@@ -221,24 +201,6 @@ static inline void fw_row_init(priority_factors_object_t *row,
 #endif
 }
 
-/* A row's job id, its job's account and QOS name (NULL before 23.11), and its
- * factors (NULL for a job with an administrator-set priority from 23.11 on;
- * the row itself before). */
-#if FW_SLURM_AT_LEAST(26, 5)
-#define FW_ROW_JOB_ID(row) ((row)->step_id.job_id)
-#else
-#define FW_ROW_JOB_ID(row) ((row)->job_id)
-#endif
-#if FW_SLURM_AT_LEAST(23, 11)
-#define FW_ROW_ACCOUNT(row) ((row)->account)
-#define FW_ROW_QOS(row) ((row)->qos)
-#define FW_ROW_FACTORS(row) ((row)->prio_factors)
-#else
-#define FW_ROW_ACCOUNT(row) ((char *) NULL)
-#define FW_ROW_QOS(row) ((char *) NULL)
-#define FW_ROW_FACTORS(row) (row)
-#endif
-
 /* Bytes fw_row_factors stores beside the row for a copy of job_factors
  * (NULL: none): the factors' own struct from 23.11 on, and their arrays. */
 static inline size_t fw_row_factors_size(const fw_prio_factors_t *job_factors)
@@ -336,6 +298,7 @@ fw_row_factors(priority_factors_object_t *row,
 #define FW_LOADER_THREAD_START FW_SLURM_AT_LEAST_MICRO(23, 11, 6)
 
 /* ---- slurmctld's services ---- */
+/* Whether uid coordinates the account; 23.11.6 added is_locked. */
 static inline bool fw_user_is_coord(uid_t uid, char *account)
 {
 #if FW_SLURM_AT_LEAST_MICRO(23, 11, 6)

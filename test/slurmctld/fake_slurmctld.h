@@ -34,6 +34,24 @@
  * the same way. */
 #include "slurm_compat.h"
 
+/* A row's job id, its job's account and QOS name (NULL before 23.11), and its
+ * factors (NULL for a job with an administrator-set priority from 23.11 on;
+ * the row itself before). */
+#if FW_SLURM_AT_LEAST(26, 5)
+#define FW_ROW_JOB_ID(row) ((row)->step_id.job_id)
+#else
+#define FW_ROW_JOB_ID(row) ((row)->job_id)
+#endif
+#if FW_SLURM_AT_LEAST(23, 11)
+#define FW_ROW_ACCOUNT(row) ((row)->account)
+#define FW_ROW_QOS(row) ((row)->qos)
+#define FW_ROW_FACTORS(row) ((row)->prio_factors)
+#else
+#define FW_ROW_ACCOUNT(row) ((char *) NULL)
+#define FW_ROW_QOS(row) ((char *) NULL)
+#define FW_ROW_FACTORS(row) (row)
+#endif
+
 /* Observers of the fake controller; a NULL member is not called. */
 typedef struct {
 	void *ctx;
