@@ -60,7 +60,8 @@ static void _factors(const fw_prio_factors_t *pf, double *f)
 }
 
 /* The job's detail for the queue, and its weighted TRES factors (NULL:
- * none). */
+ * none).  Each field is set (no memset of the struct per job); tres_at is the
+ * note's. */
 static const double *_detail(const fw_weighed_t *w, size_t queue_tres,
 			     fairway_pending_job_t *j)
 {
@@ -69,7 +70,6 @@ static const double *_detail(const fw_weighed_t *w, size_t queue_tres,
 	const job_details_t *d = job_ptr->details;
 	double *f = j->factors;
 
-	memset(j, 0, sizeof(*j));
 	j->array_job_id = job_ptr->array_task_id == NO_VAL ?
 		0 :
 		job_ptr->array_job_id;
@@ -81,6 +81,9 @@ static const double *_detail(const fw_weighed_t *w, size_t queue_tres,
 	j->time_limit = job_ptr->time_limit;
 	j->admin = job_ptr->direct_set_prio || !pf;
 	j->fairshare_tres = pf ? w->tres + 1 : 0;
+	j->tres_at = 0;
+	for (int k = 0; k < FAIRWAY_FACTOR_COUNT; k++)
+		f[k] = 0;
 	if (pf)
 		_factors(pf, f);
 	if (d)
@@ -98,7 +101,7 @@ extern void fw_publish_note(const fw_weighed_t *w)
 	const job_record_t *job_ptr = w->job;
 	const job_details_t *d;
 	fairway_pending_job_t detail;
-	fairway_job_note_t job = { 0 };
+	fairway_job_note_t job; /* each field set below: no memset per job */
 
 	/* Pending jobs only (CALCULATE_RUNNING weighs running ones too). */
 	if (!l || !IS_JOB_PENDING(job_ptr))
@@ -117,11 +120,15 @@ extern void fw_publish_note(const fw_weighed_t *w)
 	job.row.assoc_id = job_ptr->assoc_id;
 	job.row.job_id = job_ptr->job_id;
 	job.row.resources = (job_ptr->state_reason == WAIT_RESOURCES);
+	job.row.priority = job.row.job = 0; /* the note sets them */
+	job.row.first = 0;
 	job.parts = (const void *const *) w->parts;
 	job.nparts = w->nparts;
 	job.prio = w->prio;
 	job.nqos = w->nqos;
 	job.priority = w->priority;
+	job.tres = NULL;
+	job.detail = NULL;
 	if (l->plan.queue && !l->over) {
 		job.tres = _detail(w, l->queue_tres, &detail);
 		job.detail = &detail;

@@ -44,8 +44,10 @@ _prefetch_record(const job_record_t *j, bool noting, bool queue)
 	__builtin_prefetch(&j->qos_ptr);
 	__builtin_prefetch(&j->site_factor);
 	__builtin_prefetch(&j->total_cpus);
-	if (noting) /* the lines only publishing reads (fw_publish_note) */
+	if (noting) { /* the lines only publishing reads (fw_publish_note) */
 		__builtin_prefetch(&j->job_id);
+		__builtin_prefetch(&j->state_reason);
+	}
 	if (queue) /* and, for the queue's details, the array ids */
 		__builtin_prefetch(&j->array_task_id);
 }
