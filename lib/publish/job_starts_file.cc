@@ -3,6 +3,7 @@
 #include "job_starts_file.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,12 +11,6 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
-
 #include <nlohmann/json.hpp>
 
 #include "atomic_file.h"

@@ -3,16 +3,12 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #pragma once
 
-#include <cstdint>
-#include <initializer_list>
-#include <string>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "snapshot.h"
 

@@ -2,14 +2,11 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "metrics_format.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
 
 #include "sshare_format.h"
 

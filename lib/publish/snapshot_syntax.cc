@@ -4,13 +4,10 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "snapshot_syntax.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
 
 namespace fairway::snapshot_syntax {
 namespace {

@@ -1,16 +1,12 @@
 // sshare -a -l -P output and its JSON form (see sshare_format.h).
 #include "sshare_format.h"
 
-#include <cmath>
-#include <optional>
-#include <unordered_map>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <unordered_map>
 
 namespace fairway {
 namespace {

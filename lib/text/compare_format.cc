@@ -1,13 +1,9 @@
 // `fairway compare` in words (see compare_format.h).
 #include "compare_format.h"
 
-#include <cmath>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "words.h"

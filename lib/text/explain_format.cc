@@ -1,17 +1,13 @@
 // `fairway explain` in words (see explain_format.h).
 #include "explain_format.h"
 
-#include <cmath>
-#include <cstdio>
-
-#include "words.h"
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
+
+#include "words.h"
 
 namespace fairway {
 namespace {

@@ -2,13 +2,9 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "forecast_format.h"
 
-#include <cmath>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
 #include <fmt/format.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "words.h"

@@ -2,16 +2,12 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "history_format.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <ctime>
 #include <limits>
 #include <map>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
-
 #include <nlohmann/json.hpp>
 
 #include "words.h"

@@ -2,13 +2,10 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "job_starts_format.h"
 
+#include <fmt/format.h>
+
 #include <ctime>
 #include <utility>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
 
 #include "words.h"
 

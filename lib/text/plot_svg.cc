@@ -2,16 +2,13 @@
 // Copyright (C) 2026 The Fairway authors.  GPL-2.0-or-later.
 #include "plot_svg.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <stdexcept>
 #include <vector>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
 
 #include "words.h"
 

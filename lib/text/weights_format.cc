@@ -1,9 +1,6 @@
 // `fairway weights` in words (see weights_format.h).
 #include "weights_format.h"
 
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>

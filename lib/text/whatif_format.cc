@@ -1,14 +1,10 @@
 // `fairway whatif` in words (see whatif_format.h).
 #include "whatif_format.h"
 
-#include <cmath>
-#include <cstdint>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
 #include <fmt/format.h>
 
+#include <cmath>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include "words.h"

@@ -1,14 +1,11 @@
 // The words Fairway's explanations share (see words.h).
 #include "words.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdint>
 #include <ctime>
-
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
 
 namespace fairway {
 
