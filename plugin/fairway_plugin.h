@@ -113,10 +113,14 @@ typedef struct {
 typedef struct {
 	fairway_weigh_pool_t *threads; /* NULL: weigh in one thread */
 	job_record_t **jobs;	       /* collected, only grows */
-	size_t cap;
+	/* Classic and depth-oblivious: each collected job's factor as
+	 * fw_job_fs_prepare noted it (NAN: none), as long as jobs. */
+	double *known;
+	size_t cap, known_cap;
 	const fw_cfg_t *cfg;
 	const fw_fs_table_t *fs; /* the fair-share table weighed from */
 	bool fs_slots;		 /* the factors of the table */
+	bool use_known;		 /* and those in known */
 	fw_publish_t *pub;	 /* the calculation thread's publishing */
 	time_t now;
 } fw_pool_t;
@@ -192,16 +196,18 @@ typedef struct {
  * per-partition priorities, return the priority.  Caller holds the job write
  * lock, and the assoc read lock if assoc_locked; fs: the fair-share table of
  * the last calculation (fairway_fairshare_tres' factors; with fs_slots, Fair
- * Tree's pass, the associations' fair-share factors too). */
+ * Tree's pass, the associations' fair-share factors too); known: with
+ * fs_slots, the job's factor fw_job_fs_prepare noted (NULL: look it up). */
 extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 				job_record_t *job_ptr, time_t now,
-				bool assoc_locked, bool fs_slots);
-extern void fw_job_fs_prepare(const fw_cfg_t *cfg, fw_fs_table_t *fs,
-			      job_record_t *job_ptr);
+				bool assoc_locked, bool fs_slots,
+				const double *known);
+extern double fw_job_fs_prepare(const fw_cfg_t *cfg, fw_fs_table_t *fs,
+				job_record_t *job_ptr);
 extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr);
 extern bool fw_weigh_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 			 job_record_t *job_ptr, time_t now, bool assoc_locked,
-			 bool fs_slots);
+			 bool fs_slots, const double *known);
 
 /* ---- assoc_sync.c: the association tree in, fair-share values out ---- */
 /* An association's shape and raw usage as the core takes them (the fair-share

@@ -9,6 +9,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -75,21 +76,22 @@ static double _job_fs_factor(const fw_cfg_t *cfg, job_record_t *job_ptr,
 
 /* Whether the job's fair-share factor comes from the table of the pass (Fair
  * Tree's: the association's fs_factor, assoc_sync.c; classic's and
- * depth-oblivious's: the one fw_job_fs_prepare noted) rather than from its
- * association's record. */
+ * depth-oblivious's: the one fw_job_fs_prepare noted, which it also handed
+ * the pass as `known`) rather than from its association's record. */
 static const double *_fs_slot(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
-			      const job_record_t *job_ptr, bool fs_slots)
+			      const job_record_t *job_ptr, bool fs_slots,
+			      const double *known)
 {
 	if (!fs_slots || !job_ptr->assoc_ptr || FW_WEIGHT(cfg, ASSOC))
 		return NULL;
-	return fw_fs_table_factor(fs, job_ptr->assoc_id);
+	return known ? known : fw_fs_table_factor(fs, job_ptr->assoc_id);
 }
 
 /* Copy what the job-factor computation needs out of a job.  Caller holds the
  * job lock and the assoc read lock. */
 static void _job_input(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 		       job_record_t *job_ptr, fairway_job_input_t *in,
-		       bool fs_slots)
+		       bool fs_slots, const double *known)
 {
 	job_details_t *details = job_ptr->details;
 	const double *slot;
@@ -110,7 +112,7 @@ static void _job_input(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	in->time_limit = job_ptr->time_limit;
 	/* Only what a nonzero weight uses: the records of associations, QOS
 	 * and partitions are scattered too, and the core ignores the rest. */
-	if ((slot = _fs_slot(cfg, fs, job_ptr, fs_slots))) {
+	if ((slot = _fs_slot(cfg, fs, job_ptr, fs_slots, known))) {
 		/* The weighing pass: the association's factor from the
 		 * table of the pass. */
 		in->has_assoc = 1;
@@ -262,7 +264,8 @@ static int _foreach_qos(void *x, void *arg)
 
 extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 				job_record_t *job_ptr, time_t now,
-				bool assoc_locked, bool fs_slots)
+				bool assoc_locked, bool fs_slots,
+				const double *known)
 {
 	assoc_mgr_lock_t locks = { .assoc = READ_LOCK, .qos = READ_LOCK };
 	fairway_cluster_t cluster = { cluster_cpus, FW_CLUSTER_NODES };
@@ -301,7 +304,7 @@ extern uint32_t fw_job_priority(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 	}
 	if (!assoc_locked)
 		assoc_mgr_lock(&locks);
-	_job_input(cfg, fs, job_ptr, &in, fs_slots);
+	_job_input(cfg, fs, job_ptr, &in, fs_slots, known);
 	if (qos_list)
 		list_for_each(qos_list, _foreach_qos, &qc);
 	if (!assoc_locked)
@@ -414,28 +417,34 @@ observed:
  * weighing only reads and can run in the pool's threads with the same result
  * as one job after the other.  The first job of each association computes; the
  * others find the noted factor.  Then the same tests as fw_job_priority and
- * _job_input, in their order.  Caller holds the job lock and an assoc lock.
+ * _job_input, in their order.  Returns the factor noted for the job's
+ * association (NAN: none), which the weighing reads in place of the table's.
+ * Caller holds the job lock and an assoc lock.
  */
-extern void fw_job_fs_prepare(const fw_cfg_t *cfg, fw_fs_table_t *fs,
-			      job_record_t *job_ptr)
+extern double fw_job_fs_prepare(const fw_cfg_t *cfg, fw_fs_table_t *fs,
+				job_record_t *job_ptr)
 {
+	const double *noted = fw_fs_table_factor(fs, job_ptr->assoc_id);
 	bool settled;
 	double f;
 
 	/* Noted: nothing is left to compute (and only the job record is read,
 	 * not its details and association: cache misses in the walk). */
-	if (fw_fs_table_factor(fs, job_ptr->assoc_id) ||
-	    (job_ptr->direct_set_prio && (job_ptr->priority > 0)) ||
+	if (noted)
+		return *noted;
+	if ((job_ptr->direct_set_prio && (job_ptr->priority > 0)) ||
 	    !job_ptr->details || !job_ptr->assoc_ptr ||
 	    !job_ptr->assoc_ptr->usage || !FW_WEIGHT(cfg, FAIRSHARE))
-		return;
+		return NAN;
 	/* Without a table (out of memory): computed job after job. */
 	if (!fs->table)
 		(void) fairway_fair_share_table_new(&fs->table);
 	f = _job_fs_factor(cfg, job_ptr, fs->table, &settled);
-	if (settled && fs->table)
-		(void) fairway_fair_share_table_note_factor(
-			fs->table, job_ptr->assoc_id, f);
+	if (settled && fs->table &&
+	    (fairway_fair_share_table_note_factor(fs->table, job_ptr->assoc_id,
+						  f) == FAIRWAY_OK))
+		return f;
+	return NAN;
 }
 
 /* Whether the periodic pass weighs this job: held jobs (priority 0) keep 0;
@@ -451,10 +460,10 @@ extern bool fw_weighable(const fw_cfg_t *cfg, const job_record_t *job_ptr)
  * sets last_job_update). */
 extern bool fw_weigh_job(const fw_cfg_t *cfg, const fw_fs_table_t *fs,
 			 job_record_t *job_ptr, time_t now, bool assoc_locked,
-			 bool fs_slots)
+			 bool fs_slots, const double *known)
 {
 	uint32_t prio = fw_job_priority(cfg, fs, job_ptr, now, assoc_locked,
-					fs_slots);
+					fs_slots, known);
 
 	if (!(cfg->weights.flags & FAIRWAY_FLAG_INCR_ONLY) ||
 	    (job_ptr->priority < prio)) {

@@ -208,7 +208,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	if (g_state.site_factor)
 		site_factor_g_set(job_ptr);
 	prio = fw_job_priority(cfg, &g_state.fs, job_ptr, time(NULL), false,
-			       false);
+			       false, NULL);
 	fw_cfg_put(cfg);
 	debug2("%s: initial priority for %pJ is %u", plugin_type, job_ptr,
 	       prio);

@@ -7,6 +7,7 @@
  *  SPDX-License-Identifier: GPL-2.0-or-later
 \*****************************************************************************/
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -70,19 +71,24 @@ _prefetch_pointed(const job_record_t *j, bool noting)
 }
 
 
-static bool _weigh_range(job_record_t **jobs, const fw_cfg_t *cfg,
-			 const fw_fs_table_t *fs, bool fs_slots, time_t now,
-			 size_t begin, size_t end)
+/* known: classic's and depth-oblivious's factors noted beside the jobs (NULL:
+ * Fair Tree's are looked up in the table). */
+static bool _weigh_range(job_record_t **jobs, const double *known,
+			 const fw_cfg_t *cfg, const fw_fs_table_t *fs,
+			 bool fs_slots, time_t now, size_t begin, size_t end)
 {
 	bool changed = false, noting = fw_publish_noting();
 	bool queue = fw_publish_noting_queue();
 
 	for (size_t i = begin; i < end; i++) {
+		const double *k = (known && !isnan(known[i])) ? &known[i] :
+								NULL;
+
 		if (i + PF_RECORD < end)
 			_prefetch_record(jobs[i + PF_RECORD], noting, queue);
 		if (i + PF_POINTED < end)
 			_prefetch_pointed(jobs[i + PF_POINTED], noting);
-		if (fw_weigh_job(cfg, fs, jobs[i], now, true, fs_slots))
+		if (fw_weigh_job(cfg, fs, jobs[i], now, true, fs_slots, k))
 			changed = true;
 	}
 	return changed;
@@ -96,11 +102,23 @@ static int _weigh_lane(void *arg, int lane, size_t begin, size_t end)
 
 	if (lane)
 		fw_publish_lane(pool->pub, lane);
-	changed = _weigh_range(pool->jobs, pool->cfg, pool->fs, pool->fs_slots,
-			       pool->now, begin, end);
+	changed = _weigh_range(pool->jobs, pool->use_known ? pool->known : NULL,
+			       pool->cfg, pool->fs, pool->fs_slots, pool->now,
+			       begin, end);
 	if (lane)
 		fw_publish_lane(pool->pub, -1);
 	return changed;
+}
+
+/* Collected job i's on-demand fair-share computed now, its factor kept
+ * beside it for the weighing (classic and depth-oblivious). */
+static void _note_known(fw_pool_t *pool, const fw_cfg_t *cfg, fw_fs_table_t *fs,
+			size_t i)
+{
+	double f = fw_job_fs_prepare(cfg, fs, pool->jobs[i]);
+
+	if (i < pool->known_cap)
+		pool->known[i] = f;
 }
 
 extern int fw_collect_job(void *x, void *arg)
@@ -128,9 +146,16 @@ extern int fw_collect_job(void *x, void *arg)
 		pool->cap += pool->cap / 4 + 1024;
 		xrecalloc(pool->jobs, pool->cap, sizeof(*pool->jobs));
 	}
+	/* Classic: the noted factors beside the jobs (Fair Tree's come from
+	 * the tree computed after the walk). */
+	if ((c->cfg->algo != FAIRWAY_ALGO_FAIR_TREE) &&
+	    (pool->known_cap < pool->cap)) {
+		pool->known_cap = pool->cap;
+		xrecalloc(pool->known, pool->known_cap, sizeof(*pool->known));
+	}
 	pool->jobs[c->n++] = x;
 	if (c->in_order)
-		fw_job_fs_prepare(c->cfg, &c->st->fs, x);
+		_note_known(pool, c->cfg, &c->st->fs, c->n - 1);
 	return 0;
 }
 
@@ -147,9 +172,10 @@ extern void fw_weigh_collected(fw_pool_t *pool, const fw_cfg_t *cfg,
 	/* Fair Tree collected in order (a period without slurmdbd) reads each
 	 * association, as multifactor's pass does. */
 	pool->fs_slots = (how == FW_WEIGH_FROM_TABLE) || classic;
+	pool->use_known = classic && (pool->known_cap >= n);
 	if ((how == FW_WEIGH_FROM_TABLE) && classic)
 		for (size_t i = 0; i < n; i++)
-			fw_job_fs_prepare(cfg, fs, pool->jobs[i]);
+			_note_known(pool, cfg, fs, i);
 	pool->cfg = cfg;
 	pool->fs = fs;
 	pool->pub = fw_publish_current();
@@ -189,5 +215,6 @@ extern void fw_weigh_pass_free(fw_pool_t *pool)
 {
 	fairway_weigh_pool_destroy(&pool->threads);
 	xfree(pool->jobs);
-	pool->cap = 0;
+	xfree(pool->known);
+	pool->cap = pool->known_cap = 0;
 }

@@ -1,5 +1,5 @@
 // A map from association ids to small values for the length of one pass of the weighing:
-// open addressing with linear probing, a load of at most one half, and forgetting in one
+// open addressing with linear probing, a load of at most four fifths, and forgetting in one
 // increment (a slot belongs to the current pass only when its generation is the map's).
 // Writers (put, forget) run one at a time; find is const, allocates nothing and takes no lock.
 #pragma once
@@ -22,7 +22,7 @@ class IdMap {
   }
   // Put (or replace) `id`'s value.  std::bad_alloc when the map cannot grow (then unchanged).
   void put(uint32_t id, const Value& value) {
-    if ((count_ + 1) * 2 > slots_.size()) grow();
+    if ((count_ + 1) * 5 > slots_.size() * 4) grow();
     size_t h = hash(id) & mask_;
     for (; slots_[h].generation == generation_; h = (h + 1) & mask_)
       if (slots_[h].id == id) {
