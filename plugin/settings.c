@@ -20,9 +20,9 @@
 
 static fairway_settings_holder_t *g_cfg = NULL;
 /* Before init and after fini: no weights. */
-static fw_cfg_t g_cfg_none = { .algo = FAIRWAY_ALGO_FAIR_TREE,
-			       .fs_reads = FAIRWAY_FS_READS_OWN_FS_FACTOR,
-			       .damp = 1.0 };
+static const fw_cfg_t g_cfg_none = { .algo = FAIRWAY_ALGO_FAIR_TREE,
+				     .fs_reads = FAIRWAY_FS_READS_OWN_FS_FACTOR,
+				     .damp = 1.0 };
 
 extern const fw_cfg_t *fw_cfg_get(void)
 {
