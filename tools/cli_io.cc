@@ -14,6 +14,8 @@
 #include <iostream>
 #include <new>
 
+#include "plugin_options.h"
+
 namespace fairway_cli {
 namespace {
 
@@ -208,6 +210,15 @@ std::optional<fairway::Snapshot> read_input(const std::string& file, int& rc) {
     rc = kExitRuntime;
   }
   return std::nullopt;
+}
+
+std::string no_queue_message(const std::string& file) {
+  return (file == "-" ? std::string("standard input") : quote(file)) +
+         " is a version 1 snapshot: it holds no jobs (the plugin's fairway.json leaves the queue "
+         "out while more jobs are pending than PriorityParameters=fairway_queue_jobs, default " +
+         std::to_string(fairway::kDefaultQueueJobs) +
+         ": raise it to keep the queue there; or leave out the snapshot to ask slurmctld, or "
+         "take one with 'fairway snapshot')";
 }
 
 }  // namespace fairway_cli

@@ -56,5 +56,8 @@ std::string slurm_conf_problem();
 // The snapshot in FILE ("-": standard input), or nullopt after saying why, with rc set:
 // kExitInput for a file that cannot be read or is no snapshot, kExitRuntime out of memory.
 std::optional<fairway::Snapshot> read_input(const std::string& file, int& rc);
+// Why the snapshot in FILE, a version 1 snapshot, holds no jobs, and where they are: the
+// plugin's fairway.json leaves the queue out above fairway_queue_jobs pending jobs.
+std::string no_queue_message(const std::string& file);
 
 }  // namespace fairway_cli

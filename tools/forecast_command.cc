@@ -87,7 +87,7 @@ int cmd_forecast(const ForecastArgs& a) {
   }
   if (!snap) return rc;
   if (!snap->queue) {
-    say(quote(a.snapshot) + " is a version 1 snapshot: it holds no jobs");
+    say(no_queue_message(a.snapshot));
     return kExitInput;
   }
   const fairway::ForecastModel m = load_forecast_model(a.snapshot, a.forecast);

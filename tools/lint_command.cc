@@ -69,8 +69,7 @@ int cmd_lint(const std::string& file, const std::string& snapshot, bool live) {
     const auto snap = read_input(snapshot, rc);
     if (!snap) return rc;
     if (!snap->queue) {
-      say(quote(snapshot) +
-          " is a version 1 snapshot: it holds no jobs (take one with 'fairway snapshot')");
+      say(no_queue_message(snapshot));
       return kExitInput;
     }
     for (auto& f : fairway::lint_queue(*snap->queue)) findings.push_back(std::move(f));

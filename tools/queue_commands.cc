@@ -61,9 +61,7 @@ std::optional<fairway::Snapshot> load_snapshot(const std::string& file, int& rc,
 // Whether the snapshot holds the queue (version 2); says why not.
 bool has_queue(const fairway::Snapshot& snap, const std::string& file) {
   if (snap.queue) return true;
-  say(quote(file) +
-      " is a version 1 snapshot: it holds no jobs (take one with 'fairway "
-      "snapshot')");
+  say(no_queue_message(file));
   return false;
 }
 

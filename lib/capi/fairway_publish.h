@@ -33,7 +33,7 @@ typedef struct fairway_options {
   uint32_t starvation_minutes; /* fairway_starvation_minutes; 0: off */
   double starvation_quantile;  /* fairway_starvation_quantile (default 0.75) */
   char shadow_file[4096];      /* fairway_shadow; "": off */
-  uint32_t queue_jobs;         /* fairway_queue_jobs (default 100000) */
+  uint32_t queue_jobs;         /* fairway_queue_jobs (default 10000) */
   int decay_exact;             /* fairway_decay=exact: 1; slurm (the default): 0 */
   uint32_t usage_basis;        /* fairway_usage: FAIRWAY_USAGE_* (default HISTORICAL) */
   uint32_t rerank_interval;    /* fairway_rerank_interval, seconds; 0: at periods only */

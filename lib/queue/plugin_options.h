@@ -15,7 +15,9 @@
 
 namespace fairway {
 
-inline constexpr uint32_t kDefaultQueueJobs = 100000;
+// fairway_queue_jobs by default.  Each job of the queue is copied under slurmctld's job write
+// lock while it is weighed (doc/metrics.md): a site with more jobs pending asks for the queue.
+inline constexpr uint32_t kDefaultQueueJobs = 10000;
 // The most threads fairway_weigh_threads may name.
 inline constexpr uint32_t kMaxWeighThreads = 64;
 
