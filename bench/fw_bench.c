@@ -11,13 +11,13 @@
  *	(priority_fairway_cycle), the job write lock's hold time in each, a
  *	priority_p_set per job, and the heap fairway keeps beyond
  *	multifactor's; before it, the floors of any exact per-period pass on
- *	this machine, and fairway's period and job lock with every publishing
- *	option on and off (PriorityParameters fairway_metrics_dir,
- *	fairway_history_days, fairway_starvation_minutes, fairway_shadow with
- *	a changed weight; the queue in fairway.json up to fairway_queue_jobs)
- *	in alternate periods, caches evicted before each, with the median
- *	and quartiles of the job lock's difference per pair
- *	(FW_BENCH_NO_PUBLISH skips it, FW_BENCH_QUEUE_JOBS=N sets
+ *	this machine, and fairway's period and job lock with publishing on
+ *	and off in alternate periods, caches evicted before each, with the
+ *	median and quartiles of the job lock's difference per pair: once
+ *	with the default settings (PriorityParameters fairway_metrics_dir
+ *	alone), once with every option (fairway_history_days,
+ *	fairway_starvation_minutes, fairway_shadow with a changed weight)
+ *	(FW_BENCH_NO_PUBLISH skips both, FW_BENCH_QUEUE_JOBS=N sets
  *	fairway_queue_jobs).
  *	bench/side-by-side runs it and fits the memory.
  *	Environment: FAIRWAY_PLUGIN (the plugin without -p); for profiling:
@@ -549,6 +549,103 @@ static double _print_floors(time_t now, double mf_ms, int jobs)
 }
 
 /* One size: one row of the table (a process of its own). */
+/*
+ * fairway's periods with publishing on and off, in alternate periods, which
+ * side goes first swapped every pair: drift of a busy machine falls on both
+ * sides alike.  On: fairway_metrics_dir with every other option at its
+ * default (the queue in fairway.json up to fairway_queue_jobs), or with
+ * `every` option (the history with the journal of starts, starvation alerts,
+ * a shadow policy that changes a weight).  FW_BENCH_QUEUE_JOBS=N sets
+ * fairway_queue_jobs in both.  Caches are evicted before each period, as the
+ * seconds between two periods of slurmctld do; without that, the work
+ * publishing does after the locks would count against the next period's.
+ * The job lock's growth is set against one sprio of every pending job
+ * (fw_sprio, mf_sprio ms; 0: not timed), which publishing replaces.
+ */
+static void _time_publishing(const fw_plugin_t *fw, time_t now, int reps,
+			     bool every, double fw_sprio, double mf_sprio)
+{
+	char dir[] = "/tmp/fw-bench-metrics.XXXXXX", opt[512];
+	const char *queue = getenv("FW_BENCH_QUEUE_JOBS");
+	FILE *shadow;
+	char *old = slurm_conf.priority_params;
+	double on_ms[64], on_lock[64], off_ms[64], off_lock[64];
+	double d_lock[64];
+	int n = (reps < 64) ? reps : 64;
+	double p_ms, b_ms, p_lock, b_lock, d;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(opt, sizeof(opt), "%s/shadow.conf", dir);
+	if (every && (shadow = fopen(opt, "w"))) {
+		fputs("PriorityWeightFairshare=123457\n", shadow);
+		fclose(shadow);
+	}
+	snprintf(
+		opt, sizeof(opt), "fairway_metrics_dir=%s%s%s%s%s%s", dir,
+		every ? ",fairway_history_days=1,fairway_starvation_minutes=60,fairway_shadow=" :
+			"",
+		every ? dir : "", every ? "/shadow.conf" : "",
+		queue ? ",fairway_queue_jobs=" : "", queue ? queue : "");
+	for (int r = -1; r < n; r++) { /* -1: warm-up */
+		for (int k = 0; k < 2; k++) {
+			bool on = ((r & 1) == k);
+			struct timespec a, b;
+			time_t t = now + 200 + 2 * (r + 1) + k;
+
+			slurm_conf.priority_params = on ? opt : old;
+			fw->reconfig(false);
+			_evict_caches();
+			fw_locks.sum_ns = 0;
+			clock_gettime(CLOCK_MONOTONIC, &a);
+			_fw_period(t);
+			clock_gettime(CLOCK_MONOTONIC, &b);
+			if (r < 0)
+				continue;
+			(on ? on_ms : off_ms)[r] = ns_between(a, b) / 1e6;
+			(on ? on_lock : off_lock)[r] = fw_locks.sum_ns / 1e6;
+		}
+		if (r >= 0)
+			d_lock[r] = on_lock[r] - off_lock[r];
+	}
+	slurm_conf.priority_params = old;
+	fw->reconfig(false);
+	g_history_bytes = 0;
+	snprintf(opt, sizeof(opt), "%s/fairway_history", dir);
+	nftw(opt, _add_size, 8, FTW_PHYS);
+	p_ms = median(on_ms, n);
+	b_ms = median(off_ms, n);
+	p_lock = median(on_lock, n);
+	b_lock = median(off_lock, n);
+	d = median(d_lock, n);
+	/* d_lock sorted by median(): its quartiles. */
+	printf("# publishing (%s), %d pairs of periods, caches evicted before each: period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%; per pair %+.2f ms, quartiles %+.2f to %+.2f); fairway.prom %.1f MB, fairway.json %.1f MB",
+	       every ? "every option: metrics, queue snapshot, shadow policy, history, starvation" :
+		       "default settings: fairway_metrics_dir alone",
+	       n, p_ms, b_ms, 100 * (p_ms - b_ms) / b_ms, p_lock, b_lock,
+	       100 * (p_lock - b_lock) / b_lock, d, d_lock[n / 4],
+	       d_lock[(3 * n) / 4], _file_size(dir, "fairway.prom") / 1e6,
+	       _file_size(dir, "fairway.json") / 1e6);
+	if (every)
+		printf(", fairway_shadow.json %.2f MB, history %.2f MB after %d periods",
+		       _file_size(dir, "fairway_shadow.json") < 0 ?
+			       0 :
+			       _file_size(dir, "fairway_shadow.json") / 1e6,
+		       g_history_bytes / 1e6, n + 1);
+	printf("\n");
+	/* What publishing replaces: exporters that run sprio, each holding
+	 * the job read lock while every pending job's factors are listed. */
+	if (fw_sprio > 0)
+		printf("# publishing's job write lock per period, %+.2f ms, against one sprio of every pending job, which holds the job read lock %.2f ms under fairway (%.1f%% of it)",
+		       d, fw_sprio, 100 * d / fw_sprio);
+	if ((fw_sprio > 0) && (mf_sprio > 0))
+		printf(" and %.2f ms under multifactor (%.1f%%)", mf_sprio,
+		       100 * d / mf_sprio);
+	if (fw_sprio > 0)
+		printf("\n");
+	_remove_published(dir);
+}
+
 static int _run_bench(int assocs, int jobs, int running, int reps)
 {
 	static scenario_t s;
@@ -610,109 +707,10 @@ static int _run_bench(int assocs, int jobs, int running, int reps)
 			       mf_sprio.ms[0] / sprio_floor);
 	}
 	if (!getenv("FW_BENCH_NO_PUBLISH")) {
-		/* The same periods with every publishing option on (metrics,
-		 * the queue snapshot, a shadow policy, history with the journal
-		 * of starts, starvation alerts) and off, in alternate periods,
-		 * which side goes first swapped every pair: drift of a busy
-		 * machine falls on both sides alike.  Caches are evicted before
-		 * each period, as the seconds between two periods of slurmctld
-		 * do; without that, the work publishing does after the locks
-		 * would count against the next period's. */
-		char dir[] = "/tmp/fw-bench-metrics.XXXXXX", opt[512];
-		FILE *shadow;
-		char *old = slurm_conf.priority_params;
-		double on_ms[64], on_lock[64], off_ms[64], off_lock[64];
-		double d_lock[64];
-		int n = (reps < 64) ? reps : 64;
-
-		if (mkdtemp(dir)) {
-			/* A shadow policy that changes a weight: the queue
-			 * weighed again after the locks. */
-			snprintf(opt, sizeof(opt), "%s/shadow.conf", dir);
-			if ((shadow = fopen(opt, "w"))) {
-				fputs("PriorityWeightFairshare=123457\n",
-				      shadow);
-				fclose(shadow);
-			}
-			snprintf(
-				opt, sizeof(opt),
-				"fairway_metrics_dir=%s,fairway_history_days=1,fairway_starvation_minutes=60,fairway_shadow=%s/shadow.conf%s%s",
-				dir, dir,
-				getenv("FW_BENCH_QUEUE_JOBS") ?
-					",fairway_queue_jobs=" :
-					"",
-				getenv("FW_BENCH_QUEUE_JOBS") ?
-					getenv("FW_BENCH_QUEUE_JOBS") :
-					"");
-			for (int r = -1; r < n; r++) { /* -1: warm-up */
-				for (int k = 0; k < 2; k++) {
-					bool on = ((r & 1) == k);
-					struct timespec a, b;
-					time_t t = now + 200 + 2 * (r + 1) + k;
-
-					slurm_conf.priority_params = on ? opt :
-									  old;
-					fw.reconfig(false);
-					_evict_caches();
-					fw_locks.sum_ns = 0;
-					clock_gettime(CLOCK_MONOTONIC, &a);
-					_fw_period(t);
-					clock_gettime(CLOCK_MONOTONIC, &b);
-					if (r < 0)
-						continue;
-					(on ? on_ms : off_ms)[r] =
-						ns_between(a, b) / 1e6;
-					(on ? on_lock : off_lock)[r] =
-						fw_locks.sum_ns / 1e6;
-				}
-				if (r >= 0)
-					d_lock[r] = on_lock[r] - off_lock[r];
-			}
-			slurm_conf.priority_params = old;
-			fw.reconfig(false);
-			g_history_bytes = 0;
-			snprintf(opt, sizeof(opt), "%s/fairway_history", dir);
-			nftw(opt, _add_size, 8, FTW_PHYS);
-			{
-				double p_ms = median(on_ms, n),
-				       b_ms = median(off_ms, n);
-				double p_lock = median(on_lock, n);
-				double b_lock = median(off_lock, n);
-				double d = median(d_lock, n);
-
-				/* d_lock sorted by median(): its quartiles. */
-				printf("# publishing (metrics, queue snapshot, shadow policy, history, starvation), %d pairs of periods, caches evicted before each: period %.2f ms against %.2f without (%+.1f%%), job lock %.2f ms against %.2f (%+.1f%%; per pair %+.2f ms, quartiles %+.2f to %+.2f); fairway.prom %.1f MB, fairway.json %.1f MB, fairway_shadow.json %.2f MB, history %.2f MB after %d periods\n",
-				       n, p_ms, b_ms,
-				       100 * (p_ms - b_ms) / b_ms, p_lock,
-				       b_lock, 100 * (p_lock - b_lock) / b_lock,
-				       d, d_lock[n / 4], d_lock[(3 * n) / 4],
-				       _file_size(dir, "fairway.prom") / 1e6,
-				       _file_size(dir, "fairway.json") / 1e6,
-				       _file_size(dir, "fairway_shadow.json") <
-						       0 ?
-					       0 :
-					       _file_size(
-						       dir,
-						       "fairway_shadow.json") /
-						       1e6,
-				       g_history_bytes / 1e6, n + 1);
-				/* What publishing replaces: exporters that run
-				 * sprio, each holding the job read lock while
-				 * every pending job's factors are listed. */
-				if (fw_sprio.ms[0] > 0)
-					printf("# publishing's job write lock per period, %+.2f ms, against one sprio of every pending job, which holds the job read lock %.2f ms under fairway (%.1f%% of it)",
-					       d, fw_sprio.ms[0],
-					       100 * d / fw_sprio.ms[0]);
-				if ((fw_sprio.ms[0] > 0) &&
-				    (mf_sprio.ms[0] > 0))
-					printf(" and %.2f ms under multifactor (%.1f%%)",
-					       mf_sprio.ms[0],
-					       100 * d / mf_sprio.ms[0]);
-				if (fw_sprio.ms[0] > 0)
-					printf("\n");
-			}
-			_remove_published(dir);
-		}
+		_time_publishing(&fw, now, reps, false, fw_sprio.ms[0],
+				 mf_sprio.ms[0]);
+		_time_publishing(&fw, now, reps, true, fw_sprio.ms[0],
+				 mf_sprio.ms[0]);
 	}
 	if (!getenv("FW_BENCH_NO_THREADS"))
 		_time_threads(&fw, now, reps, &threads);
