@@ -393,9 +393,10 @@ extern void fw_publish_note_started(const job_record_t *job_ptr, time_t now);
  * The lanes are read in order. */
 extern fw_publish_t *fw_publish_current(void);
 extern void fw_publish_lane(fw_publish_t *pub, int lane);
-/* Whether the calling thread notes its pending jobs, and whether with the
- * queue's details (what the weighing prefetches). */
+/* Whether the calling thread notes its pending jobs, whether with their ids,
+ * and whether with the queue's details (what the weighing prefetches). */
 extern bool fw_publish_noting(void);
+extern bool fw_publish_noting_ids(void);
 extern bool fw_publish_noting_queue(void);
 /* What must be copied under the job write lock that noted the rows (the
  * partitions), before it is released; pub may be NULL. */

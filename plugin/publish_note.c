@@ -33,6 +33,11 @@ extern bool fw_publish_noting(void)
 	return t_lane && t_lane->plan.rows;
 }
 
+extern bool fw_publish_noting_ids(void)
+{
+	return t_lane && t_lane->plan.rows && t_lane->plan.ids;
+}
+
 extern bool fw_publish_noting_queue(void)
 {
 	return t_lane && t_lane->plan.rows && t_lane->plan.queue;
@@ -118,8 +123,11 @@ extern void fw_publish_note(const fw_weighed_t *w)
 		d->accrue_time ? (uint32_t) d->accrue_time :
 				 (uint32_t) d->begin_time;
 	job.row.assoc_id = job_ptr->assoc_id;
-	job.row.job_id = job_ptr->job_id;
-	job.row.resources = (job_ptr->state_reason == WAIT_RESOURCES);
+	/* Two more lines of the job record, read only when the plan needs them
+	 * (fairway_publish_plan_t.ids). */
+	job.row.job_id = l->plan.ids ? job_ptr->job_id : 0;
+	job.row.resources = l->plan.ids &&
+		(job_ptr->state_reason == WAIT_RESOURCES);
 	job.row.priority = job.row.job = 0; /* the note sets them */
 	job.row.first = 0;
 	job.parts = (const void *const *) w->parts;

@@ -36,7 +36,7 @@
 #define PF_POINTED 6
 
 static inline __attribute__((always_inline)) void
-_prefetch_record(const job_record_t *j, bool noting, bool queue)
+_prefetch_record(const job_record_t *j, bool ids, bool queue)
 {
 	__builtin_prefetch(&j->assoc_ptr);
 	__builtin_prefetch(&j->details);
@@ -45,7 +45,7 @@ _prefetch_record(const job_record_t *j, bool noting, bool queue)
 	__builtin_prefetch(&j->qos_ptr);
 	__builtin_prefetch(&j->site_factor);
 	__builtin_prefetch(&j->total_cpus);
-	if (noting) { /* the lines only publishing reads (fw_publish_note) */
+	if (ids) { /* the lines only publishing reads (fw_publish_note) */
 		__builtin_prefetch(&j->job_id);
 		__builtin_prefetch(&j->state_reason);
 	}
@@ -78,14 +78,14 @@ static bool _weigh_range(job_record_t **jobs, const double *known,
 			 bool fs_slots, time_t now, size_t begin, size_t end)
 {
 	bool changed = false, noting = fw_publish_noting();
-	bool queue = fw_publish_noting_queue();
+	bool ids = fw_publish_noting_ids(), queue = fw_publish_noting_queue();
 
 	for (size_t i = begin; i < end; i++) {
 		const double *k = (known && !isnan(known[i])) ? &known[i] :
 								NULL;
 
 		if (i + PF_RECORD < end)
-			_prefetch_record(jobs[i + PF_RECORD], noting, queue);
+			_prefetch_record(jobs[i + PF_RECORD], ids, queue);
 		if (i + PF_POINTED < end)
 			_prefetch_pointed(jobs[i + PF_POINTED], noting);
 		if (fw_weigh_job(cfg, fs, jobs[i], now, true, fs_slots, k))

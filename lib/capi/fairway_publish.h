@@ -247,6 +247,10 @@ typedef struct fairway_publish_plan {
   int queue;         /* the queue's details (fairway_pending_job_t), up to queue_jobs jobs */
   int starts;        /* the jobs started since last_walk (fairway_publisher_note_start) */
   int64_t last_walk; /* when the last published period's walk began; 0: none */
+  /* The rows name their jobs and whether each waits for resources (fairway_note_t's job_id
+   * and resources), which the history, starvation and the queue read; without it both are
+   * 0, and the job record's lines that hold them are not read under the lock. */
+  int ids;
 } fairway_publish_plan_t;
 
 /* One pending job in one partition as noted under the job lock (40 bytes): the partition

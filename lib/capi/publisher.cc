@@ -147,6 +147,7 @@ extern "C" fairway_error_t fairway_publisher_begin(fairway_publisher_t* pub,
     // Not while the last period had more jobs than the queue may hold: they would be noted
     // under the job lock only to be dropped.
     plan.queue = s->metrics_dir && s->queue_jobs && (!pub || pub->last_jobs <= s->queue_jobs);
+    plan.ids = plan.rows && (s->history_days || s->starvation_minutes || plan.queue);
     *out = plan;
     if (!pub) return;
     pub->plan = plan;
@@ -296,12 +297,14 @@ fairway_error_t fairway::publisher_end(fairway_publisher* pub, const fairway_pub
             arg);
     // After a failure the next period notes the starts since this period's predecessor
     // again: none is lost.
+    // Rows without ids leave no order to count starts from: the history, turned on later,
+    // begins with the period after.
     if (published == FAIRWAY_OK) {
       pub->prev_ids.clear();
       for (const fairway_pending_row_t& r : rows)
-        if (r.first) pub->prev_ids.push_back(r.job_id);
+        if (r.first && pub->plan.ids) pub->prev_ids.push_back(r.job_id);
       std::sort(pub->prev_ids.begin(), pub->prev_ids.end());
-      pub->last_walk = n->walk;
+      pub->last_walk = pub->plan.ids ? n->walk : 0;
     }
     pub->started.clear();
     p->jobs = nullptr;

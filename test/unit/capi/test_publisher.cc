@@ -145,6 +145,46 @@ TEST_F(Publisher, StartsCountFromTheLastPublishedWalkAndItsJobs) {
   EXPECT_EQ(d.p.rows, nullptr);  // what the call lent p is taken back
 }
 
+TEST_F(Publisher, RowsNameTheirJobsOnlyWhereTheHistoryStarvationOrQueueReadThem) {
+  fairway_publish_settings_t s{};
+  fairway_publish_plan_t plan;
+  s.metrics_dir = "/m";  // the default settings above fairway_queue_jobs: figures only
+  ASSERT_EQ(fairway_publisher_begin(nullptr, &s, &plan), FAIRWAY_OK);
+  EXPECT_TRUE(plan.rows);
+  EXPECT_FALSE(plan.ids);
+  s.queue_jobs = 10;
+  ASSERT_EQ(fairway_publisher_begin(nullptr, &s, &plan), FAIRWAY_OK);
+  EXPECT_TRUE(plan.ids);
+  s.queue_jobs = 0;
+  s.starvation_minutes = 60;
+  ASSERT_EQ(fairway_publisher_begin(nullptr, &s, &plan), FAIRWAY_OK);
+  EXPECT_TRUE(plan.ids);
+  s.starvation_minutes = 0;
+  s.history_days = 1;
+  ASSERT_EQ(fairway_publisher_begin(nullptr, &s, &plan), FAIRWAY_OK);
+  EXPECT_TRUE(plan.ids);
+}
+
+// A period whose rows carried no ids leaves no order: the history turned on after it counts
+// starts from the next period on, not against job ids that were never noted.
+TEST_F(Publisher, APeriodWithoutIdsLeavesNoWalkToCountStartsFrom) {
+  Period d;
+  d.s.history_days = 0;
+  d.s.metrics_dir = "/m";
+  d.p.history_dir = nullptr;
+  fairway_publish_plan_t plan;
+  ASSERT_EQ(fairway_publisher_begin(pub, &d.s, &plan), FAIRWAY_OK);
+  ASSERT_FALSE(plan.ids);
+  fairway::publisher_end(pub, &d.s, &d.n, &d.p, Said::say, Said::say_error, &said);
+  EXPECT_TRUE(said.errors.empty());
+  EXPECT_FALSE(fairway::publisher_weighed(pub, 7));
+  d.s.history_days = 1;
+  ASSERT_EQ(fairway_publisher_begin(pub, &d.s, &plan), FAIRWAY_OK);
+  EXPECT_TRUE(plan.ids);
+  EXPECT_FALSE(plan.starts);
+  EXPECT_EQ(plan.last_walk, 0);
+}
+
 TEST_F(Publisher, AFailureIsToldWhenItStartsOrChangesAndItsEndOnce) {
   Period d;
   fairway_publish_plan_t plan;
