@@ -35,7 +35,7 @@ extern bool fw_publish_noting(void)
 
 extern bool fw_publish_noting_ids(void)
 {
-	return t_lane && t_lane->plan.rows && t_lane->plan.ids;
+	return t_lane && t_lane->plan.ids; /* ids: with rows only */
 }
 
 extern bool fw_publish_noting_queue(void)
