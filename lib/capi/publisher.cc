@@ -301,8 +301,9 @@ fairway_error_t fairway::publisher_end(fairway_publisher* pub, const fairway_pub
     // begins with the period after.
     if (published == FAIRWAY_OK) {
       pub->prev_ids.clear();
-      for (size_t i = 0; pub->plan.ids && i < rows.size(); i++)
-        if (rows[i].first) pub->prev_ids.push_back(rows[i].job_id);
+      if (pub->plan.ids)
+        for (const fairway_pending_row_t& r : rows)
+          if (r.first) pub->prev_ids.push_back(r.job_id);
       std::sort(pub->prev_ids.begin(), pub->prev_ids.end());
       pub->last_walk = pub->plan.ids ? n->walk : 0;
     }
