@@ -176,6 +176,9 @@ typedef struct {
 	 * belong to (set under the assoc write lock), and the jobs whose end
 	 * was replayed from it at start, never charged again. */
 	fairway_usage_journal_t *journal;
+	/* The usage file's copy, emptied and filled again each period in the
+	 * same memory (usage_journal.c). */
+	struct fairway_usage_copy *usage_copy; /* fairway_usage_state.h */
 	/* The job write lock's hold time in the period being run. */
 	fw_job_lock_t job_lock;
 	/* What publishing keeps between periods (publish.c). */

@@ -60,11 +60,10 @@ extern void fw_journal_open(fw_state_t *st, bool rotate)
 		      fairway_last_error());
 }
 
-/* Copy the usage out, one call per record; NULL when out of memory.  Caller
- * holds the assoc and QOS locks until the copy is replayed. */
-static fairway_usage_copy_t *_copy(void)
+/* Copy the usage out into c, one call per record; c is NULL when out of
+ * memory.  Caller holds the assoc and QOS locks until the copy is replayed. */
+static fairway_usage_copy_t *_copy(fairway_usage_copy_t *c)
 {
-	fairway_usage_copy_t *c = fairway_usage_copy_new();
 	slurmdb_assoc_rec_t *a, *p;
 	slurmdb_qos_rec_t *q;
 	list_itr_t *it;
@@ -106,8 +105,16 @@ extern void fw_usage_save(fw_state_t *st, time_t now)
 
 	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		return;
+	/* Kept between periods: a copy of every association made and freed
+	 * each period would take megabytes from the system and give them back
+	 * every time, which costs the next period's walk on virtual machines
+	 * whose host reclaims freed memory (doc/performance.md). */
+	if (st->usage_copy)
+		fairway_usage_copy_clear(st->usage_copy);
+	else
+		st->usage_copy = fairway_usage_copy_new();
 	assoc_mgr_lock(&locks);
-	c = _copy();
+	c = _copy(st->usage_copy);
 	fairway_usage_journal_set_epoch(st->journal, now);
 	assoc_mgr_unlock(&locks);
 
@@ -117,7 +124,6 @@ extern void fw_usage_save(fw_state_t *st, time_t now)
 		      fairway_last_error());
 	else
 		fw_journal_open(st, true);
-	fairway_usage_copy_destroy(&c);
 }
 
 /*
@@ -150,7 +156,7 @@ extern void fw_usage_restore(fw_state_t *st)
 		goto done;
 
 	assoc_mgr_lock(&locks);
-	c = _copy();
+	c = _copy(fairway_usage_copy_new());
 	(void) fairway_usage_copy_replay(c, st->journal, st->last_ran, &n);
 	assoc_mgr_unlock(&locks);
 	fairway_usage_restore_summary(&n, st->last_ran, line, sizeof(line));
@@ -160,8 +166,10 @@ done:
 	fairway_usage_copy_destroy(&c);
 }
 
-/* Close the journal and forget the replayed job ends (fini). */
+/* Close the journal, forget the replayed job ends and free the usage file's
+ * copy (fini). */
 extern void fw_journal_close(fw_state_t *st)
 {
 	fairway_usage_journal_destroy(&st->journal);
+	fairway_usage_copy_destroy(&st->usage_copy);
 }

@@ -35,6 +35,13 @@ fairway_usage_copy_t* fairway_usage_copy_new(void);
 void fairway_usage_copy_destroy(fairway_usage_copy_t** c);
 
 /*
+ * Empty c for the next copy, keeping the memory it and its saves hold: a copy saved every
+ * period then takes no memory from the system and gives none back each time.  NULL is a
+ * no-op.  Errors: none.
+ */
+void fairway_usage_copy_clear(fairway_usage_copy_t* c);
+
+/*
  * Add one association's usage, read from *usage_raw and *grp_used_wall, and its parent
  * (has_parent 0: none).  The pointers are kept for fairway_usage_copy_replay, which writes
  * through them: they must stay valid, under the caller's lock, until then.  A copy that an

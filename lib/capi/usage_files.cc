@@ -178,13 +178,15 @@ void fairway::append_journal(fairway_usage_journal_t& j, JournalEntry e,
 }
 
 void fairway::save_usage(const char* dir, time_t period, std::span<const ReplayAssoc> assocs,
-                         std::span<const UsageEntry> qos) {
-  UsageSnapshot s;
+                         std::span<const UsageEntry> qos, UsageScratch& scratch) {
+  UsageSnapshot& s = scratch.snapshot;
   s.period = period;
+  s.assocs.clear();
   s.assocs.reserve(assocs.size());
   for (const ReplayAssoc& a : assocs) s.assocs.push_back(a.usage);
   s.qos.assign(qos.begin(), qos.end());
-  write_usage_file(state_file_path(dir, StateFile::kUsage), s);
+  format_usage(s, scratch.text);
+  write_file_atomically(state_file_path(dir, StateFile::kUsage), scratch.text);
 }
 
 std::optional<time_t> fairway::read_usage(fairway_usage_journal_t& j, const char* dir) {

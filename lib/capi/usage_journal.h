@@ -45,11 +45,24 @@ JournalEntry job_end_entry(const fairway_job_charge_t& c, const fairway_job_end_
 void append_journal(fairway_usage_journal_t& j, JournalEntry e,
                     const fairway_job_end_t* end = nullptr);
 
+// What save_usage builds, kept by its caller from one period to the next so that the usage
+// file's copy and text reuse their memory.
+struct UsageScratch {
+  UsageSnapshot snapshot;
+  std::string text;
+};
+
 // Write dir's usage file atomically (.new, fsync, rename; mode 0600) as of `period`: every
-// association's usage (their parents are not written) and every QOS's.  The journal is not
-// touched: open it with rotate next.  Throws Error(kIo).
+// association's usage (their parents are not written) and every QOS's, built in `scratch`.
+// The journal is not touched: open it with rotate next.  Throws Error(kIo).
 void save_usage(const char* dir, time_t period, std::span<const ReplayAssoc> assocs,
-                std::span<const UsageEntry> qos);
+                std::span<const UsageEntry> qos, UsageScratch& scratch);
+// The same, building in a scratch of its own.
+inline void save_usage(const char* dir, time_t period, std::span<const ReplayAssoc> assocs,
+                       std::span<const UsageEntry> qos) {
+  UsageScratch scratch;
+  save_usage(dir, period, assocs, qos, scratch);
+}
 
 // A restart, first step: read dir's usage file, kept in j; its period, or none when there is
 // no file.  Throws Error(kIo) or Error(kParse) (naming the line).

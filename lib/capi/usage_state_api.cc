@@ -26,6 +26,8 @@ struct fairway_usage_copy {
   std::vector<fairway::UsageEntry> qos;
   std::vector<UsageAt> assocs_at, qos_at;
   bool incomplete = false;  // an add ran out of memory
+  // The usage file's text and its copy, built again by each save in the same memory.
+  mutable fairway::UsageScratch scratch;
 };
 
 namespace {
@@ -79,6 +81,15 @@ void fairway_usage_copy_destroy(fairway_usage_copy_t** c) {
   *c = nullptr;
 }
 
+void fairway_usage_copy_clear(fairway_usage_copy_t* c) {
+  if (!c) return;
+  c->assocs.clear();
+  c->qos.clear();
+  c->assocs_at.clear();
+  c->qos_at.clear();
+  c->incomplete = false;
+}
+
 fairway_error_t fairway_usage_copy_assoc(fairway_usage_copy_t* c, uint32_t id,
                                          long double* usage_raw, double* grp_used_wall,
                                          uint32_t parent_id, int has_parent) {
@@ -105,7 +116,7 @@ fairway_error_t fairway_usage_copy_save(const fairway_usage_copy_t* c, const cha
   return fairway::guard([&] {
     check_complete(c, "fairway_usage_copy_save");
     if (!dir) fairway::invalid("fairway_usage_journal_save: NULL argument");
-    fairway::save_usage(dir, period, c->assocs, c->qos);
+    fairway::save_usage(dir, period, c->assocs, c->qos, c->scratch);
   });
 }
 

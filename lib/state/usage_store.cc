@@ -102,13 +102,18 @@ std::string read_small_file(const std::string& path, bool* exists) {
 }  // namespace
 
 std::string format_usage(const UsageSnapshot& s) {
-  std::string out = "fairway-usage 1 " + std::to_string(static_cast<int64_t>(s.period)) + "\n";
+  std::string out;
+  format_usage(s, out);
+  return out;
+}
+
+void format_usage(const UsageSnapshot& s, std::string& out) {
+  out.assign("fairway-usage 1 " + std::to_string(static_cast<int64_t>(s.period)) + "\n");
   for (const auto& e : s.assocs)
     out += "a " + std::to_string(e.id) + " " + hex(e.usage_raw) + " " + hex(e.grp_used_wall) + "\n";
   for (const auto& e : s.qos)
     out += "q " + std::to_string(e.id) + " " + hex(e.usage_raw) + " " + hex(e.grp_used_wall) + "\n";
   out += "end " + std::to_string(s.assocs.size() + s.qos.size()) + "\n";
-  return out;
 }
 
 UsageSnapshot parse_usage(std::string_view text) {

@@ -35,6 +35,8 @@ struct UsageSnapshot {
 };
 
 std::string format_usage(const UsageSnapshot& s);
+// The same text in `out`, replacing what it held and reusing its memory.
+void format_usage(const UsageSnapshot& s, std::string& out);
 // Throws Error(Errc::kParse) naming the line.
 UsageSnapshot parse_usage(std::string_view text);
 // std::nullopt when the file does not exist; Error(Errc::kIo / Errc::kParse) otherwise.

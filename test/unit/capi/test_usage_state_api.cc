@@ -79,6 +79,59 @@ TEST_F(UsageCopyTest, SavesTheValuesCopiedNotTheRecordsLater) {
   EXPECT_EQ(f->qos[0].usage_raw, 9);
 }
 
+// The plugin keeps one copy for every period's save: emptied, it holds only what is copied
+// after.
+TEST_F(UsageCopyTest, ACopyClearedAndFilledAgainSavesOnlyTheNewRecords) {
+  copy_tree();
+  ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);
+  fairway_usage_copy_clear(c_);
+  a_[1].usage_raw = 60;
+  ASSERT_EQ(fairway_usage_copy_assoc(c_, 1, &a_[0].usage_raw, &a_[0].grp_used_wall, 0, 0),
+            FAIRWAY_OK);
+  ASSERT_EQ(fairway_usage_copy_assoc(c_, 2, &a_[1].usage_raw, &a_[1].grp_used_wall, 1, 1),
+            FAIRWAY_OK);
+  ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 3000), FAIRWAY_OK);
+  char path[4096];
+  fairway::state_path(dir_.c_str(), fairway::StateFile::kUsage, path, sizeof path);
+  const auto f = fairway::read_usage_file(path);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->period, 3000);
+  ASSERT_EQ(f->assocs.size(), 2u);
+  EXPECT_EQ(f->assocs[1].id, 2u);
+  EXPECT_EQ(f->assocs[1].usage_raw, 60);
+  EXPECT_TRUE(f->qos.empty());
+  fairway_usage_copy_clear(nullptr);  // a no-op
+}
+
+// A save builds the file's copy and text in the scratch it is handed, so that the next
+// period's save of as many records takes no memory from the system and gives none back
+// (on a virtual machine whose host reclaims the memory a process frees, that costs the next
+// period's walk of the job list several times its length; doc/performance.md).
+TEST_F(UsageCopyTest, ASecondSaveOfAsManyRecordsBuildsInTheSameMemory) {
+  std::vector<fairway::ReplayAssoc> assocs;
+  for (uint32_t id = 1; id <= 5000; id++)
+    assocs.push_back({{id, 1.5L * id, 2.0 * id}, id > 1, id > 1 ? 1u : 0u});
+  const std::vector<fairway::UsageEntry> qos = {{7, 9, 1}};
+  fairway::UsageScratch scratch;
+  fairway::save_usage(dir_.c_str(), 2000, assocs, qos, scratch);
+  const char* text = scratch.text.data();
+  const fairway::UsageEntry* copied = scratch.snapshot.assocs.data();
+  const size_t length = scratch.text.size();
+  assocs[17].usage.usage_raw = 3;  // as long in text: 0x1.8p+1 against 0x1.bp+4
+  fairway::save_usage(dir_.c_str(), 2060, assocs, qos, scratch);
+  EXPECT_EQ(scratch.text.data(), text);
+  EXPECT_EQ(scratch.snapshot.assocs.data(), copied);
+  EXPECT_GE(length, 5000u * 10);
+  char path[4096];
+  fairway::state_path(dir_.c_str(), fairway::StateFile::kUsage, path, sizeof path);
+  const auto f = fairway::read_usage_file(path);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->period, 2060);
+  ASSERT_EQ(f->assocs.size(), 5000u);
+  EXPECT_EQ(f->assocs[17].usage_raw, 3);
+  EXPECT_EQ(f->assocs[4999].usage_raw, 1.5L * 5000);
+}
+
 TEST_F(UsageCopyTest, ReplayWritesTheRestoredUsageIntoTheRecords) {
   copy_tree();
   ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);
