@@ -105,15 +105,20 @@ extern void fw_usage_save(fw_state_t *st, time_t now)
 
 	if (!xstrcmp(slurm_conf.state_save_location, "/dev/null"))
 		return;
-	/* Kept between periods: a copy of every association made and freed
-	 * each period would take megabytes from the system and give them back
-	 * every time, which costs the next period's walk on virtual machines
-	 * whose host reclaims freed memory (doc/performance.md). */
+	/* Kept between periods, at the size of the lists: a copy of every
+	 * association made and freed each period takes megabytes from the
+	 * system and gives them back every time, which costs the next period's
+	 * walk on virtual machines whose host reclaims freed memory
+	 * (doc/performance.md). */
 	if (st->usage_copy)
 		fairway_usage_copy_clear(st->usage_copy);
 	else
 		st->usage_copy = fairway_usage_copy_new();
 	assoc_mgr_lock(&locks);
+	if (st->usage_copy && assoc_mgr_assoc_list && assoc_mgr_qos_list)
+		(void) fairway_usage_copy_reserve(
+			st->usage_copy, list_count(assoc_mgr_assoc_list),
+			list_count(assoc_mgr_qos_list));
 	c = _copy(st->usage_copy);
 	fairway_usage_journal_set_epoch(st->journal, now);
 	assoc_mgr_unlock(&locks);

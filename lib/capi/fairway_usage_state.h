@@ -41,6 +41,11 @@ void fairway_usage_copy_destroy(fairway_usage_copy_t** c);
  */
 void fairway_usage_copy_clear(fairway_usage_copy_t* c);
 
+/* Room in c for `assocs` associations and `qos` QOS in all, taken at once (a copy that grows
+ * record by record takes up to twice the memory).  Errors: FAIRWAY_EINVAL (NULL c),
+ * FAIRWAY_ENOMEM. */
+fairway_error_t fairway_usage_copy_reserve(fairway_usage_copy_t* c, size_t assocs, size_t qos);
+
 /*
  * Add one association's usage, read from *usage_raw and *grp_used_wall, and its parent
  * (has_parent 0: none).  The pointers are kept for fairway_usage_copy_replay, which writes

@@ -179,14 +179,24 @@ void fairway::append_journal(fairway_usage_journal_t& j, JournalEntry e,
 
 void fairway::save_usage(const char* dir, time_t period, std::span<const ReplayAssoc> assocs,
                          std::span<const UsageEntry> qos, UsageScratch& scratch) {
-  UsageSnapshot& s = scratch.snapshot;
-  s.period = period;
-  s.assocs.clear();
-  s.assocs.reserve(assocs.size());
-  for (const ReplayAssoc& a : assocs) s.assocs.push_back(a.usage);
-  s.qos.assign(qos.begin(), qos.end());
-  format_usage(s, scratch.text);
-  write_file_atomically(state_file_path(dir, StateFile::kUsage), scratch.text);
+  std::string& piece = scratch.piece;
+  piece.reserve(kUsagePiece + 256);
+  size_t next = 0;  // the next line: the header, then the associations, the QOS, the end
+  const size_t end = 1 + assocs.size() + qos.size();
+  write_file_atomically(state_file_path(dir, StateFile::kUsage), [&]() -> std::string_view {
+    piece.clear();
+    for (; next <= end && piece.size() < kUsagePiece; next++) {
+      if (next == 0)
+        append_usage_header(piece, period);
+      else if (next <= assocs.size())
+        append_usage_line(piece, 'a', assocs[next - 1].usage);
+      else if (next < end)
+        append_usage_line(piece, 'q', qos[next - 1 - assocs.size()]);
+      else
+        append_usage_end(piece, assocs.size() + qos.size());
+    }
+    return piece;
+  });
 }
 
 std::optional<time_t> fairway::read_usage(fairway_usage_journal_t& j, const char* dir) {

@@ -45,16 +45,16 @@ JournalEntry job_end_entry(const fairway_job_charge_t& c, const fairway_job_end_
 void append_journal(fairway_usage_journal_t& j, JournalEntry e,
                     const fairway_job_end_t* end = nullptr);
 
-// What save_usage builds, kept by its caller from one period to the next so that the usage
-// file's copy and text reuse their memory.
+// What save_usage writes the usage file from: a piece of its text at a time (about
+// kUsagePiece bytes), kept by its caller from one period to the next.
+inline constexpr size_t kUsagePiece = 64 * 1024;
 struct UsageScratch {
-  UsageSnapshot snapshot;
-  std::string text;
+  std::string piece;
 };
 
 // Write dir's usage file atomically (.new, fsync, rename; mode 0600) as of `period`: every
-// association's usage (their parents are not written) and every QOS's, built in `scratch`.
-// The journal is not touched: open it with rotate next.  Throws Error(kIo).
+// association's usage (their parents are not written) and every QOS's, a piece at a time in
+// `scratch`.  The journal is not touched: open it with rotate next.  Throws Error(kIo).
 void save_usage(const char* dir, time_t period, std::span<const ReplayAssoc> assocs,
                 std::span<const UsageEntry> qos, UsageScratch& scratch);
 // The same, building in a scratch of its own.

@@ -26,7 +26,7 @@ struct fairway_usage_copy {
   std::vector<fairway::UsageEntry> qos;
   std::vector<UsageAt> assocs_at, qos_at;
   bool incomplete = false;  // an add ran out of memory
-  // The usage file's text and its copy, built again by each save in the same memory.
+  // The piece of the usage file's text each save builds, in the same memory every time.
   mutable fairway::UsageScratch scratch;
 };
 
@@ -88,6 +88,16 @@ void fairway_usage_copy_clear(fairway_usage_copy_t* c) {
   c->assocs_at.clear();
   c->qos_at.clear();
   c->incomplete = false;
+}
+
+fairway_error_t fairway_usage_copy_reserve(fairway_usage_copy_t* c, size_t assocs, size_t qos) {
+  return fairway::guard([&] {
+    if (!c) fairway::invalid("fairway_usage_copy_reserve: NULL argument");
+    c->assocs.reserve(assocs);
+    c->assocs_at.reserve(assocs);
+    c->qos.reserve(qos);
+    c->qos_at.reserve(qos);
+  });
 }
 
 fairway_error_t fairway_usage_copy_assoc(fairway_usage_copy_t* c, uint32_t id,

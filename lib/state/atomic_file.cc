@@ -23,6 +23,13 @@ namespace {
 }  // namespace
 
 void write_file_atomically(const std::string& path, std::string_view data, const AtomicWrite& how) {
+  bool given = false;
+  write_file_atomically(
+      path, [&] { return given ? std::string_view() : (given = true, data); }, how);
+}
+
+void write_file_atomically(const std::string& path, const std::function<std::string_view()>& next,
+                           const AtomicWrite& how) {
   const std::string tmp = path + ".new";
   const int fd =
       ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, how.mode);
@@ -34,14 +41,25 @@ void write_file_atomically(const std::string& path, std::string_view data, const
     io_error(what, tmp, e);
   };
   if (::fchmod(fd, how.mode) != 0) fail("cannot set the mode of");
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail("cannot write");
+  for (;;) {
+    std::string_view piece;
+    try {
+      piece = next();
+    } catch (...) {
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      throw;
     }
-    done += static_cast<size_t>(n);
+    if (piece.empty()) break;
+    size_t done = 0;
+    while (done < piece.size()) {
+      const ssize_t n = ::write(fd, piece.data() + done, piece.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        fail("cannot write");
+      }
+      done += static_cast<size_t>(n);
+    }
   }
   if (how.durable && ::fsync(fd) != 0) fail("cannot fsync");
   if (::close(fd) != 0) {

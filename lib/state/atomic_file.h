@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,10 @@ struct AtomicWrite {
 // Throws Error(Errc::kIo) naming the file and the system's reason; PATH.new is removed on
 // failure.  The mode is set on the new file whatever the umask.
 void write_file_atomically(const std::string& path, std::string_view data,
+                           const AtomicWrite& how = {});
+// The same with the data in pieces, so that a large file needs no buffer of its size: `next`
+// returns each piece in turn, then an empty one.
+void write_file_atomically(const std::string& path, const std::function<std::string_view()>& next,
                            const AtomicWrite& how = {});
 
 // Appends DATA to PATH (created with MODE) with one write() where the system allows (a file

@@ -101,19 +101,26 @@ std::string read_small_file(const std::string& path, bool* exists) {
 
 }  // namespace
 
-std::string format_usage(const UsageSnapshot& s) {
-  std::string out;
-  format_usage(s, out);
-  return out;
+void append_usage_header(std::string& out, time_t period) {
+  out += "fairway-usage 1 " + std::to_string(static_cast<int64_t>(period)) + "\n";
 }
 
-void format_usage(const UsageSnapshot& s, std::string& out) {
-  out.assign("fairway-usage 1 " + std::to_string(static_cast<int64_t>(s.period)) + "\n");
-  for (const auto& e : s.assocs)
-    out += "a " + std::to_string(e.id) + " " + hex(e.usage_raw) + " " + hex(e.grp_used_wall) + "\n";
-  for (const auto& e : s.qos)
-    out += "q " + std::to_string(e.id) + " " + hex(e.usage_raw) + " " + hex(e.grp_used_wall) + "\n";
-  out += "end " + std::to_string(s.assocs.size() + s.qos.size()) + "\n";
+void append_usage_line(std::string& out, char kind, const UsageEntry& e) {
+  out += kind;
+  out += " " + std::to_string(e.id) + " " + hex(e.usage_raw) + " " + hex(e.grp_used_wall) + "\n";
+}
+
+void append_usage_end(std::string& out, size_t count) {
+  out += "end " + std::to_string(count) + "\n";
+}
+
+std::string format_usage(const UsageSnapshot& s) {
+  std::string out;
+  append_usage_header(out, s.period);
+  for (const auto& e : s.assocs) append_usage_line(out, 'a', e);
+  for (const auto& e : s.qos) append_usage_line(out, 'q', e);
+  append_usage_end(out, s.assocs.size() + s.qos.size());
+  return out;
 }
 
 UsageSnapshot parse_usage(std::string_view text) {

@@ -35,8 +35,12 @@ struct UsageSnapshot {
 };
 
 std::string format_usage(const UsageSnapshot& s);
-// The same text in `out`, replacing what it held and reusing its memory.
-void format_usage(const UsageSnapshot& s, std::string& out);
+// The same text a line at a time, for a file written in pieces: the header of `period`, a line
+// per association ('a') or QOS ('q'), then the end line after `count` of them; each appended
+// to out.
+void append_usage_header(std::string& out, time_t period);
+void append_usage_line(std::string& out, char kind, const UsageEntry& e);
+void append_usage_end(std::string& out, size_t count);
 // Throws Error(Errc::kParse) naming the line.
 UsageSnapshot parse_usage(std::string_view text);
 // std::nullopt when the file does not exist; Error(Errc::kIo / Errc::kParse) otherwise.

@@ -58,6 +58,7 @@ int main(void)
 	CHECK(fairway_decay_state_recover_in(NULL, 0, NULL) == FAIRWAY_EINVAL);
 	CHECK(fairway_usage_copy_save(NULL, "/", 0) == FAIRWAY_EINVAL);
 	fairway_usage_copy_clear(NULL);
+	CHECK(fairway_usage_copy_reserve(NULL, 1, 1) == FAIRWAY_EINVAL);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
