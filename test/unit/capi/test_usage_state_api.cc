@@ -52,6 +52,12 @@ class UsageCopyTest : public ::testing::Test {
               FAIRWAY_OK);
     ASSERT_EQ(fairway_usage_copy_qos(c_, 7, &q_.usage_raw, &q_.grp_used_wall), FAIRWAY_OK);
   }
+  // The usage file's path in dir_.
+  std::string usage_path() const {
+    char path[4096];
+    fairway::state_path(dir_.c_str(), fairway::StateFile::kUsage, path, sizeof path);
+    return path;
+  }
   // The lines of the journal now at its path.
   std::vector<fairway::JournalEntry> journal() const {
     char path[4096];
@@ -68,9 +74,7 @@ TEST_F(UsageCopyTest, SavesTheValuesCopiedNotTheRecordsLater) {
   copy_tree();
   a_[2].usage_raw = 999;  // changed after the copy: not saved
   ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 2000), FAIRWAY_OK);
-  char path[4096];
-  fairway::state_path(dir_.c_str(), fairway::StateFile::kUsage, path, sizeof path);
-  const auto f = fairway::read_usage_file(path);
+  const auto f = fairway::read_usage_file(usage_path());
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->period, 2000);
   ASSERT_EQ(f->assocs.size(), 3u);
@@ -92,9 +96,7 @@ TEST_F(UsageCopyTest, ACopyClearedAndFilledAgainSavesOnlyTheNewRecords) {
   ASSERT_EQ(fairway_usage_copy_assoc(c_, 2, &a_[1].usage_raw, &a_[1].grp_used_wall, 1, 1),
             FAIRWAY_OK);
   ASSERT_EQ(fairway_usage_copy_save(c_, dir_.c_str(), 3000), FAIRWAY_OK);
-  char path[4096];
-  fairway::state_path(dir_.c_str(), fairway::StateFile::kUsage, path, sizeof path);
-  const auto f = fairway::read_usage_file(path);
+  const auto f = fairway::read_usage_file(usage_path());
   ASSERT_TRUE(f.has_value());
   EXPECT_EQ(f->period, 3000);
   ASSERT_EQ(f->assocs.size(), 2u);
@@ -120,8 +122,7 @@ TEST_F(UsageCopyTest, ASaveWritesThroughOnePieceKeptForTheNextSave) {
   fairway::save_usage(dir_.c_str(), 2060, assocs, qos, scratch);
   EXPECT_EQ(scratch.piece.data(), piece);
   EXPECT_LT(scratch.piece.capacity(), 2 * fairway::kUsagePiece);
-  char path[4096];
-  fairway::state_path(dir_.c_str(), fairway::StateFile::kUsage, path, sizeof path);
+  const std::string path = usage_path();
   EXPECT_GT(fs::file_size(path), 4 * fairway::kUsagePiece);  // written in several pieces
   const auto f = fairway::read_usage_file(path);
   ASSERT_TRUE(f.has_value());
